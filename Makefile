@@ -1,0 +1,46 @@
+# zot desktop. `make run` starts the app, `make test` runs every test,
+# `make bench` measures. Each installs what it needs on a fresh Debian/Ubuntu.
+#
+# Each area of the project adds its own targets in mk/<area>.mk and appends
+# them to DEPS_TARGETS, TEST_TARGETS and BENCH_TARGETS, so areas never edit
+# the same recipe.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export CARGO_TERM_COLOR := never
+
+APT_PACKAGES := build-essential pkg-config libwebkit2gtk-4.1-dev \
+	webkit2gtk-driver xvfb xauth fonts-dejavu-core imagemagick xdotool python3
+
+DEPS_TARGETS :=
+TEST_TARGETS :=
+BENCH_TARGETS :=
+
+-include mk/*.mk
+
+.PHONY: deps apt test test-rust bench run build
+
+## System packages, only when one is missing (dpkg -s), so a warm machine skips apt.
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+deps: apt $(DEPS_TARGETS)
+
+## Rust: format, lints, every crate's tests, then the generated bindings must match.
+test-rust: deps
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo test --workspace
+	git diff --exit-code -- ui/src/lib/bindings || { echo "ui/src/lib/bindings is stale: run 'cargo test -p zot-ext-protocol' and commit the result"; exit 1; }
+	@untracked=$$(git ls-files --others --exclude-standard ui/src/lib/bindings); \
+	if [ -n "$$untracked" ]; then echo "new bindings not checked in: $$untracked"; exit 1; fi
+
+test: test-rust $(TEST_TARGETS)
+	@echo "make test: all suites passed"
+
+bench: deps $(BENCH_TARGETS)
+	@echo "make bench: results in docs/performance.md"

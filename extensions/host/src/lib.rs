@@ -1,0 +1,1 @@
+//! The zot extension host (under construction).

@@ -1,0 +1,278 @@
+//! Frames an extension writes to its stdout.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::{ContentBlock, EventName, PanelSpec, RequestId};
+
+/// Every frame an extension may send, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum ExtToHost {
+    /// Required first frame.
+    Hello(Hello),
+    /// Adds a slash command.
+    RegisterCommand(RegisterCommand),
+    /// Adds a tool the model can call.
+    RegisterTool(RegisterTool),
+    /// All initial registrations are flushed.
+    Ready(Ready),
+    /// Reply to `tool_call`.
+    ToolResult(ToolResult),
+    /// Which lifecycle events to observe and to intercept.
+    Subscribe(Subscribe),
+    /// Reply to `event_intercept`.
+    EventInterceptResponse(EventInterceptResponse),
+    /// Reply to `command_invoked`.
+    CommandResponse(CommandResponse),
+    /// Submits text as a user prompt (interactive hosts only).
+    Submit(Submit),
+    /// Redraws an open panel.
+    PanelRender(PanelRender),
+    /// Closes a panel the extension opened.
+    PanelClose(PanelClose),
+    /// A note under the transcript.
+    Notify(Notify),
+    /// Removes this extension's notes.
+    ClearNotes(ClearNotes),
+    /// Reply to `shutdown`.
+    ShutdownAck(ShutdownAck),
+}
+
+/// `hello`: who the extension is.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Hello {
+    /// Must match the manifest's `name`.
+    pub name: String,
+    /// The extension's own version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub version: Option<String>,
+    /// Informational: `commands`, `tools`, `panels`, ….
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub capabilities: Vec<String>,
+}
+
+/// `register_command`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct RegisterCommand {
+    /// The command without `/`; matched case-insensitively.
+    pub name: String,
+    /// Shown in autocomplete and `/help`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+}
+
+/// `register_tool`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct RegisterTool {
+    /// The tool name, in the same namespace as built-in tools.
+    pub name: String,
+    /// What the model reads to decide when to call it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// A JSON Schema object for the arguments.
+    #[serde(default)]
+    pub schema: Value,
+    /// Registered but not advertised until a `tool_result` activates it.
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub deferred: bool,
+}
+
+/// `ready`: the registration window is over.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Ready {}
+
+/// `tool_result`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ToolResult {
+    /// The `tool_call` id this answers.
+    pub id: RequestId,
+    /// Text and image blocks.
+    #[serde(default)]
+    pub content: Vec<ContentBlock>,
+    /// Marks the call as failed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub is_error: bool,
+    /// Deferred tools that become available after this result.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub activate_tools: Vec<String>,
+}
+
+/// `subscribe`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Subscribe {
+    /// Events to observe (one-way `event` frames).
+    #[serde(default)]
+    pub events: Vec<EventName>,
+    /// Events to intercept (`event_intercept` requests).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<EventName>>", optional)]
+    pub intercept: Vec<EventName>,
+}
+
+/// `event_intercept_response`; every field defaults to "allow, unchanged".
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EventInterceptResponse {
+    /// The `event_intercept` id this answers.
+    pub id: RequestId,
+    /// Refuses the action.
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub block: bool,
+    /// Why (on block), or a pass-through note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reason: Option<String>,
+    /// For `tool_call`: the args the tool will see. Must be an object.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub modified_args: Option<Value>,
+    /// For `assistant_message`: the user-visible text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replace_text: Option<String>,
+}
+
+/// What the host should do with a command's response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum CommandAction {
+    /// Run a turn with `prompt`.
+    Prompt,
+    /// Put `insert` into the editor at the cursor.
+    Insert,
+    /// Show `display` as a one-shot note.
+    Display,
+    /// Open the panel in `open_panel`.
+    OpenPanel,
+    /// The extension handled it itself.
+    Noop,
+    /// An action this host does not know; treated as `noop` and logged.
+    #[serde(other)]
+    Unknown,
+}
+
+/// `command_response`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CommandResponse {
+    /// The `command_invoked` id this answers.
+    pub id: RequestId,
+    /// What to do; may be absent when only `error` is set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub action: Option<CommandAction>,
+    /// For `prompt`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub prompt: Option<String>,
+    /// For `insert`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub insert: Option<String>,
+    /// For `display`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub display: Option<String>,
+    /// For `open_panel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub open_panel: Option<PanelSpec>,
+    /// Shown as a red status line whatever the action.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+}
+
+/// `submit`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Submit {
+    /// The prompt text; blank text is ignored.
+    pub text: String,
+}
+
+/// `panel_render` (extension → host).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelRender {
+    /// Which open panel.
+    pub panel_id: String,
+    /// New title, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    /// The full new content.
+    #[serde(default)]
+    pub lines: Vec<String>,
+    /// New footer, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub footer: Option<String>,
+}
+
+/// `panel_close`, in either direction.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelClose {
+    /// Which panel.
+    pub panel_id: String,
+}
+
+/// How a note is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum NoteLevel {
+    /// Neutral.
+    #[default]
+    Info,
+    /// Green.
+    Success,
+    /// Yellow.
+    Warn,
+    /// Red.
+    Error,
+}
+
+/// `notify`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Notify {
+    /// Colour of the note.
+    #[serde(default)]
+    pub level: NoteLevel,
+    /// The note's text.
+    pub message: String,
+}
+
+/// `clear_notes`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ClearNotes {}
+
+/// `shutdown_ack`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ShutdownAck {}
+
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,150 @@
+//! Frames the host writes to an extension's stdin.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::{EventName, PanelKey, RequestId};
+
+/// Every frame the host may send, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum HostToExt {
+    /// Reply to `hello`, with host metadata.
+    HelloAck(HelloAck),
+    /// The user ran one of the extension's commands.
+    CommandInvoked(CommandInvoked),
+    /// The model called one of the extension's tools.
+    ToolCall(ToolCall),
+    /// A lifecycle notification (one-way).
+    Event(Event),
+    /// A chance to block or rewrite a lifecycle event.
+    EventIntercept(EventIntercept),
+    /// A key pressed while the extension's panel is focused.
+    PanelKey(PanelKeyFrame),
+    /// The user closed the extension's panel.
+    PanelClose(crate::PanelClose),
+    /// zot is exiting or reloading.
+    Shutdown(Shutdown),
+}
+
+/// `hello_ack`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct HelloAck {
+    /// [`crate::PROTOCOL_VERSION`].
+    pub protocol_version: u32,
+    /// The host's version.
+    pub zot_version: String,
+    /// The active provider.
+    pub provider: String,
+    /// The active model.
+    pub model: String,
+    /// The user's project directory (not the extension's cwd).
+    pub cwd: String,
+    /// The extension's own directory.
+    pub extension_dir: String,
+    /// Where the extension keeps its state; its own directory.
+    pub data_dir: String,
+}
+
+/// `command_invoked`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CommandInvoked {
+    /// Echo it in `command_response`.
+    pub id: RequestId,
+    /// The canonical spelling the extension registered.
+    pub name: String,
+    /// Everything after the command name, trimmed.
+    #[serde(default)]
+    pub args: String,
+}
+
+/// `tool_call` (host → extension).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ToolCall {
+    /// Echo it in `tool_result`.
+    pub id: RequestId,
+    /// The tool's registered name.
+    pub name: String,
+    /// The parsed JSON object the model produced.
+    #[serde(default)]
+    pub args: Value,
+}
+
+/// The payload fields shared by `event` and `event_intercept`; which are
+/// present depends on the event.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EventFields {
+    /// `turn_start`: the step number, from 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub step: Option<u32>,
+    /// `tool_call`: the call's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tool_id: Option<String>,
+    /// `tool_call`: the tool's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tool_name: Option<String>,
+    /// `tool_call`: the parsed args.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tool_args: Option<Value>,
+    /// `turn_end`: why the turn stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub stop: Option<String>,
+    /// `assistant_message`: the assembled text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<String>,
+}
+
+/// `event`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Event {
+    /// Which lifecycle event.
+    pub event: EventName,
+    /// Its payload.
+    #[serde(flatten)]
+    pub fields: EventFields,
+}
+
+/// `event_intercept`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct EventIntercept {
+    /// Echo it in `event_intercept_response`.
+    pub id: RequestId,
+    /// Which lifecycle event.
+    pub event: EventName,
+    /// Its payload.
+    #[serde(flatten)]
+    pub fields: EventFields,
+}
+
+/// `panel_key`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelKeyFrame {
+    /// Which panel.
+    pub panel_id: String,
+    /// The normalised key.
+    pub key: PanelKey,
+    /// For `rune`: the typed text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<String>,
+}
+
+/// `shutdown`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Shutdown {}

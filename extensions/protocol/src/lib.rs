@@ -1,0 +1,31 @@
+//! The zot extension protocol as plain data.
+//!
+//! Extensions speak newline-delimited JSON over stdio (`spec/extensions.md`).
+//! This crate holds every frame in both directions, the manifest and the
+//! theme file as serde types, and exports them to TypeScript with ts-rs so the
+//! UI and the SDKs share one definition. It does no I/O: reading and writing
+//! lines belongs to the host and the SDKs.
+//!
+//! Unknown fields are tolerated everywhere, so an extension built against a
+//! newer protocol still talks to an older host.
+#![deny(missing_docs)]
+
+pub mod content;
+pub mod ext_to_host;
+pub mod host_to_ext;
+pub mod ids;
+pub mod manifest;
+pub mod panel;
+pub mod rpc;
+pub mod theme;
+
+pub use content::ContentBlock;
+pub use ext_to_host::*;
+pub use host_to_ext::*;
+pub use ids::{EventName, LifecycleEvent, RequestId};
+pub use manifest::Manifest;
+pub use panel::{PanelKey, PanelSpec};
+pub use theme::{Appearance, ThemeFile};
+
+/// The protocol version the host announces in `hello_ack`.
+pub const PROTOCOL_VERSION: u32 = 1;

@@ -1,0 +1,42 @@
+//! `extension.json`, as the spec's table defines it. Parsing with field-level
+//! error messages is the host's job; this is the shape.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// An extension's manifest. Unknown fields are kept out of this type but
+/// tolerated, so newer manifests still load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Manifest {
+    /// How zot identifies the extension; must match `hello.name`.
+    pub name: String,
+    /// Shown in `zot ext list`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub version: Option<String>,
+    /// The executable: absolute, `./`-relative to the manifest, or a bare
+    /// name on PATH. Absent for theme-only extensions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub exec: Option<String>,
+    /// Extra argv passed to `exec`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub args: Vec<String>,
+    /// Informational (`go`, `python`, `typescript`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub language: Option<String>,
+    /// Shown in `zot ext list`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// `false` disables without removing; defaults to `true`.
+    #[serde(default = "yes")]
+    pub enabled: bool,
+}
+
+fn yes() -> bool {
+    true
+}

@@ -1,0 +1,542 @@
+//! The headless RPC vocabulary (`spec/rpc.md`). The desktop UI uses the same
+//! command and event names over Tauri IPC, so these types are exported to
+//! TypeScript too and both front ends share one test vocabulary.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::{ContentBlock, NoteLevel, PanelSpec};
+
+/// One command line from the client: an optional `id` plus the command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct RpcRequest {
+    /// Echoed in the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub id: Option<String>,
+    /// The command itself.
+    #[serde(flatten)]
+    pub command: RpcCommand,
+}
+
+/// Every command a client may send, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum RpcCommand {
+    /// Handshake; `token` is checked when `ZOT_RPC_TOKEN` is set.
+    Hello {
+        /// The shared secret, if one is required.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        token: Option<String>,
+    },
+    /// Runs (or queues) a turn.
+    Prompt {
+        /// The user's text.
+        message: String,
+        /// Images attached to the message.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<ImageInput>>", optional)]
+        images: Vec<ImageInput>,
+    },
+    /// Runs a slash command (built-in or extension) without the `/`.
+    Command {
+        /// Command name.
+        name: String,
+        /// Everything after the name.
+        #[serde(default)]
+        args: String,
+    },
+    /// Stops the turn in flight.
+    Abort {},
+    /// Forwards a key to a panel's owner.
+    PanelKey {
+        /// Which panel.
+        panel_id: String,
+        /// A normalised key name.
+        key: crate::PanelKey,
+        /// For `rune`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        text: Option<String>,
+    },
+    /// Closes a panel and tells its owner.
+    PanelClose {
+        /// Which panel.
+        panel_id: String,
+    },
+    /// Lists every extension.
+    ExtList {},
+    /// Provider, model, cwd, counts.
+    GetState {},
+    /// The transcript as the model sees it.
+    GetMessages {},
+    /// Drops the transcript and every note.
+    Clear {},
+    /// Switches the model.
+    SetModel {
+        /// The model id.
+        model: String,
+    },
+    /// Lists the provider's models.
+    GetModels {},
+    /// Liveness check.
+    Ping {},
+}
+
+/// An image attached to a prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ImageInput {
+    /// For example `image/png`.
+    pub mime_type: String,
+    /// Base64 bytes.
+    pub data: String,
+}
+
+/// The answer to one command.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct RpcResponse {
+    /// Always `"response"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The request's id, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub id: Option<String>,
+    /// The request's `type` (or `"unknown"` when it had none).
+    pub command: String,
+    /// Whether it worked.
+    pub success: bool,
+    /// Command-specific data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub data: Option<Value>,
+    /// What went wrong, when `success` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+}
+
+impl RpcResponse {
+    /// A successful response.
+    pub fn ok(id: Option<String>, command: &str, data: Option<Value>) -> Self {
+        RpcResponse {
+            kind: "response".into(),
+            id,
+            command: command.into(),
+            success: true,
+            data,
+            error: None,
+        }
+    }
+
+    /// A failed response with a message that says what was wrong.
+    pub fn err(id: Option<String>, command: &str, error: impl Into<String>) -> Self {
+        RpcResponse {
+            kind: "response".into(),
+            id,
+            command: command.into(),
+            success: false,
+            data: None,
+            error: Some(error.into()),
+        }
+    }
+}
+
+/// Why a turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum StopReason {
+    /// The model finished.
+    EndTurn,
+    /// The model asked for tools (a step ended; the turn goes on).
+    ToolUse,
+    /// The model hit its output limit.
+    Length,
+    /// A provider or loop error.
+    Error,
+    /// The user aborted.
+    Aborted,
+    /// An interceptor blocked the turn.
+    Blocked,
+}
+
+impl StopReason {
+    /// The wire spelling, as lifecycle `turn_end` events carry it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::EndTurn => "end_turn",
+            StopReason::ToolUse => "tool_use",
+            StopReason::Length => "length",
+            StopReason::Error => "error",
+            StopReason::Aborted => "aborted",
+            StopReason::Blocked => "blocked",
+        }
+    }
+}
+
+/// Token counts for one model call (or a running total).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+    /// Prompt tokens served from the provider's cache.
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    /// Prompt tokens written to the provider's cache.
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+}
+
+/// Where an extension was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Scope {
+    /// `--ext PATH` for this run.
+    Explicit,
+    /// `./.zot/extensions/`.
+    Project,
+    /// `$ZOT_HOME/extensions/`.
+    Global,
+}
+
+/// Where an extension is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum ExtState {
+    /// Spawned, handshake or registration under way.
+    Loading,
+    /// Registered and serving.
+    Ready,
+    /// Could not be loaded (manifest, spawn, handshake).
+    Failed,
+    /// Was running and exited or crashed.
+    Exited,
+    /// `enabled: false` in its manifest.
+    Disabled,
+    /// Theme-only; never spawned.
+    Theme,
+}
+
+/// A command as listed for autocomplete and `/help`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CommandInfo {
+    /// Canonical spelling, without `/`.
+    pub name: String,
+    /// One-line description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// The owning extension; `None` for built-ins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub extension: Option<String>,
+}
+
+/// A tool as listed in the manager.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ToolInfo {
+    /// Tool name.
+    pub name: String,
+    /// One-line description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Registered as deferred.
+    #[serde(default)]
+    pub deferred: bool,
+    /// A deferred tool that a `tool_result` has activated.
+    #[serde(default)]
+    pub active: bool,
+}
+
+/// What kind of name was shadowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum ShadowKind {
+    /// A whole extension (same name in a lower-precedence scope).
+    Extension,
+    /// A slash command.
+    Command,
+    /// A tool.
+    Tool,
+    /// A theme.
+    Theme,
+}
+
+/// One shadowing: `name` of this extension lost to `by`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Shadowing {
+    /// What was shadowed.
+    pub kind: ShadowKind,
+    /// The shadowed name.
+    pub name: String,
+    /// Who won: `built-in` or an extension's name (with its scope).
+    pub by: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// One extension as `ext_list` and the manager show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExtensionSummary {
+    /// Manifest name.
+    pub name: String,
+    /// Manifest version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub version: Option<String>,
+    /// Manifest description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// Manifest language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub language: Option<String>,
+    /// Where it was found.
+    pub scope: Scope,
+    /// Its directory.
+    pub dir: String,
+    /// The manifest's `enabled`.
+    pub enabled: bool,
+    /// Its state now.
+    pub state: ExtState,
+    /// Commands it owns (shadowed ones are in `shadowed`).
+    #[serde(default)]
+    pub commands: Vec<CommandInfo>,
+    /// Tools it owns.
+    #[serde(default)]
+    pub tools: Vec<ToolInfo>,
+    /// Theme names it adds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub themes: Vec<String>,
+    /// Everything of it that lost to someone else.
+    #[serde(default)]
+    pub shadowed: Vec<Shadowing>,
+    /// The last error, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// `$ZOT_HOME/logs/ext-<name>.log`.
+    pub log_path: String,
+}
+
+/// A model the provider offers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ModelInfo {
+    /// Model id.
+    pub id: String,
+    /// Provider name.
+    pub provider: String,
+    /// Tokens of context, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub context_window: Option<u64>,
+    /// Max output tokens, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_output: Option<u64>,
+}
+
+/// One load error in an `ext_reload` report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ReloadError {
+    /// Which extension.
+    pub extension: String,
+    /// What went wrong.
+    pub message: String,
+    /// Its stderr log.
+    pub log_path: String,
+}
+
+/// Everything zot tells a client (RPC stdout line or Tauri event), tagged
+/// by `type`. Agent events first, then extension events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[ts(export)]
+pub enum UiEvent {
+    /// Every extension is ready or its grace has passed.
+    Ready {},
+    /// A session began.
+    SessionStart {},
+    /// A model step begins.
+    TurnStart {
+        /// From 1.
+        step: u32,
+    },
+    /// The user's prompt, as it enters the transcript.
+    UserMessage {
+        /// The text.
+        content: String,
+    },
+    /// The model began answering.
+    AssistantStart {},
+    /// Streamed assistant text.
+    TextDelta {
+        /// The new text.
+        delta: String,
+    },
+    /// The model called a tool.
+    ToolCall {
+        /// The call id.
+        id: String,
+        /// The tool name.
+        name: String,
+        /// Its args (after any rewrite).
+        args: Value,
+        /// The owning extension, for extension tools.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        extension: Option<String>,
+    },
+    /// A tool finished.
+    ToolResult {
+        /// The call id.
+        id: String,
+        /// Whether it failed.
+        is_error: bool,
+        /// What it returned.
+        content: Vec<ContentBlock>,
+        /// The owning extension, for extension tools.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        extension: Option<String>,
+    },
+    /// The user-visible text of a finished assistant message.
+    AssistantMessage {
+        /// After any `replace_text`.
+        content: String,
+    },
+    /// Token usage of one model call.
+    Usage(Usage),
+    /// A step or turn ended.
+    TurnEnd {
+        /// Why.
+        stop: StopReason,
+        /// The error, when `stop` is `error`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        error: Option<String>,
+    },
+    /// The prompt is finished.
+    Done {},
+    /// Non-fatal trouble.
+    Error {
+        /// What happened and what to do.
+        message: String,
+    },
+    /// An extension's `notify`.
+    ExtNotify {
+        /// Who.
+        extension: String,
+        /// Colour.
+        level: NoteLevel,
+        /// Text.
+        message: String,
+    },
+    /// A `display` action.
+    ExtDisplay {
+        /// Who.
+        extension: String,
+        /// Text.
+        text: String,
+    },
+    /// An extension's `clear_notes`.
+    ExtClearNotes {
+        /// Whose notes to drop.
+        extension: String,
+    },
+    /// An `insert` action.
+    ExtInsert {
+        /// Who.
+        extension: String,
+        /// Text for the editor.
+        text: String,
+    },
+    /// An `open_panel` action.
+    ExtPanelOpen {
+        /// The owner.
+        extension: String,
+        /// Initial content.
+        panel: PanelSpec,
+    },
+    /// A `panel_render` frame.
+    ExtPanelRender {
+        /// The owner.
+        extension: String,
+        /// Which panel.
+        panel_id: String,
+        /// New title.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        title: Option<String>,
+        /// New lines.
+        lines: Vec<String>,
+        /// New footer.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        footer: Option<String>,
+    },
+    /// A panel closed (by its owner, or because its owner died).
+    ExtPanelClose {
+        /// The owner.
+        extension: String,
+        /// Which panel.
+        panel_id: String,
+    },
+    /// A status line, e.g. a blocked turn's reason.
+    ExtStatus {
+        /// Who.
+        extension: String,
+        /// Colour.
+        level: NoteLevel,
+        /// Text.
+        text: String,
+    },
+    /// An extension failed to load, crashed or broke the protocol.
+    ExtError {
+        /// Who.
+        extension: String,
+        /// What happened.
+        message: String,
+        /// Its stderr log.
+        log_path: String,
+        /// Exit status or signal, when it exited.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        exit_status: Option<String>,
+    },
+    /// The result of `/reload-ext`.
+    ExtReload {
+        /// Extensions stopped.
+        stopped: u32,
+        /// Extensions spawned.
+        loaded: u32,
+        /// Extensions that became ready.
+        ready: u32,
+        /// Load errors.
+        errors: Vec<ReloadError>,
+    },
+    /// The extension list or a registry changed; clients re-read `ext_list`.
+    ExtChanged {},
+}

@@ -1,0 +1,1 @@
+//! The zot extension SDK for Rust (under construction).

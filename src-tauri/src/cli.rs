@@ -1,0 +1,3 @@
+//! Command-line front ends other than the window and the agent modes.
+
+pub mod ext;

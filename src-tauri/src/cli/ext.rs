@@ -1,0 +1,2 @@
+//! `zot ext …`: manage extensions from the shell (placeholder until the
+//! manager lands).
