@@ -6,7 +6,9 @@ use ts_rs::TS;
 
 /// Correlates a request frame with its response. The host makes these from a
 /// per-host counter; extensions echo them back untouched.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS,
+)]
 #[serde(transparent)]
 #[ts(export)]
 pub struct RequestId(pub String);
