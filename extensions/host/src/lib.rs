@@ -5,4 +5,9 @@
 //! desktop manager run the same code.
 #![deny(missing_docs)]
 
+pub mod ext_ops;
 pub mod home;
+pub mod install;
+pub mod logs;
+pub mod remove;
+pub mod toggle;

@@ -1,0 +1,234 @@
+//! `zot ext install <path|git-url>`: copy a directory or shallow-clone a git
+//! repository into `$ZOT_HOME/extensions/<manifest name>`.
+//!
+//! Everything is built in a hidden temporary sibling of the destination and
+//! renamed into place only once its manifest is valid, so a failed, refused
+//! or interrupted install leaves nothing that discovery could pick up. The
+//! CLI and the desktop manager both call [`install`]; progress goes through
+//! a callback so each can show it its own way.
+
+mod clone;
+mod copy;
+pub(crate) mod staging;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use zot_ext_protocol::Manifest;
+
+use crate::ext_ops::{check_name, OpsError, OpsResult, MANIFEST_FILE};
+use crate::home;
+use staging::Staging;
+
+/// Where an extension is installed from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A local directory, copied recursively.
+    Dir(PathBuf),
+    /// A git URL, shallow-cloned with the `git` CLI.
+    Git(String),
+}
+
+impl Source {
+    /// Reads a command-line argument: an existing directory is a [`Source::Dir`];
+    /// otherwise it must look like a git URL. Anything starting with `-` is
+    /// refused so it can never reach git as an option.
+    pub fn parse(arg: &str) -> OpsResult<Source> {
+        if arg.starts_with('-') {
+            return Err(OpsError::DashArgument {
+                what: "source",
+                arg: arg.to_string(),
+            });
+        }
+        let path = Path::new(arg);
+        if path.is_dir() {
+            return Ok(Source::Dir(path.to_path_buf()));
+        }
+        if looks_like_git_url(arg) {
+            return Ok(Source::Git(arg.to_string()));
+        }
+        Err(OpsError::UnknownSource(arg.to_string()))
+    }
+}
+
+/// `scheme://…` or scp-like `[user@]host:path` (no `/` before the colon).
+fn looks_like_git_url(arg: &str) -> bool {
+    if let Some((scheme, rest)) = arg.split_once("://") {
+        return !scheme.is_empty()
+            && !rest.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    }
+    match arg.split_once(':') {
+        Some((host, path)) => {
+            !host.is_empty() && !path.is_empty() && !host.contains('/') && !host.contains('\\')
+        }
+        None => false,
+    }
+}
+
+/// What an install is doing, for a progress display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Progress {
+    /// Copying from a directory.
+    Copying {
+        /// The source directory.
+        from: PathBuf,
+    },
+    /// `git clone` started.
+    Cloning {
+        /// The URL.
+        url: String,
+    },
+    /// One progress line from git (`Receiving objects:  42% …`).
+    Git(String),
+    /// Checking the manifest.
+    Validating,
+}
+
+/// A cooperative cancel flag: set it (from a Ctrl-C handler or a GUI
+/// button) and the install stops, removes what it made and returns
+/// [`OpsError::Cancelled`].
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A flag that is not set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the operation to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Cancel::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// What was installed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Installed {
+    /// The manifest's name.
+    pub name: String,
+    /// The manifest's version.
+    pub version: Option<String>,
+    /// `$ZOT_HOME/extensions/<name>`.
+    pub dir: PathBuf,
+    /// Whether an existing install was replaced (`--force`).
+    pub replaced: bool,
+}
+
+/// Installs `source` into `$ZOT_HOME/extensions/<manifest name>`.
+///
+/// Blocking (copying and git run on this thread); the GUI calls it from a
+/// blocking task. An existing destination is refused unless `force`.
+pub fn install(
+    zot_home: &Path,
+    source: &Source,
+    force: bool,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(Progress),
+) -> OpsResult<Installed> {
+    let base = home::extensions_dir(zot_home);
+    // Fail before copying anything when the directory is plainly wrong.
+    if let Source::Dir(dir) = source {
+        let manifest = read_manifest(dir)?;
+        refuse_existing(&base, &manifest.name, force)?;
+    }
+    std::fs::create_dir_all(&base).map_err(OpsError::io("create", &base))?;
+    let staging = Staging::new(&base)?;
+    match source {
+        Source::Dir(dir) => {
+            progress(Progress::Copying { from: dir.clone() });
+            copy::copy_tree(dir, staging.path(), cancel)?;
+        }
+        Source::Git(url) => {
+            progress(Progress::Cloning { url: url.clone() });
+            clone::shallow_clone(url, staging.path(), cancel, progress)?;
+        }
+    }
+    if cancel.is_cancelled() {
+        return Err(OpsError::Cancelled);
+    }
+    progress(Progress::Validating);
+    let manifest = read_manifest(staging.path())?;
+    let dest = base.join(&manifest.name);
+    let replaced = refuse_existing(&base, &manifest.name, force)?;
+    staging.commit(&dest, replaced)?;
+    Ok(Installed {
+        name: manifest.name,
+        version: manifest.version,
+        dir: dest,
+        replaced,
+    })
+}
+
+/// Errors when `base/name` exists and `force` is off; otherwise says
+/// whether it exists.
+fn refuse_existing(base: &Path, name: &str, force: bool) -> OpsResult<bool> {
+    let dest = base.join(name);
+    let exists = dest.symlink_metadata().is_ok();
+    if exists && !force {
+        return Err(OpsError::AlreadyInstalled {
+            name: name.to_string(),
+            dir: dest,
+        });
+    }
+    Ok(exists)
+}
+
+/// Reads and checks `dir/extension.json`: it must parse and carry a name
+/// that is safe as a directory name.
+pub fn read_manifest(dir: &Path) -> OpsResult<Manifest> {
+    let file = dir.join(MANIFEST_FILE);
+    let text = match std::fs::read_to_string(&file) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(OpsError::NoManifest {
+                dir: dir.to_path_buf(),
+            })
+        }
+        Err(e) => return Err(OpsError::io("read", &file)(e)),
+    };
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| OpsError::BadManifest {
+        file: file.clone(),
+        reason: e.to_string(),
+    })?;
+    check_name(&manifest.name).map_err(|e| OpsError::BadManifest {
+        file,
+        reason: format!("field `name`: {e}"),
+    })?;
+    Ok(manifest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_and_scp_forms_are_git_and_plain_words_are_not() {
+        for url in [
+            "https://example.com/a/b.git",
+            "file:///tmp/repo",
+            "ssh://git@host/x",
+            "git@github.com:me/ext.git",
+        ] {
+            assert!(looks_like_git_url(url), "{url}");
+        }
+        for not in ["./some/dir", "nosuchdir", "://x", "a/b:c", ""] {
+            assert!(!looks_like_git_url(not), "{not}");
+        }
+    }
+
+    #[test]
+    fn dash_sources_are_refused_before_anything_else() {
+        let err = Source::parse("--upload-pack=touch /tmp/x").unwrap_err();
+        assert!(matches!(err, OpsError::DashArgument { .. }), "{err}");
+    }
+}

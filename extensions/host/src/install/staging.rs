@@ -1,0 +1,114 @@
+//! The hidden temporary directory an install is built in, and the swap that
+//! puts it into place. Dropping an uncommitted [`Staging`] deletes it, so an
+//! error or a cancel anywhere leaves nothing behind.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::ext_ops::{OpsError, OpsResult};
+
+/// Prefix of in-flight directories; a leading `.` keeps discovery and name
+/// listings from ever seeing them.
+const HIDDEN_PREFIX: &str = ".zot-";
+
+/// A hidden sibling directory under construction.
+pub(crate) struct Staging {
+    /// The directory; `None` once committed.
+    path: Option<PathBuf>,
+}
+
+impl Staging {
+    /// Creates a fresh hidden directory in `base`.
+    pub(crate) fn new(base: &Path) -> OpsResult<Staging> {
+        let path = unique_dir(base, "install")?;
+        Ok(Staging { path: Some(path) })
+    }
+
+    /// Its path.
+    pub(crate) fn path(&self) -> &Path {
+        self.path.as_deref().expect("staging used after commit")
+    }
+
+    /// Renames the staged tree to `dest`. With `replace`, the old `dest` is
+    /// first moved aside and deleted only once the new one is in place, and
+    /// put back if the rename fails.
+    pub(crate) fn commit(mut self, dest: &Path, replace: bool) -> OpsResult<()> {
+        let staged = self.path.take().expect("staging committed twice");
+        let base = dest.parent().unwrap_or(Path::new("."));
+        let aside = if replace {
+            let aside = unique_name(base, "replaced");
+            std::fs::rename(dest, &aside).map_err(OpsError::io("move aside", dest))?;
+            Some(aside)
+        } else {
+            None
+        };
+        if let Err(e) = std::fs::rename(&staged, dest) {
+            if let Some(aside) = &aside {
+                let _ = std::fs::rename(aside, dest);
+            }
+            let _ = remove_any(&staged);
+            return Err(OpsError::io("move into place", dest)(e));
+        }
+        if let Some(aside) = aside {
+            remove_any(&aside).map_err(OpsError::io("delete the replaced copy", &aside))?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Some(path) = self.path.take() {
+            let _ = remove_any(&path);
+        }
+    }
+}
+
+/// Deletes `path` so that no half-deleted extension is ever visible: it is
+/// renamed to a hidden sibling first, then removed.
+pub(crate) fn discard(path: &Path) -> io::Result<()> {
+    let base = path.parent().unwrap_or(Path::new("."));
+    let aside = unique_name(base, "removing");
+    std::fs::rename(path, &aside)?;
+    remove_any(&aside)
+}
+
+/// Removes a file, a symlink (never what it points to) or a directory tree.
+/// Retries a few times because a killed git's helpers may still be writing
+/// for a moment after the kill.
+pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
+    let mut last = Ok(());
+    for _ in 0..5 {
+        last = match path.symlink_metadata() {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => Err(e),
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
+            Ok(_) => std::fs::remove_file(path),
+        };
+        match &last {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    }
+    last
+}
+
+fn unique_name(base: &Path, what: &str) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    base.join(format!("{HIDDEN_PREFIX}{what}-{}-{n}", std::process::id()))
+}
+
+fn unique_dir(base: &Path, what: &str) -> OpsResult<PathBuf> {
+    loop {
+        let path = unique_name(base, what);
+        match std::fs::create_dir(&path) {
+            Ok(()) => return Ok(path),
+            // A leftover from an earlier process with the same pid: try the next.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(OpsError::io("create", &path)(e)),
+        }
+    }
+}
