@@ -1,0 +1,127 @@
+//! What a handler can do besides return: push notes, prompts and panel
+//! frames, and read what zot said about itself in `hello_ack`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use zot_ext_protocol::{
+    ClearNotes, ExtToHost, HelloAck, NoteLevel, Notify, PanelClose, PanelRender, PanelSpec, Submit,
+};
+
+use crate::wire::{self, Writer};
+
+/// The host metadata from `hello_ack`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HostInfo {
+    /// The protocol version zot speaks.
+    pub protocol_version: u32,
+    /// zot's own version.
+    pub zot_version: String,
+    /// The active provider, e.g. `anthropic`.
+    pub provider: String,
+    /// The active model.
+    pub model: String,
+    /// The user's project directory (the extension itself runs elsewhere).
+    pub cwd: PathBuf,
+    /// The extension's own directory.
+    pub extension_dir: PathBuf,
+    /// Where to keep state such as `todos.json`.
+    pub data_dir: PathBuf,
+}
+
+impl From<HelloAck> for HostInfo {
+    fn from(a: HelloAck) -> Self {
+        HostInfo {
+            protocol_version: a.protocol_version,
+            zot_version: a.zot_version,
+            provider: a.provider,
+            model: a.model,
+            cwd: a.cwd.into(),
+            extension_dir: a.extension_dir.into(),
+            data_dir: a.data_dir.into(),
+        }
+    }
+}
+
+/// A handle every handler receives; cheap to clone and safe to keep in a
+/// background thread.
+///
+/// One-way frames are fire-and-forget, as the spec makes them: if zot has
+/// gone away the failure is logged to stderr and the next read of stdin ends
+/// the extension.
+#[derive(Clone)]
+pub struct Context {
+    /// The extension's name, for log lines.
+    name: Arc<str>,
+    /// What zot said in `hello_ack`.
+    host: Arc<HostInfo>,
+    /// The frame pipe shared by every thread.
+    out: Arc<Writer>,
+}
+
+impl Context {
+    pub(crate) fn new(name: &str, host: HostInfo, out: Arc<Writer>) -> Self {
+        Context {
+            name: name.into(),
+            host: Arc::new(host),
+            out,
+        }
+    }
+
+    /// zot's metadata from `hello_ack`.
+    pub fn host(&self) -> &HostInfo {
+        &self.host
+    }
+
+    /// The extension's name as sent in `hello`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Pushes a note under the transcript.
+    pub fn notify(&self, level: NoteLevel, message: impl Into<String>) {
+        self.send(ExtToHost::Notify(Notify {
+            level,
+            message: message.into(),
+        }));
+    }
+
+    /// Removes every note this extension pushed.
+    pub fn clear_notes(&self) {
+        self.send(ExtToHost::ClearNotes(ClearNotes {}));
+    }
+
+    /// Submits text as a user prompt (queued if a turn is running).
+    pub fn submit(&self, text: impl Into<String>) {
+        self.send(ExtToHost::Submit(Submit { text: text.into() }));
+    }
+
+    /// Redraws an open panel; `panel.id` names it.
+    pub fn render_panel(&self, panel: PanelSpec) {
+        self.send(ExtToHost::PanelRender(PanelRender {
+            panel_id: panel.id,
+            title: panel.title,
+            lines: panel.lines,
+            footer: panel.footer,
+        }));
+    }
+
+    /// Closes a panel this extension opened.
+    pub fn close_panel(&self, panel_id: impl Into<String>) {
+        self.send(ExtToHost::PanelClose(PanelClose {
+            panel_id: panel_id.into(),
+        }));
+    }
+
+    /// Writes a log line to stderr (zot's per-extension log file).
+    pub fn log(&self, msg: impl std::fmt::Display) {
+        wire::log(&self.name, msg);
+    }
+
+    /// Sends any frame; the escape hatch for protocol additions.
+    pub fn send(&self, frame: ExtToHost) {
+        if let Err(e) = self.out.send(&frame) {
+            wire::log(&self.name, format!("could not write a frame to zot: {e}"));
+        }
+    }
+}

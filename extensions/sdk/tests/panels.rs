@@ -1,0 +1,56 @@
+//! Panels: keys reach the key callback, which renders or closes; a close
+//! from zot reaches the close callback.
+#[path = "support/child.rs"]
+mod child;
+
+use child::{example, Ext};
+#[allow(unused_imports)]
+use serde_json::{json, Value};
+
+fn started() -> Ext {
+    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
+    ext.handshake("/proj");
+    ext
+}
+
+#[test]
+fn keys_render_and_close_the_panel() {
+    let mut ext = started();
+    ext.send(json!({"type":"panel_key","panel_id":"p1","key":"down"}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"panel_render","panel_id":"p1","title":"Sink","lines":["down"],"footer":"q closes"})
+    );
+    ext.send(json!({"type":"panel_key","panel_id":"p1","key":"rune","text":"x"}));
+    assert_eq!(ext.recv()["lines"], json!(["rune x"]));
+    ext.send(json!({"type":"panel_key","panel_id":"p1","key":"rune","text":"q"}));
+    assert_eq!(ext.recv(), json!({"type":"panel_close","panel_id":"p1"}));
+}
+
+#[test]
+fn a_close_from_zot_reaches_the_close_callback() {
+    let mut ext = started();
+    ext.send(json!({"type":"panel_close","panel_id":"p1"}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"notify","level":"info","message":"panel p1 closed"})
+    );
+}
+
+#[test]
+fn keys_are_handled_in_the_order_they_were_sent() {
+    let mut ext = started();
+    let keys = [
+        "up", "down", "left", "right", "enter", "tab", "home", "end", "pageup", "pagedown",
+    ];
+    for _ in 0..5 {
+        for k in keys {
+            ext.send(json!({"type":"panel_key","panel_id":"p1","key":k}));
+        }
+    }
+    for _ in 0..5 {
+        for k in keys {
+            assert_eq!(ext.recv()["lines"][0], k);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! Every command response action, the one-way frames, and tool results.
+#[path = "support/child.rs"]
+mod child;
+
+use child::{example, Ext};
+#[allow(unused_imports)]
+use serde_json::{json, Value};
+
+fn started() -> Ext {
+    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
+    ext.handshake("/proj");
+    ext
+}
+
+fn run(ext: &mut Ext, name: &str, args: &str) -> Value {
+    ext.send(json!({"type":"command_invoked","id":"c","name":name,"args":args}));
+    ext.recv()
+}
+
+#[test]
+fn each_response_action_has_its_own_field() {
+    let mut ext = started();
+    assert_eq!(
+        run(&mut ext, "echo", "hi"),
+        json!({"type":"command_response","id":"c","action":"display","display":"hi"})
+    );
+    assert_eq!(
+        run(&mut ext, "prompt", "go"),
+        json!({"type":"command_response","id":"c","action":"prompt","prompt":"go"})
+    );
+    assert_eq!(
+        run(&mut ext, "insert", "x"),
+        json!({"type":"command_response","id":"c","action":"insert","insert":"x"})
+    );
+    assert_eq!(
+        run(&mut ext, "fail", ""),
+        json!({"type":"command_response","id":"c","action":"noop","error":"it failed"})
+    );
+    let panel = run(&mut ext, "panel", "");
+    assert_eq!(panel["action"], "open_panel");
+    assert_eq!(
+        panel["open_panel"],
+        json!({"id":"p1","title":"Sink","lines":["one"]})
+    );
+}
+
+#[test]
+fn commands_match_case_insensitively() {
+    let mut ext = started();
+    assert_eq!(run(&mut ext, "ECHO", "up")["display"], "up");
+}
+
+#[test]
+fn notify_clear_notes_and_submit_arrive_before_the_response() {
+    let mut ext = started();
+    ext.send(json!({"type":"command_invoked","id":"n","name":"noop","args":""}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"notify","level":"success","message":"did it"})
+    );
+    assert_eq!(ext.recv(), json!({"type":"clear_notes"}));
+    assert_eq!(ext.recv(), json!({"type":"submit","text":"queued prompt"}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"command_response","id":"n","action":"noop"})
+    );
+}
+
+#[test]
+fn tools_answer_with_content_and_activate_deferred_tools() {
+    let mut ext = started();
+    ext.send(json!({"type":"tool_call","id":"t1","name":"add","args":{"a":2,"b":3}}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"tool_result","id":"t1","content":[{"type":"text","text":"5"}]})
+    );
+    ext.send(json!({"type":"tool_call","id":"t2","name":"loader","args":{}}));
+    let r = ext.recv();
+    assert_eq!(r["activate_tools"], json!(["secret"]));
+    ext.send(json!({"type":"tool_call","id":"t3","name":"secret","args":{}}));
+    assert_eq!(ext.recv()["content"][0]["text"], "42");
+}
+
+#[test]
+fn subscribed_events_reach_their_handler() {
+    let mut ext = started();
+    ext.send(json!({"type":"event","event":"turn_end","stop":"end_turn"}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"notify","level":"info","message":"turn ended: end_turn"})
+    );
+}
