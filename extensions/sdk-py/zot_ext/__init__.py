@@ -1,0 +1,33 @@
+"""The zot extension SDK for Python (stdlib only, Python 3.9+).
+
+An extension is a program that speaks newline-delimited JSON with zot over
+stdio. This package does the talking: it sends ``hello``, waits for
+``hello_ack``, runs your ``on_hello`` hook, announces every registration,
+sends ``ready``, then runs your handlers until zot sends ``shutdown``::
+
+    from zot_ext import Extension, Response
+
+    ext = Extension("hello", "1.0.0")
+
+    @ext.command("hello", "say hi")
+    def hello(ctx, args):
+        return Response.prompt("Greet me in one short sentence.")
+
+    ext.run()
+"""
+
+from .context import Context, HostInfo
+from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
+from .extension import Extension
+from .responses import Response, ToolResult
+
+__all__ = [
+    "AssistantMessageDecision",
+    "Context",
+    "Extension",
+    "HostInfo",
+    "Response",
+    "ToolCallDecision",
+    "ToolResult",
+    "TurnStartDecision",
+]

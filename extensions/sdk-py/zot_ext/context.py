@@ -1,0 +1,92 @@
+"""What a handler can do besides return: push notes, prompts and panel
+frames, and read what zot said about itself in ``hello_ack``."""
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional
+
+from .wire import Writer, drop_none, log
+
+LEVELS = ("info", "success", "warn", "error")
+
+
+@dataclass(frozen=True)
+class HostInfo:
+    """The host metadata from ``hello_ack``."""
+
+    protocol_version: int = 1
+    zot_version: str = ""
+    provider: str = ""
+    model: str = ""
+    cwd: str = ""
+    """The user's project directory (the extension itself runs elsewhere)."""
+    extension_dir: str = ""
+    data_dir: str = ""
+    """Where to keep state such as ``todos.json``."""
+
+    @classmethod
+    def from_frame(cls, f: Dict[str, Any]) -> "HostInfo":
+        """Reads a ``hello_ack`` frame, tolerating missing fields."""
+        return cls(
+            protocol_version=int(f.get("protocol_version") or 1),
+            zot_version=str(f.get("zot_version") or ""),
+            provider=str(f.get("provider") or ""),
+            model=str(f.get("model") or ""),
+            cwd=str(f.get("cwd") or ""),
+            extension_dir=str(f.get("extension_dir") or ""),
+            data_dir=str(f.get("data_dir") or ""),
+        )
+
+
+class Context:
+    """A handle every handler receives; safe to keep and use from any thread.
+
+    One-way frames are fire-and-forget, as the spec makes them: if zot has
+    gone away the failure is logged and the extension ends on its next read.
+    """
+
+    def __init__(self, name: str, host: HostInfo, out: Writer) -> None:
+        self.name = name
+        """The extension's name as sent in ``hello``."""
+        self.host = host
+        """zot's metadata from ``hello_ack``."""
+        self._out = out
+
+    def send(self, frame: Dict[str, Any]) -> None:
+        """Sends any frame; the escape hatch for protocol additions."""
+        try:
+            self._out.send(frame)
+        except OSError as e:
+            log(self.name, f"could not write a frame to zot: {e}")
+
+    def notify(self, message: str, level: str = "info") -> None:
+        """Pushes a note (``info``, ``success``, ``warn`` or ``error``)."""
+        if level not in LEVELS:
+            raise ValueError(f"notify level must be one of {LEVELS}, not {level!r}")
+        self.send({"type": "notify", "level": level, "message": message})
+
+    def clear_notes(self) -> None:
+        """Removes every note this extension pushed."""
+        self.send({"type": "clear_notes"})
+
+    def submit(self, text: str) -> None:
+        """Submits text as a user prompt (queued if a turn is running)."""
+        self.send({"type": "submit", "text": text})
+
+    def render_panel(
+        self,
+        panel_id: str,
+        lines: List[str],
+        title: Optional[str] = None,
+        footer: Optional[str] = None,
+    ) -> None:
+        """Redraws an open panel."""
+        self.send(drop_none({"type": "panel_render", "panel_id": panel_id, "title": title,
+                             "lines": list(lines), "footer": footer}))
+
+    def close_panel(self, panel_id: str) -> None:
+        """Closes a panel this extension opened."""
+        self.send({"type": "panel_close", "panel_id": panel_id})
+
+    def log(self, msg: str) -> None:
+        """A line in the extension's log (stderr)."""
+        log(self.name, msg)

@@ -1,0 +1,140 @@
+"""The object authors use: register commands, tools, hooks and handlers
+(as decorators), then :meth:`Extension.run`."""
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
+
+from .context import Context, HostInfo
+from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
+from .responses import Response, ToolResult
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CommandHandler = Callable[[Context, str], Union[Response, str, None]]
+"""``(ctx, args) -> Response``; a ``str`` means display it, ``None`` noop."""
+ToolHandler = Callable[[Context, Dict[str, Any]], Union[ToolResult, str]]
+"""``(ctx, args) -> ToolResult``; a ``str`` means one text block."""
+EVENTS = ("session_start", "turn_start", "turn_end", "tool_call", "assistant_message")
+
+
+@dataclass
+class _Command:
+    name: str
+    description: str
+    handler: CommandHandler
+
+
+@dataclass
+class _Tool:
+    name: str
+    description: str
+    schema: Dict[str, Any]
+    deferred: bool
+    handler: ToolHandler
+
+
+class Extension:
+    """An extension: everything it registers and every handler it runs."""
+
+    def __init__(self, name: str, version: str = "") -> None:
+        self.name = name
+        """Must match ``extension.json``."""
+        self.version = version
+        self.capabilities: List[str] = []
+        """Declared on top of the ones inferred from registrations."""
+        self.commands: List[_Command] = []
+        self.tools: List[_Tool] = []
+        self.events: List[Tuple[str, Callable[[Context, Dict[str, Any]], None]]] = []
+        self.tool_call_interceptor: Optional[Callable[[Context, str, Dict[str, Any]], ToolCallDecision]] = None
+        self.turn_start_interceptor: Optional[Callable[[Context, int], TurnStartDecision]] = None
+        self.assistant_message_interceptor: Optional[Callable[[Context, str], AssistantMessageDecision]] = None
+        self.panel_key_handler: Optional[Callable[[Context, str, str, Optional[str]], None]] = None
+        self.panel_close_handler: Optional[Callable[[Context, str], None]] = None
+        self.shutdown_handler: Optional[Callable[[Context], None]] = None
+        self.hello_hook: Optional[Callable[["Extension", HostInfo], None]] = None
+
+    def command(self, name: str, description: str = "") -> Callable[[F], F]:
+        """Decorator: adds a slash command; the handler gets the text after it."""
+        def deco(fn: F) -> F:
+            self.commands.append(_Command(name, description, fn))
+            return fn
+        return deco
+
+    def tool(self, name: str, description: str = "", schema: Optional[Dict[str, Any]] = None,
+             deferred: bool = False) -> Callable[[F], F]:
+        """Decorator: adds a tool the model can call; ``schema`` is a JSON
+        Schema object. ``deferred`` tools stay hidden until a
+        :meth:`ToolResult.activate` names them."""
+        def deco(fn: F) -> F:
+            self.tools.append(_Tool(name, description, schema or {"type": "object"}, deferred, fn))
+            return fn
+        return deco
+
+    def on_hello(self, fn: Callable[["Extension", HostInfo], None]) -> Callable[["Extension", HostInfo], None]:
+        """Decorator: runs once after ``hello_ack``, before registrations are
+        announced, so it can register more using the host's metadata."""
+        self.hello_hook = fn
+        return fn
+
+    def on_event(self, event: str) -> Callable[[F], F]:
+        """Decorator: observes a lifecycle event; handlers run in order."""
+        if event not in EVENTS:
+            raise ValueError(f"unknown event {event!r}; expected one of {EVENTS}")
+        def deco(fn: F) -> F:
+            self.events.append((event, fn))
+            return fn
+        return deco
+
+    def intercept_tool_call(self, fn: F) -> F:
+        """Decorator: ``(ctx, tool, args) -> ToolCallDecision``."""
+        self.tool_call_interceptor = fn
+        return fn
+
+    def intercept_turn_start(self, fn: F) -> F:
+        """Decorator: ``(ctx, step) -> TurnStartDecision``."""
+        self.turn_start_interceptor = fn
+        return fn
+
+    def intercept_assistant_message(self, fn: F) -> F:
+        """Decorator: ``(ctx, text) -> AssistantMessageDecision``."""
+        self.assistant_message_interceptor = fn
+        return fn
+
+    def on_panel_key(self, fn: F) -> F:
+        """Decorator: ``(ctx, panel_id, key, text)`` for keys, in order."""
+        self.panel_key_handler = fn
+        return fn
+
+    def on_panel_close(self, fn: F) -> F:
+        """Decorator: ``(ctx, panel_id)`` when the user closes a panel."""
+        self.panel_close_handler = fn
+        return fn
+
+    def on_shutdown(self, fn: F) -> F:
+        """Decorator: ``(ctx)`` before ``shutdown_ack``; keep it short."""
+        self.shutdown_handler = fn
+        return fn
+
+    def inferred_capabilities(self) -> List[str]:
+        """The capabilities announced in ``hello``."""
+        caps: List[str] = []
+        def add(c: str) -> None:
+            if c not in caps:
+                caps.append(c)
+        if self.commands:
+            add("commands")
+        if self.tools:
+            add("tools")
+        if self.events or self.tool_call_interceptor or self.turn_start_interceptor \
+                or self.assistant_message_interceptor:
+            add("events")
+        if self.panel_key_handler or self.panel_close_handler:
+            add("panels")
+        for c in self.capabilities:
+            add(c)
+        return caps
+
+    def run(self) -> None:
+        """Speaks the protocol on stdin/stdout until ``shutdown`` or end of stdin."""
+        from .runtime import run
+        run(self)

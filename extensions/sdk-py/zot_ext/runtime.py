@@ -1,0 +1,290 @@
+"""The handshake, then a small elastic thread pool that reads frames and
+runs handlers.
+
+Leader/follower, as in the Rust SDK: one thread at a time holds stdin and
+reads a line, releases it to an idle thread, and runs the handler itself.
+A frame reaches its handler on the thread that read it (no queue or
+hand-off on the hot path), while a slow handler never stops the next frame
+from being read. Keys, panel closes and events take a ticket while stdin is
+held and run in ticket order.
+"""
+
+import json
+import sys
+import threading
+import traceback
+from typing import Any, BinaryIO, Callable, Dict, Optional, Tuple
+
+from .context import Context, HostInfo
+from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
+from .extension import Extension
+from .responses import Response, ToolResult
+from .wire import Writer, log
+
+MAX_IDLE = 4
+ORDERED = ("event", "panel_key", "panel_close")
+KNOWN = ("hello_ack", "command_invoked", "tool_call", "event", "event_intercept",
+         "panel_key", "panel_close", "shutdown")
+
+
+def run(ext: Extension, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
+    """Runs ``ext`` on the given pipes (the process's own by default)."""
+    out = out or Writer.take_stdout()
+    stdin = stdin or sys.stdin.buffer
+    out.send({"type": "hello", "name": ext.name, **({"version": ext.version} if ext.version else {}),
+              "capabilities": ext.inferred_capabilities()})
+    host = _await_hello_ack(ext.name, stdin, out)
+    if host is None:
+        return
+    if ext.hello_hook is not None:
+        try:
+            ext.hello_hook(ext, host)
+        except Exception as e:  # registrations made before the error still count
+            log(ext.name, f"on_hello raised {e!r}; registering what was set up before it")
+    _announce(ext, out)
+    pool = _Pool(ext, Context(ext.name, host, out), stdin)
+    pool.run()
+
+
+def _await_hello_ack(name: str, stdin: BinaryIO, out: Writer) -> Optional[HostInfo]:
+    while True:
+        line = stdin.readline()
+        if not line:
+            raise SystemExit(f"[{name}] zot closed stdin before sending hello_ack; is this being run outside zot?")
+        frame, why = _parse(line)
+        if frame is None:
+            log(name, why)
+        elif frame["type"] == "hello_ack":
+            return HostInfo.from_frame(frame)
+        elif frame["type"] == "shutdown":
+            out.send({"type": "shutdown_ack"})
+            return None
+        else:
+            log(name, f"ignoring {frame['type']} sent before hello_ack")
+
+
+def _announce(ext: Extension, out: Writer) -> None:
+    for c in ext.commands:
+        f: Dict[str, Any] = {"type": "register_command", "name": c.name}
+        if c.description:
+            f["description"] = c.description
+        out.send(f)
+    for t in ext.tools:
+        f = {"type": "register_tool", "name": t.name, "schema": t.schema}
+        if t.description:
+            f["description"] = t.description
+        if t.deferred:
+            f["deferred"] = True
+        out.send(f)
+    events = []
+    for e, _ in ext.events:
+        if e not in events:
+            events.append(e)
+    intercept = [name for name, fn in (("tool_call", ext.tool_call_interceptor),
+                                       ("turn_start", ext.turn_start_interceptor),
+                                       ("assistant_message", ext.assistant_message_interceptor)) if fn]
+    if events or intercept:
+        sub: Dict[str, Any] = {"type": "subscribe", "events": events}
+        if intercept:
+            sub["intercept"] = intercept
+        out.send(sub)
+    out.send({"type": "ready"})
+
+
+def _parse(line: bytes) -> Tuple[Optional[Dict[str, Any]], str]:
+    """A frame, or ``None`` and what to log about the line."""
+    preview = line[:200].decode("utf-8", "replace").rstrip()
+    try:
+        frame = json.loads(line)
+    except ValueError as e:
+        return None, f"ignoring a line from zot that is not JSON ({e}): {preview}"
+    if not isinstance(frame, dict):
+        return None, f"ignoring a line from zot that is not a JSON object: {preview}"
+    ty = frame.get("type")
+    if ty not in KNOWN:
+        return None, f"ignoring unknown frame type {ty!r} from zot: {preview}"
+    return frame, ""
+
+
+def _describe(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}"
+
+
+class _Pool:
+    def __init__(self, ext: Extension, ctx: Context, stdin: BinaryIO) -> None:
+        self.ext = ext
+        self.ctx = ctx
+        self.stdin = stdin
+        self.commands = {}
+        for c in ext.commands:  # first registration wins, as in the host
+            self.commands.setdefault(c.name.lower(), c.handler)
+        self.tools = {}
+        for t in ext.tools:
+            self.tools.setdefault(t.name, t.handler)
+        self.read_lock = threading.Lock()
+        self.state = threading.Lock()  # guards waiting and next_ticket
+        self.waiting = 0
+        self.next_ticket = 0
+        self.turn = 0
+        self.turn_cv = threading.Condition()
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        self._spawn()
+        self.done.wait()
+
+    def _spawn(self) -> None:
+        threading.Thread(target=self._worker, name="zot-ext", daemon=True).start()
+
+    def _worker(self) -> None:
+        while True:
+            with self.state:
+                self.waiting += 1
+            with self.read_lock:
+                with self.state:
+                    self.waiting -= 1
+                if self.done.is_set():
+                    return
+                try:
+                    line = self.stdin.readline()
+                except (OSError, ValueError) as e:
+                    self.ctx.log(f"reading from zot failed: {e}")
+                    line = b""
+                if not line:
+                    self.done.set()
+                    return
+                frame, why = _parse(line)
+                if frame is None:
+                    self.ctx.log(why)
+                    continue
+                if frame["type"] == "shutdown":
+                    self._dispatch(frame)
+                    self.done.set()
+                    return
+                ticket = None
+                with self.state:
+                    if frame["type"] in ORDERED:
+                        ticket = self.next_ticket
+                        self.next_ticket += 1
+                    idle = self.waiting
+                if idle == 0:
+                    self._spawn()
+            if ticket is None:
+                self._dispatch(frame)
+            else:
+                self._in_turn(ticket, frame)
+            with self.state:
+                if self.done.is_set() or self.waiting >= MAX_IDLE:
+                    return
+
+    def _in_turn(self, ticket: int, frame: Dict[str, Any]) -> None:
+        with self.turn_cv:
+            self.turn_cv.wait_for(lambda: self.turn == ticket)
+        try:
+            self._dispatch(frame)
+        finally:
+            with self.turn_cv:
+                self.turn += 1
+                self.turn_cv.notify_all()
+
+    def _guard(self, what: str, fn: Callable[[], Any]) -> Tuple[Any, Optional[str]]:
+        """Runs a handler; an exception becomes ``(None, message)`` and a log
+        line with the traceback."""
+        try:
+            return fn(), None
+        except Exception as e:
+            msg = f"{what} raised {_describe(e)}"
+            self.ctx.log(msg + "\n" + traceback.format_exc().rstrip())
+            return None, msg
+
+    def _dispatch(self, f: Dict[str, Any]) -> None:
+        ty = f["type"]
+        ctx = self.ctx
+        rid = str(f.get("id", ""))
+        if ty == "command_invoked":
+            name = str(f.get("name", ""))
+            handler = self.commands.get(name.lower())
+            if handler is None:
+                resp = Response.error(f"{ctx.name} has no command /{name}")
+            else:
+                r, err = self._guard(f"command /{name}", lambda: handler(ctx, str(f.get("args") or "")))
+                resp = Response.error(err) if err else _as_response(r)
+            ctx.send(resp.frame(rid))
+        elif ty == "tool_call":
+            name = str(f.get("name", ""))
+            tool = self.tools.get(name)
+            if tool is None:
+                result = ToolResult.error(f"{ctx.name} has no tool named {name!r}")
+            else:
+                args = f.get("args")
+                args = args if isinstance(args, dict) else {}
+                r, err = self._guard(f"tool {name}", lambda: tool(ctx, args))
+                result = ToolResult.error(err) if err else _as_tool_result(r)
+            ctx.send(result.frame(rid))
+        elif ty == "event_intercept":
+            ctx.send(self._intercept(f, rid))
+        elif ty == "event":
+            handlers = [fn for e, fn in self.ext.events if e == f.get("event")]
+            if not handlers:
+                ctx.log(f"ignoring event {f.get('event')!r}: no handler for it")
+            for fn in handlers:
+                self._guard(f"event handler {f.get('event')}", lambda fn=fn: fn(ctx, f))
+        elif ty == "panel_key":
+            h = self.ext.panel_key_handler
+            if h is None:
+                ctx.log(f"ignoring a key for panel {f.get('panel_id')!r}: no on_panel_key handler")
+            else:
+                self._guard("panel key handler",
+                            lambda: h(ctx, str(f.get("panel_id", "")), str(f.get("key", "")), f.get("text")))
+        elif ty == "panel_close":
+            h2 = self.ext.panel_close_handler
+            if h2 is not None:
+                self._guard("panel close handler", lambda: h2(ctx, str(f.get("panel_id", ""))))
+        elif ty == "shutdown":
+            h3 = self.ext.shutdown_handler
+            if h3 is not None:
+                self._guard("shutdown handler", lambda: h3(ctx))
+            ctx.send({"type": "shutdown_ack"})
+        elif ty == "hello_ack":
+            ctx.log("ignoring a second hello_ack")
+
+    def _intercept(self, f: Dict[str, Any], rid: str) -> Dict[str, Any]:
+        event = f.get("event")
+        ext, ctx = self.ext, self.ctx
+        if event == "tool_call" and ext.tool_call_interceptor:
+            fn = ext.tool_call_interceptor
+            args = f.get("tool_args")
+            args = args if isinstance(args, dict) else {}
+            d, err = self._guard("tool_call interceptor", lambda: fn(ctx, str(f.get("tool_name", "")), args))
+            return (ToolCallDecision(reason=err) if err else d or ToolCallDecision()).frame(rid)
+        if event == "turn_start" and ext.turn_start_interceptor:
+            fn2 = ext.turn_start_interceptor
+            d, err = self._guard("turn_start interceptor", lambda: fn2(ctx, int(f.get("step") or 0)))
+            return (TurnStartDecision(reason=err) if err else d or TurnStartDecision()).frame(rid)
+        if event == "assistant_message" and ext.assistant_message_interceptor:
+            fn3 = ext.assistant_message_interceptor
+            d, err = self._guard("assistant_message interceptor", lambda: fn3(ctx, str(f.get("text") or "")))
+            return (AssistantMessageDecision(reason=err) if err else d or AssistantMessageDecision()).frame(rid)
+        ctx.log(f"no interceptor for {event!r}; allowing it")
+        return {"type": "event_intercept_response", "id": rid}
+
+
+def _as_response(r: Any) -> Response:
+    if isinstance(r, Response):
+        return r
+    if r is None:
+        return Response.noop()
+    if isinstance(r, str):
+        return Response.display(r)
+    return Response.error(f"command handler returned {type(r).__name__}, not a Response")
+
+
+def _as_tool_result(r: Any) -> ToolResult:
+    if isinstance(r, ToolResult):
+        return r
+    if isinstance(r, str):
+        return ToolResult.text(r)
+    try:
+        return ToolResult.text(json.dumps(r, indent=2))
+    except (TypeError, ValueError):
+        return ToolResult.error(f"tool handler returned {type(r).__name__}, not a ToolResult")
