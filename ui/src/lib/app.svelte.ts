@@ -1,0 +1,314 @@
+// The app's state and the one place UiEvents are dispatched. Components read
+// these fields and call these methods; they never talk to the backend.
+import type { Backend } from "./backend/backend";
+import { errorMessage } from "./backend/errors";
+import type { UiEvent } from "./bindings/UiEvent";
+import type { ExtensionSummary } from "./bindings/ExtensionSummary";
+import type { ThemeFile } from "./bindings/ThemeFile";
+import type { PanelKey } from "./bindings/PanelKey";
+import { ChatState } from "./chat/chat.svelte";
+import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
+import { NotesState } from "./notes/notes.svelte";
+import { PanelsState } from "./panels/panels.svelte";
+import { StatusState } from "./status/status.svelte";
+import { mergeThemes } from "./settings/themes";
+import type { Settings } from "./backend/backend";
+
+/** Which view fills the main area. */
+export type View = "chat" | "manager" | "settings";
+
+/** Everything the UI shows, plus the actions on it. */
+export class AppState {
+  readonly backend: Backend;
+  readonly chat = new ChatState();
+  readonly notes = new NotesState();
+  readonly panels = new PanelsState();
+  readonly status = new StatusState();
+  extensions: ExtensionSummary[] = $state([]);
+  themes: ThemeFile[] = $state(mergeThemes([]));
+  theme = $state("dark");
+  settings: Settings | null = $state(null);
+  view: View = $state("chat");
+  /** Prompts sent, oldest first, for the editor's history. */
+  history: string[] = $state([]);
+  /** The editor registers this so `ext_insert` can reach the cursor. */
+  insertAtCursor: (text: string) => void = () => {};
+  /** Every command for autocomplete. */
+  commands = $derived(allCommands(this.extensions));
+
+  constructor(backend: Backend) {
+    this.backend = backend;
+  }
+
+  /** Subscribes, asks for held events, then loads lists and settings. */
+  async start(): Promise<void> {
+    await this.backend.onEvent((e) => this.handle(e));
+    await this.backend.uiReady();
+    await Promise.all([this.refreshExtensions(), this.loadSettings(), this.loadThemes()]);
+  }
+
+  async loadSettings(): Promise<void> {
+    try {
+      this.settings = await this.backend.getSettings();
+      this.theme = this.settings.theme || "dark";
+      if (!this.settings.key_hint && this.settings.provider !== "ollama") {
+        this.chat.push({
+          kind: "status",
+          level: "warn",
+          text: `No API key is set for ${this.settings.provider}. Open /settings to add one (it is saved to auth.json, readable only by you); everything else works without it.`,
+        });
+      }
+    } catch (e) {
+      this.chat.push({ kind: "error", text: `could not read settings: ${errorMessage(e)}` });
+    }
+  }
+
+  async loadThemes(): Promise<void> {
+    try {
+      this.themes = mergeThemes(await this.backend.listThemes());
+    } catch {
+      this.themes = mergeThemes([]);
+    }
+  }
+
+  async refreshExtensions(): Promise<void> {
+    try {
+      const data = (await this.backend.rpc({ type: "ext_list" })) as { extensions?: ExtensionSummary[] };
+      this.extensions = data?.extensions ?? [];
+    } catch (e) {
+      this.status.show(`could not list extensions: ${errorMessage(e)}`, "error");
+    }
+  }
+
+  /** Dispatches one backend event. */
+  handle(e: UiEvent): void {
+    switch (e.type) {
+      case "ready":
+      case "ext_changed":
+        void this.refreshExtensions();
+        break;
+      case "user_message":
+        this.chat.push({ kind: "user", text: e.content });
+        break;
+      case "assistant_start":
+        this.chat.startAssistant();
+        break;
+      case "text_delta":
+        this.chat.delta(e.delta);
+        break;
+      case "assistant_message":
+        this.chat.finishAssistant(e.content);
+        break;
+      case "tool_call":
+        this.chat.toolCall(e.id, e.name, e.args, e.extension);
+        break;
+      case "tool_result":
+        this.chat.toolResult(e.id, e.content, e.is_error, e.extension);
+        break;
+      case "turn_start":
+        this.chat.busy = true;
+        break;
+      case "turn_end":
+        this.chat.endStream();
+        if (e.stop === "error") this.chat.push({ kind: "error", text: e.error ?? "the turn failed" });
+        if (e.stop === "aborted") this.chat.push({ kind: "status", level: "warn", text: "aborted" });
+        if (e.stop === "length")
+          this.chat.push({ kind: "status", level: "warn", text: "the model hit its output limit" });
+        break;
+      case "done":
+        this.chat.endStream();
+        this.chat.busy = false;
+        break;
+      case "error":
+        this.chat.push({ kind: "error", text: e.message });
+        break;
+      case "ext_notify":
+        this.notes.notify(e.extension, e.level, e.message);
+        break;
+      case "ext_display":
+        this.notes.display(e.extension, e.text);
+        break;
+      case "ext_clear_notes":
+        this.notes.clearExtension(e.extension);
+        break;
+      case "ext_insert":
+        this.view = "chat";
+        this.insertAtCursor(e.text);
+        break;
+      case "ext_panel_open":
+        this.view = "chat";
+        this.panels.open(e.extension, e.panel);
+        break;
+      case "ext_panel_render":
+        this.panels.render(e.panel_id, e.lines, e.title, e.footer);
+        break;
+      case "ext_panel_close":
+        this.panels.remove(e.panel_id);
+        break;
+      case "ext_status":
+        this.chat.push({ kind: "status", level: e.level, text: e.text, extension: e.extension });
+        break;
+      case "ext_error": {
+        const closed = this.panels.removeOwnedBy(e.extension);
+        const why = closed.length ? ` Its panel${closed.length > 1 ? "s were" : " was"} closed.` : "";
+        this.chat.push({
+          kind: "ext_error",
+          extension: e.extension,
+          text: e.message + why,
+          logPath: e.log_path,
+          exitStatus: e.exit_status,
+        });
+        void this.refreshExtensions();
+        break;
+      }
+      case "ext_reload": {
+        const summary = `extensions reloaded: ${e.stopped} stopped, ${e.loaded} loaded, ${e.ready} ready`;
+        this.status.show(summary, e.errors.length ? "error" : "info", e.errors);
+        void this.refreshExtensions();
+        break;
+      }
+      case "usage":
+      case "session_start":
+        break;
+    }
+  }
+
+  /** The editor's Enter: a slash command or a prompt. */
+  async submit(text: string): Promise<void> {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    if (this.history[this.history.length - 1] !== text) this.history.push(text);
+    const cmd = parseCommand(trimmed);
+    if (cmd) {
+      await this.runCommand(cmd.name, cmd.args);
+      return;
+    }
+    this.notes.clearAll();
+    this.chat.busy = true;
+    try {
+      await this.backend.rpc({ type: "prompt", message: text });
+    } catch (e) {
+      this.chat.busy = false;
+      this.chat.push({ kind: "error", text: errorMessage(e) });
+    }
+  }
+
+  /** Built-ins are handled here; everything else goes to the backend. */
+  async runCommand(name: string, args: string): Promise<void> {
+    const known = canonical(name, this.commands);
+    const builtin = known && !known.extension ? known.name : null;
+    switch (builtin) {
+      case "clear":
+        this.chat.clear();
+        this.notes.clearAll();
+        await this.call({ type: "clear" });
+        return;
+      case "help":
+        this.chat.push({
+          kind: "status",
+          level: "info",
+          text: this.commands
+            .map(
+              (c) =>
+                `/${c.name}${c.description ? ` — ${c.description}` : ""}${c.extension ? ` [${c.extension}]` : ""}`,
+            )
+            .join("\n"),
+        });
+        return;
+      case "extensions":
+        this.view = "manager";
+        return;
+      case "settings":
+        this.view = "settings";
+        return;
+      case "theme":
+        if (args) await this.setTheme(args);
+        else
+          this.chat.push({
+            kind: "status",
+            level: "info",
+            text: `themes: ${this.themes.map((t) => t.name).join(", ")}`,
+          });
+        return;
+      case "model":
+        if (args) {
+          if (await this.call({ type: "set_model", model: args })) {
+            this.status.show(`model: ${args}`);
+            await this.loadSettings();
+          }
+        } else this.view = "settings";
+        return;
+      case "reload-ext":
+        this.status.show("reloading extensions…");
+        await this.call({ type: "command", name: "reload-ext", args });
+        return;
+    }
+    this.notes.clearAll();
+    try {
+      const data = (await this.backend.rpc({ type: "command", name: known?.name ?? name, args })) as {
+        error?: string;
+      } | null;
+      if (data?.error)
+        this.chat.push({ kind: "status", level: "error", text: data.error, extension: known?.extension });
+    } catch (e) {
+      this.chat.push({ kind: "status", level: "error", text: errorMessage(e) });
+    }
+  }
+
+  async call(cmd: Parameters<Backend["rpc"]>[0]): Promise<boolean> {
+    try {
+      await this.backend.rpc(cmd);
+      return true;
+    } catch (e) {
+      this.chat.push({ kind: "status", level: "error", text: errorMessage(e) });
+      return false;
+    }
+  }
+
+  /** Stop button and Esc while busy. */
+  async abort(): Promise<void> {
+    await this.call({ type: "abort" });
+  }
+
+  /** Esc in the editor: aborts a turn in flight and clears the notes. */
+  escape(): void {
+    this.notes.clearAll();
+    if (this.chat.busy) void this.abort();
+  }
+
+  /** Switches the theme live and saves the choice. */
+  async setTheme(name: string): Promise<void> {
+    if (!this.themes.some((t) => t.name === name)) {
+      this.chat.push({
+        kind: "status",
+        level: "error",
+        text: `no theme named "${name}"; try one of: ${this.themes.map((t) => t.name).join(", ")}`,
+      });
+      return;
+    }
+    this.theme = name;
+    try {
+      this.settings = await this.backend.saveSettings({ theme: name });
+    } catch (e) {
+      this.status.show(`theme not saved: ${errorMessage(e)}`, "error");
+    }
+  }
+
+  /** A normalised key for the active panel. */
+  panelKey(key: PanelKey, text?: string): void {
+    const p = this.panels.active;
+    if (!p) return;
+    void this.backend.rpc({ type: "panel_key", panel_id: p.id, key, text }).catch(() => {});
+  }
+
+  /** Esc / Ctrl+C / the close button: closes it here and tells the owner. */
+  closePanel(panelId?: string): void {
+    const id = panelId ?? this.panels.activeId;
+    if (!id) return;
+    this.panels.remove(id);
+    void this.backend.rpc({ type: "panel_close", panel_id: id }).catch(() => {});
+  }
+
+  /** The names of the built-in commands (for /help and tests). */
+  static builtins = BUILTINS.map((c) => c.name);
+}

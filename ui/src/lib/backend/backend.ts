@@ -1,0 +1,86 @@
+// The one door between the UI and zot's backend. Components and state never
+// call Tauri directly: they get a `Backend`, which is the real IPC in the
+// app (tauri.ts) and an in-memory fake in tests and in a plain browser.
+import type { RpcCommand } from "../bindings/RpcCommand";
+import type { UiEvent } from "../bindings/UiEvent";
+import type { ThemeFile } from "../bindings/ThemeFile";
+
+/** An IPC failure, decoded in one place (errors.ts). */
+export interface BackendError {
+  code: string;
+  message: string;
+}
+
+/** One step of an install, for the progress line. */
+export interface InstallProgress {
+  source: string;
+  message: string;
+}
+
+/** What an install put on disk and what it will register once enabled. */
+export interface InstallSummary {
+  name: string;
+  version?: string | null;
+  dir: string;
+  description?: string | null;
+  /** Commands and tools, known once the extension has run (after enable). */
+  commands: string[];
+  tools: string[];
+  themes: string[];
+}
+
+/** New text of a log file from `offset`, for the live viewer. */
+export interface LogChunk {
+  path: string;
+  text: string;
+  /** Where the next read starts. */
+  offset: number;
+}
+
+/** Provider, model, key hint and theme, as the settings view shows them. */
+export interface Settings {
+  provider: string;
+  model: string;
+  /** e.g. `sk-…a1b2`; never the whole key. `null` when none is set. */
+  key_hint: string | null;
+  theme: string;
+  providers: string[];
+}
+
+/** A change from the settings view; absent fields stay as they are. */
+export interface SettingsUpdate {
+  provider?: string;
+  model?: string;
+  api_key?: string;
+  theme?: string;
+}
+
+/** Everything the UI asks of zot. */
+export interface Backend {
+  /** One rpc.md command; resolves with its `data`. */
+  rpc(cmd: RpcCommand): Promise<unknown>;
+  /** Subscribes to the single UiEvent stream; resolves to an unsubscribe. */
+  onEvent(handler: (e: UiEvent) => void): Promise<() => void>;
+  /** Tells the backend the UI listens, so it flushes events held since start. */
+  uiReady(): Promise<void>;
+  /** Installs from a folder or a git URL; the extension stays disabled. */
+  install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary>;
+  /** Enables or disables an extension (by name), then reloads. */
+  setEnabled(name: string, enabled: boolean): Promise<void>;
+  /** Removes an installed extension, then reloads. */
+  remove(name: string): Promise<void>;
+  /** The `zot ext doctor` report as text. */
+  doctor(): Promise<string>;
+  /** Reads an extension's log from `offset` (follow by calling again). */
+  readLog(name: string, offset: number): Promise<LogChunk>;
+  /** Opens a log file (or its folder) with the desktop's default app. */
+  openLog(path: string): Promise<void>;
+  /** A native folder picker; `null` when cancelled. */
+  pickFolder(): Promise<string | null>;
+  /** Current settings (the key only as a hint). */
+  getSettings(): Promise<Settings>;
+  /** Saves settings; the key goes to auth.json (0600), the theme to config.json. */
+  saveSettings(update: SettingsUpdate): Promise<Settings>;
+  /** Themes from theme-only extensions (built-ins live in the UI). */
+  listThemes(): Promise<ThemeFile[]>;
+}

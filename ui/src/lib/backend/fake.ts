@@ -1,0 +1,113 @@
+// An in-memory backend for unit tests and for opening the UI in a plain
+// browser (`npm run dev`). It records every call and lets a test push
+// UiEvents as if the real backend had sent them.
+import type { RpcCommand } from "../bindings/RpcCommand";
+import type { UiEvent } from "../bindings/UiEvent";
+import type { ThemeFile } from "../bindings/ThemeFile";
+import type { ExtensionSummary } from "../bindings/ExtensionSummary";
+import type { Backend, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate } from "./backend";
+
+/** A fake backend; `calls` records what the UI asked for. */
+export class FakeBackend implements Backend {
+  calls: { method: string; args: unknown }[] = [];
+  extensions: ExtensionSummary[] = [];
+  settings: Settings = {
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    key_hint: null,
+    theme: "dark",
+    providers: ["anthropic", "openai", "ollama", "kimi"],
+  };
+  themes: ThemeFile[] = [];
+  /** When set, `prompt` streams this reply back as events. */
+  reply: string | null = "Hello from the **fake** backend.";
+  #handlers = new Set<(e: UiEvent) => void>();
+
+  /** Delivers an event to every subscriber, as the real backend would. */
+  emit(e: UiEvent): void {
+    for (const h of this.#handlers) h(e);
+  }
+
+  async rpc(cmd: RpcCommand): Promise<unknown> {
+    this.calls.push({ method: "rpc", args: cmd });
+    switch (cmd.type) {
+      case "ext_list":
+        return { extensions: this.extensions };
+      case "get_state":
+        return { provider: this.settings.provider, model: this.settings.model, busy: false };
+      case "get_models":
+        return { models: [{ id: this.settings.model, provider: this.settings.provider }] };
+      case "prompt":
+        queueMicrotask(() => this.#answer(cmd.message));
+        return { started: true };
+      case "command":
+        if (cmd.name === "reload-ext") {
+          queueMicrotask(() =>
+            this.emit({ type: "ext_reload", stopped: 0, loaded: 0, ready: 0, errors: [] }),
+          );
+          return {};
+        }
+        throw { code: "unknown_command", message: `unknown command /${cmd.name}` };
+      default:
+        return {};
+    }
+  }
+
+  #answer(message: string): void {
+    this.emit({ type: "user_message", content: message });
+    if (this.reply === null) return;
+    this.emit({ type: "assistant_start" });
+    for (const word of this.reply.split(/(?<= )/)) this.emit({ type: "text_delta", delta: word });
+    this.emit({ type: "assistant_message", content: this.reply });
+    this.emit({ type: "turn_end", stop: "end_turn" });
+    this.emit({ type: "done" });
+  }
+
+  async onEvent(handler: (e: UiEvent) => void): Promise<() => void> {
+    this.#handlers.add(handler);
+    return () => this.#handlers.delete(handler);
+  }
+  async uiReady(): Promise<void> {
+    this.calls.push({ method: "uiReady", args: null });
+  }
+  async install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary> {
+    this.calls.push({ method: "install", args: source });
+    onProgress({ source, message: `copying ${source}` });
+    const name = source.split("/").filter(Boolean).pop() ?? "ext";
+    return { name, dir: `/zot/extensions/${name}`, commands: [], tools: [], themes: [] };
+  }
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    this.calls.push({ method: "setEnabled", args: { name, enabled } });
+  }
+  async remove(name: string): Promise<void> {
+    this.calls.push({ method: "remove", args: name });
+  }
+  async doctor(): Promise<string> {
+    return "no extensions found";
+  }
+  async readLog(name: string, offset: number): Promise<LogChunk> {
+    return { path: `/zot/logs/ext-${name}.log`, text: offset === 0 ? "log line\n" : "", offset: 9 };
+  }
+  async openLog(path: string): Promise<void> {
+    this.calls.push({ method: "openLog", args: path });
+  }
+  async pickFolder(): Promise<string | null> {
+    return null;
+  }
+  async getSettings(): Promise<Settings> {
+    return { ...this.settings };
+  }
+  async saveSettings(update: SettingsUpdate): Promise<Settings> {
+    this.calls.push({
+      method: "saveSettings",
+      args: { ...update, api_key: update.api_key ? "***" : undefined },
+    });
+    const { api_key, ...rest } = update;
+    this.settings = { ...this.settings, ...rest };
+    if (api_key) this.settings.key_hint = `…${api_key.slice(-4)}`;
+    return { ...this.settings };
+  }
+  async listThemes(): Promise<ThemeFile[]> {
+    return this.themes;
+  }
+}

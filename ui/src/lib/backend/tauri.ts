@@ -1,0 +1,61 @@
+// The real backend: Tauri IPC. Command names mirror the Rust side
+// (src-tauri/src/desktop/commands.rs); events arrive on one channel.
+import { invoke, Channel } from "@tauri-apps/api/core";
+import { listen } from "@tauri-apps/api/event";
+import type { RpcCommand } from "../bindings/RpcCommand";
+import type { UiEvent } from "../bindings/UiEvent";
+import type { ThemeFile } from "../bindings/ThemeFile";
+import type { Backend, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate } from "./backend";
+
+/** The Tauri event every UiEvent travels on. */
+export const UI_EVENT = "zot://ui-event";
+
+/** Backend over Tauri IPC. */
+export class TauriBackend implements Backend {
+  rpc(cmd: RpcCommand): Promise<unknown> {
+    return invoke("rpc", { cmd });
+  }
+  async onEvent(handler: (e: UiEvent) => void): Promise<() => void> {
+    return listen<UiEvent>(UI_EVENT, (ev) => handler(ev.payload));
+  }
+  uiReady(): Promise<void> {
+    return invoke("ui_ready");
+  }
+  install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary> {
+    const progress = new Channel<InstallProgress>();
+    progress.onmessage = onProgress;
+    return invoke("ext_install", { source, progress });
+  }
+  setEnabled(name: string, enabled: boolean): Promise<void> {
+    return invoke("ext_set_enabled", { name, enabled });
+  }
+  remove(name: string): Promise<void> {
+    return invoke("ext_remove", { name });
+  }
+  doctor(): Promise<string> {
+    return invoke("ext_doctor");
+  }
+  readLog(name: string, offset: number): Promise<LogChunk> {
+    return invoke("ext_log_read", { name, offset });
+  }
+  openLog(path: string): Promise<void> {
+    return invoke("ext_log_open", { path });
+  }
+  pickFolder(): Promise<string | null> {
+    return invoke("pick_folder");
+  }
+  getSettings(): Promise<Settings> {
+    return invoke("settings_get");
+  }
+  saveSettings(update: SettingsUpdate): Promise<Settings> {
+    return invoke("settings_save", { update });
+  }
+  listThemes(): Promise<ThemeFile[]> {
+    return invoke("themes_list");
+  }
+}
+
+/** Whether the page runs inside the Tauri webview. */
+export function inTauri(): boolean {
+  return typeof window !== "undefined" && "__TAURI_INTERNALS__" in window;
+}

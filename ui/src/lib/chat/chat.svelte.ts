@@ -1,0 +1,130 @@
+// The transcript as the user sees it: their messages, streamed assistant
+// text, tool cards, errors, status lines and extension failures. Extension
+// failures live here (not in the model's transcript) until /clear.
+import type { ContentBlock } from "../bindings/ContentBlock";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
+import type { NoteLevel } from "../bindings/NoteLevel";
+
+/** One row of the chat. */
+export type ChatItem =
+  | { id: number; kind: "user"; text: string }
+  | { id: number; kind: "assistant"; text: string; streaming: boolean }
+  | {
+      id: number;
+      kind: "tool";
+      callId: string;
+      name: string;
+      args: JsonValue;
+      extension?: string;
+      result?: ContentBlock[];
+      isError: boolean;
+      done: boolean;
+    }
+  | { id: number; kind: "error"; text: string }
+  | { id: number; kind: "status"; level: NoteLevel; text: string; extension?: string }
+  | {
+      id: number;
+      kind: "ext_error";
+      extension: string;
+      text: string;
+      logPath: string;
+      exitStatus?: string;
+    };
+
+/** Distributes Omit over the union so each variant keeps its own fields. */
+type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "id"> : never) : never;
+
+/** Reactive chat rows plus the streaming cursor. */
+export class ChatState {
+  items: ChatItem[] = $state([]);
+  /** A turn is in flight (Stop button, Esc aborts). */
+  busy = $state(false);
+  #next = 1;
+  #streaming: number | null = null;
+
+  /** Appends a row and returns its id. */
+  push(item: NewItem): number {
+    const id = this.#next++;
+    this.items.push({ ...item, id } as ChatItem);
+    return id;
+  }
+
+  #find(id: number | null): ChatItem | undefined {
+    if (id === null) return undefined;
+    for (let i = this.items.length - 1; i >= 0; i--) if (this.items[i].id === id) return this.items[i];
+    return undefined;
+  }
+
+  /** `assistant_start`. */
+  startAssistant(): void {
+    this.#streaming = this.push({ kind: "assistant", text: "", streaming: true });
+  }
+
+  /** `text_delta`: appended to the message being streamed (started if none). */
+  delta(text: string): void {
+    let item = this.#find(this.#streaming);
+    if (!item || item.kind !== "assistant") {
+      this.startAssistant();
+      item = this.#find(this.#streaming);
+    }
+    if (item && item.kind === "assistant") item.text += text;
+  }
+
+  /** `assistant_message`: the final user-visible text (after any rewrite). */
+  finishAssistant(content: string): void {
+    const item = this.#find(this.#streaming);
+    if (item && item.kind === "assistant") {
+      item.text = content;
+      item.streaming = false;
+    } else if (content) {
+      this.push({ kind: "assistant", text: content, streaming: false });
+    }
+    this.#streaming = null;
+  }
+
+  /** Ends any stream left open (abort, error, done). */
+  endStream(): void {
+    const item = this.#find(this.#streaming);
+    if (item && item.kind === "assistant") {
+      item.streaming = false;
+      if (!item.text) this.items = this.items.filter((i) => i.id !== item.id);
+    }
+    this.#streaming = null;
+  }
+
+  /** `tool_call`. */
+  toolCall(callId: string, name: string, args: JsonValue, extension?: string): void {
+    this.endStream();
+    this.push({ kind: "tool", callId, name, args, extension, isError: false, done: false });
+  }
+
+  /** `tool_result`, matched to its card by call id. */
+  toolResult(callId: string, content: ContentBlock[], isError: boolean, extension?: string): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "tool" && it.callId === callId) {
+        it.result = content;
+        it.isError = isError;
+        it.done = true;
+        if (extension) it.extension = extension;
+        return;
+      }
+    }
+    this.push({
+      kind: "tool",
+      callId,
+      name: "?",
+      args: null,
+      extension,
+      result: content,
+      isError,
+      done: true,
+    });
+  }
+
+  /** Drops everything (/clear). */
+  clear(): void {
+    this.items = [];
+    this.#streaming = null;
+  }
+}

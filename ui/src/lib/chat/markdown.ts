@@ -1,0 +1,80 @@
+// Renders model text as markdown. Two independent guards keep model or
+// extension HTML from ever becoming markup:
+//  1. markdown-it runs with `html: false`, so raw HTML in the source is
+//     escaped to text, and its link validator refuses javascript:/data: URLs;
+//  2. DOMPurify then keeps only the handful of tags and attributes that
+//     markdown itself produces, and only http(s)/mailto link targets.
+// Either alone would do; both together survive a bug in one of them.
+import MarkdownIt from "markdown-it";
+import DOMPurify from "dompurify";
+import hljs from "highlight.js/lib/common";
+
+const md = new MarkdownIt({
+  html: false,
+  linkify: false,
+  breaks: false,
+  typographer: false,
+  highlight(code: string, lang: string): string {
+    try {
+      if (lang && hljs.getLanguage(lang)) {
+        return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value;
+      }
+    } catch {
+      // Fall through to plain escaping.
+    }
+    return escapeHtml(code);
+  },
+});
+
+function escapeHtml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+const ALLOWED_TAGS = [
+  "p",
+  "br",
+  "hr",
+  "em",
+  "strong",
+  "del",
+  "s",
+  "code",
+  "pre",
+  "blockquote",
+  "ul",
+  "ol",
+  "li",
+  "a",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "table",
+  "thead",
+  "tbody",
+  "tr",
+  "th",
+  "td",
+  "span",
+];
+
+/** Markdown to sanitised HTML. Safe to pass to `{@html}`. */
+export function renderMarkdown(source: string): string {
+  const html = md.render(source);
+  return sanitise(html);
+}
+
+/** Keeps only markdown's own tags; drops every event handler, style and
+ * script-capable URL. Exposed for tests and for defence in depth. */
+export function sanitise(html: string): string {
+  return DOMPurify.sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR: ["href", "class", "start", "align"],
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+    ALLOW_DATA_ATTR: false,
+    ALLOW_ARIA_ATTR: false,
+    RETURN_TRUSTED_TYPE: false,
+  }) as string;
+}

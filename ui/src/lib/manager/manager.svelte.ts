@@ -1,0 +1,91 @@
+// The extension manager's own state: install progress and summary, the
+// confirmation for remove, the doctor report and the busy flag. Every
+// action goes through the backend, which runs the same library code as
+// `zot ext`, and is followed by a reload.
+import type { AppState } from "../app.svelte";
+import type { InstallSummary } from "../backend/backend";
+import { errorMessage } from "../backend/errors";
+
+/** Reactive manager state. */
+export class ManagerState {
+  readonly app: AppState;
+  busy = $state(false);
+  source = $state("");
+  progress: string[] = $state([]);
+  installed: InstallSummary | null = $state(null);
+  error: string | null = $state(null);
+  confirmRemove: string | null = $state(null);
+  doctor: string | null = $state(null);
+  logFor: string | null = $state(null);
+
+  constructor(app: AppState) {
+    this.app = app;
+  }
+
+  async #run(what: string, f: () => Promise<void>): Promise<void> {
+    this.busy = true;
+    this.error = null;
+    try {
+      await f();
+    } catch (e) {
+      this.error = `${what}: ${errorMessage(e)}`;
+    } finally {
+      this.busy = false;
+      await this.app.refreshExtensions();
+    }
+  }
+
+  /** Asks the native picker for a folder and puts it in the source field. */
+  async pick(): Promise<void> {
+    try {
+      const dir = await this.app.backend.pickFolder();
+      if (dir) this.source = dir;
+    } catch (e) {
+      this.error = errorMessage(e);
+    }
+  }
+
+  /** Installs from the source field; the result stays disabled until enabled. */
+  install(): Promise<void> {
+    const source = this.source.trim();
+    if (!source) return Promise.resolve();
+    this.progress = [];
+    this.installed = null;
+    return this.#run("install failed", async () => {
+      this.installed = await this.app.backend.install(source, (p) => this.progress.push(p.message));
+      this.source = "";
+    });
+  }
+
+  /** Enables what was just installed. */
+  async enableInstalled(): Promise<void> {
+    const name = this.installed?.name;
+    if (!name) return;
+    await this.setEnabled(name, true);
+    this.installed = null;
+  }
+
+  setEnabled(name: string, enabled: boolean): Promise<void> {
+    return this.#run(`${enabled ? "enable" : "disable"} ${name} failed`, () =>
+      this.app.backend.setEnabled(name, enabled),
+    );
+  }
+
+  /** Removes after the user confirmed. */
+  remove(name: string): Promise<void> {
+    this.confirmRemove = null;
+    return this.#run(`remove ${name} failed`, () => this.app.backend.remove(name));
+  }
+
+  reload(): Promise<void> {
+    return this.#run("reload failed", async () => {
+      await this.app.backend.rpc({ type: "command", name: "reload-ext", args: "" });
+    });
+  }
+
+  async runDoctor(): Promise<void> {
+    await this.#run("doctor failed", async () => {
+      this.doctor = await this.app.backend.doctor();
+    });
+  }
+}

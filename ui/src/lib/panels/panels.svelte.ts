@@ -1,0 +1,108 @@
+// Open extension panels. Several panels are tabs; one is active. Renders
+// are coalesced to one per animation frame, so an extension that pushes
+// 100 renders a second costs at most one DOM update per frame.
+import type { PanelSpec } from "../bindings/PanelSpec";
+
+/** One open panel. */
+export interface Panel {
+  id: string;
+  extension: string;
+  title: string;
+  lines: string[];
+  footer: string;
+  /** Bumped on every applied render (the benchmark waits for it). */
+  version: number;
+}
+
+/** Reactive set of panels plus focus. */
+export class PanelsState {
+  panels: Panel[] = $state([]);
+  activeId: string | null = $state(null);
+  /** Keys go to the active panel while this is true. */
+  focused = $state(false);
+  #pending = new Map<string, { title?: string; lines: string[]; footer?: string }>();
+  #scheduled = false;
+  #schedule: (cb: () => void) => void;
+
+  constructor(schedule?: (cb: () => void) => void) {
+    this.#schedule =
+      schedule ??
+      (typeof requestAnimationFrame === "function"
+        ? (cb) => requestAnimationFrame(cb)
+        : (cb) => setTimeout(cb, 0));
+  }
+
+  /** The panel keys go to, if any. */
+  get active(): Panel | undefined {
+    return this.panels.find((p) => p.id === this.activeId);
+  }
+
+  /** `ext_panel_open`: docks (or replaces) the panel and focuses it. */
+  open(extension: string, spec: PanelSpec): void {
+    const existing = this.panels.find((p) => p.id === spec.id);
+    const panel: Panel = {
+      id: spec.id,
+      extension,
+      title: spec.title ?? extension,
+      lines: spec.lines,
+      footer: spec.footer ?? "",
+      version: 0,
+    };
+    if (existing) Object.assign(existing, panel, { version: existing.version + 1 });
+    else this.panels.push(panel);
+    this.#pending.delete(spec.id);
+    this.activeId = spec.id;
+    this.focused = true;
+  }
+
+  /** `ext_panel_render`: queued, applied on the next frame in place. */
+  render(panelId: string, lines: string[], title?: string, footer?: string): void {
+    if (!this.panels.some((p) => p.id === panelId)) return;
+    this.#pending.set(panelId, { title, lines, footer });
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      this.#schedule(() => this.flush());
+    }
+  }
+
+  /** Applies queued renders now. */
+  flush(): void {
+    this.#scheduled = false;
+    for (const [id, r] of this.#pending) {
+      const p = this.panels.find((x) => x.id === id);
+      if (!p) continue;
+      p.lines = r.lines;
+      if (r.title !== undefined) p.title = r.title;
+      if (r.footer !== undefined) p.footer = r.footer;
+      p.version++;
+    }
+    this.#pending.clear();
+  }
+
+  /** Removes a panel (closed by the user, its owner, or its owner's death). */
+  remove(panelId: string): void {
+    const i = this.panels.findIndex((p) => p.id === panelId);
+    if (i < 0) return;
+    this.panels.splice(i, 1);
+    this.#pending.delete(panelId);
+    if (this.activeId === panelId) {
+      this.activeId = this.panels[Math.min(i, this.panels.length - 1)]?.id ?? null;
+      if (!this.activeId) this.focused = false;
+    }
+  }
+
+  /** Every panel of one extension (it crashed or was reloaded). */
+  removeOwnedBy(extension: string): Panel[] {
+    const gone = this.panels.filter((p) => p.extension === extension);
+    for (const p of gone) this.remove(p.id);
+    return gone;
+  }
+
+  /** Makes a tab active and focused. */
+  activate(panelId: string): void {
+    if (this.panels.some((p) => p.id === panelId)) {
+      this.activeId = panelId;
+      this.focused = true;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { PanelsState } from "./panels.svelte";
+
+function manual() {
+  const queue: (() => void)[] = [];
+  return { schedule: (cb: () => void) => queue.push(cb), run: () => queue.splice(0).forEach((f) => f()) };
+}
+
+describe("PanelsState", () => {
+  it("opens focused, renders in place, closes", () => {
+    const m = manual();
+    const p = new PanelsState(m.schedule);
+    p.open("todo", { id: "t", title: "Todos", lines: ["a"], footer: "esc close" });
+    expect(p.focused).toBe(true);
+    const obj = p.panels[0];
+    p.render("t", ["b"]);
+    expect(p.panels[0].lines).toEqual(["a"]);
+    m.run();
+    expect(p.panels[0]).toBe(obj);
+    expect(p.panels[0].lines).toEqual(["b"]);
+    expect(p.panels[0].footer).toBe("esc close");
+    p.remove("t");
+    expect(p.panels).toEqual([]);
+    expect(p.focused).toBe(false);
+  });
+
+  it("coalesces many renders into one per frame", () => {
+    const m = manual();
+    const p = new PanelsState(m.schedule);
+    p.open("x", { id: "x", lines: [] });
+    for (let i = 0; i < 100; i++) p.render("x", [String(i)]);
+    m.run();
+    expect(p.panels[0].lines).toEqual(["99"]);
+    expect(p.panels[0].version).toBe(1);
+  });
+
+  it("keeps several panels as tabs and closes a dead owner's panels", () => {
+    const p = new PanelsState(manual().schedule);
+    p.open("a", { id: "1", lines: [] });
+    p.open("b", { id: "2", lines: [] });
+    expect(p.activeId).toBe("2");
+    p.activate("1");
+    expect(p.active?.extension).toBe("a");
+    expect(p.removeOwnedBy("a").map((x) => x.id)).toEqual(["1"]);
+    expect(p.activeId).toBe("2");
+  });
+
+  it("ignores renders for unknown panels", () => {
+    const m = manual();
+    const p = new PanelsState(m.schedule);
+    p.render("nope", ["x"]);
+    m.run();
+    expect(p.panels).toEqual([]);
+  });
+});
