@@ -11,3 +11,37 @@ pub mod install;
 pub mod logs;
 pub mod remove;
 pub mod toggle;
+
+// The runtime (host engineer).
+pub mod codec;
+pub mod config;
+pub mod connection;
+pub mod discovery;
+pub mod error;
+mod ext_log;
+mod extension;
+mod host;
+pub mod intercept;
+pub mod manifest;
+mod panels;
+pub mod process;
+pub mod registry;
+pub mod reload;
+pub mod report;
+mod router;
+mod shutdown;
+mod supervisor;
+pub mod theme;
+
+pub use config::HostConfig;
+pub use error::HostError;
+pub use extension::ReadyKind;
+pub use host::{CommandOutcome, Host, HostEvent, ToolOutcome, EVENT_QUEUE};
+pub use intercept::{TextVerdict, ToolCallVerdict, Verdict};
+pub use manifest::{validate_name, ManifestError};
+pub use registry::ExtTool;
+pub use reload::ReloadReport;
+pub use report::{Conflict, ExtReport, HostReport};
+pub use theme::LoadedTheme;
+pub use zot_ext_protocol::{EventFields, LifecycleEvent, PanelKey};
+pub mod doctor;

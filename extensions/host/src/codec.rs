@@ -1,0 +1,259 @@
+//! Newline-delimited JSON, bounded. The reader never holds more than one
+//! maximum-length line plus one read chunk, so a runaway extension cannot
+//! grow host memory; a bad line is a [`DecodeError`] the caller logs, never
+//! a panic.
+
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncReadExt};
+use zot_ext_protocol::ExtToHost;
+
+/// How much is read from the pipe at once.
+const CHUNK: usize = 64 * 1024;
+
+/// A stream-level failure: the connection cannot go on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CodecError {
+    /// A line longer than the cap, without its newline.
+    #[error("sent a line longer than {max} bytes (the limit is {} MiB)", max / (1024 * 1024))]
+    MaxLineLengthExceeded {
+        /// The cap in bytes.
+        max: usize,
+    },
+    /// Reading the pipe failed.
+    #[error("reading its stdout failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A line that is not a frame; the connection goes on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DecodeError {
+    /// The bytes are not UTF-8.
+    #[error("a line is not valid UTF-8")]
+    InvalidUtf8,
+    /// The text is not JSON.
+    #[error("a line is not JSON ({0})")]
+    NotJson(String),
+    /// A JSON value without a known `type`.
+    #[error("unknown frame type {0}")]
+    UnknownType(String),
+    /// A known `type` with missing or wrong fields.
+    #[error("invalid '{kind}' frame: {message}")]
+    Invalid {
+        /// The frame's `type`.
+        kind: String,
+        /// What serde said.
+        message: String,
+    },
+}
+
+/// Splits a byte stream into lines of at most `max` bytes.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    /// The pipe.
+    inner: R,
+    /// Bytes read and not yet handed out; lines start at `start`.
+    buf: Vec<u8>,
+    /// Where the next line begins in `buf`.
+    start: usize,
+    /// Up to here `buf` is known to hold no newline, so scans never repeat.
+    scanned: usize,
+    /// The line cap.
+    max: usize,
+    /// The pipe reached its end.
+    eof: bool,
+    /// A whole line over the cap arrived in one read; the stream is over.
+    too_long: bool,
+}
+
+impl<R: AsyncRead + Unpin> LineReader<R> {
+    /// A reader with a cap of `max` bytes per line.
+    pub fn new(inner: R, max: usize) -> Self {
+        LineReader {
+            inner,
+            buf: Vec::with_capacity(CHUNK),
+            start: 0,
+            scanned: 0,
+            max,
+            eof: false,
+            too_long: false,
+        }
+    }
+
+    /// Waits until a whole line is buffered (`Ok(true)`) or the stream has
+    /// ended with nothing left (`Ok(false)`). Cancel-safe: state lives in
+    /// `self`, so it can sit in a `select!`.
+    pub async fn fill(&mut self) -> Result<bool, CodecError> {
+        loop {
+            if self.too_long {
+                return Err(CodecError::MaxLineLengthExceeded { max: self.max });
+            }
+            if self.has_line() {
+                return Ok(true);
+            }
+            if self.eof {
+                return Ok(false);
+            }
+            if self.buf.len() - self.start > self.max {
+                return Err(CodecError::MaxLineLengthExceeded { max: self.max });
+            }
+            if self.start > 0
+                && (self.start == self.buf.len() || self.buf.capacity() - self.buf.len() < CHUNK)
+            {
+                // Reclaim the consumed prefix before reading more.
+                self.buf.drain(..self.start);
+                self.scanned -= self.start;
+                self.start = 0;
+            }
+            self.buf.reserve(CHUNK);
+            let n = self.inner.read_buf(&mut self.buf).await?;
+            if n == 0 {
+                self.eof = true;
+                if self.start < self.buf.len() {
+                    // A last line without its newline still counts.
+                    self.buf.push(b'\n');
+                }
+            }
+        }
+    }
+
+    fn has_line(&mut self) -> bool {
+        let from = self.scanned.max(self.start);
+        match memchr::memchr(b'\n', &self.buf[from..]) {
+            Some(_) => true,
+            None => {
+                self.scanned = self.buf.len();
+                false
+            }
+        }
+    }
+
+    /// The next buffered line, without its newline (and `\r`), if any.
+    pub fn take_line(&mut self) -> Option<&[u8]> {
+        let from = self.scanned.max(self.start);
+        let i = from + memchr::memchr(b'\n', &self.buf[from..])?;
+        let begin = self.start;
+        self.start = i + 1;
+        self.scanned = self.start;
+        let end = if i > begin && self.buf[i - 1] == b'\r' {
+            i - 1
+        } else {
+            i
+        };
+        if end - begin > self.max {
+            // Longer than allowed even though it arrived whole; the caller
+            // sees the same error as for a partial one on the next fill.
+            self.too_long = true;
+            self.buf.clear();
+            self.start = 0;
+            self.scanned = 0;
+            return None;
+        }
+        Some(&self.buf[begin..end])
+    }
+}
+
+/// Parses one line into a frame, saying precisely what is wrong if it is not.
+pub fn decode(line: &[u8]) -> Result<ExtToHost, DecodeError> {
+    match serde_json::from_slice::<ExtToHost>(line) {
+        Ok(frame) => Ok(frame),
+        Err(e) => Err(classify(line, e)),
+    }
+}
+
+fn classify(line: &[u8], err: serde_json::Error) -> DecodeError {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return DecodeError::InvalidUtf8;
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return DecodeError::NotJson(e.to_string()),
+    };
+    match value.get("type").and_then(Value::as_str) {
+        None => DecodeError::UnknownType("(no \"type\" field)".into()),
+        Some(kind) if !KNOWN.contains(&kind) => DecodeError::UnknownType(format!("'{kind}'")),
+        Some(kind) => DecodeError::Invalid {
+            kind: kind.to_owned(),
+            message: err.to_string(),
+        },
+    }
+}
+
+/// Every `type` an extension may send.
+const KNOWN: [&str; 14] = [
+    "hello",
+    "register_command",
+    "register_tool",
+    "ready",
+    "tool_result",
+    "subscribe",
+    "event_intercept_response",
+    "command_response",
+    "submit",
+    "panel_render",
+    "panel_close",
+    "notify",
+    "clear_notes",
+    "shutdown_ack",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn lines(input: &[u8], max: usize) -> (Vec<Vec<u8>>, Option<String>) {
+        let mut r = LineReader::new(input, max);
+        let mut out = Vec::new();
+        loop {
+            match r.fill().await {
+                Ok(true) => {
+                    while let Some(l) = r.take_line() {
+                        out.push(l.to_vec());
+                    }
+                }
+                Ok(false) => return (out, None),
+                Err(e) => return (out, Some(e.to_string())),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn splits_lines_and_keeps_a_last_unterminated_one() {
+        let (l, e) = lines(b"a\r\nbb\n\nccc", 10).await;
+        assert_eq!(
+            l,
+            vec![b"a".to_vec(), b"bb".to_vec(), b"".to_vec(), b"ccc".to_vec()]
+        );
+        assert!(e.is_none());
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_cap_is_an_error_after_the_good_ones() {
+        let mut input = b"ok\n".to_vec();
+        input.extend(std::iter::repeat_n(b'x', 300_000));
+        input.push(b'\n');
+        let (l, e) = lines(&input, 1000).await;
+        assert_eq!(l, vec![b"ok".to_vec()]);
+        assert!(e.unwrap().contains("longer than"));
+    }
+
+    #[test]
+    fn decode_errors_are_classified() {
+        assert_eq!(decode(b"\xff\xfe"), Err(DecodeError::InvalidUtf8));
+        assert!(matches!(decode(b"not json"), Err(DecodeError::NotJson(_))));
+        assert!(matches!(
+            decode(br#"{"type":"bogus"}"#),
+            Err(DecodeError::UnknownType(_))
+        ));
+        assert!(matches!(
+            decode(br#"{"x":1}"#),
+            Err(DecodeError::UnknownType(_))
+        ));
+        assert!(matches!(
+            decode(br#"{"type":"notify"}"#),
+            Err(DecodeError::Invalid { .. })
+        ));
+        assert!(decode(br#"{"type":"ready","extra":1}"#).is_ok());
+    }
+}

@@ -1,0 +1,81 @@
+//! What the host needs to know before it starts: where to look, what to
+//! announce in `hello_ack`, which names are built in, and how long to wait.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Longest line an extension may write: 16 MiB, without the newline.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+/// Idle time after the last registration frame that counts as `ready`.
+pub const AUTO_READY_IDLE: Duration = Duration::from_millis(250);
+/// Longest registration window after `hello_ack` before auto-ready.
+pub const READY_GRACE: Duration = Duration::from_secs(3);
+/// How long an extension may take to send `hello` after it was spawned.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// Shutdown: time to send `shutdown_ack` and exit before SIGTERM.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
+/// Shutdown: time after SIGTERM before SIGKILL.
+pub const TERM_GRACE: Duration = Duration::from_secs(1);
+
+/// Everything [`crate::Host::start`] needs.
+#[derive(Debug, Clone)]
+pub struct HostConfig {
+    /// `$ZOT_HOME`: global extensions and logs live under it.
+    pub zot_home: PathBuf,
+    /// The project directory: project-local extensions live under
+    /// `cwd/.zot/extensions`, and it is sent as `hello_ack.cwd`.
+    pub cwd: PathBuf,
+    /// `--ext` paths in argv order (directories holding `extension.json`).
+    pub explicit: Vec<PathBuf>,
+    /// `false` with `--no-ext`: only the explicit paths load.
+    pub discover: bool,
+    /// Sent in `hello_ack`.
+    pub provider: String,
+    /// Sent in `hello_ack`.
+    pub model: String,
+    /// Sent in `hello_ack`.
+    pub zot_version: String,
+    /// Built-in slash commands; they always win over extensions.
+    pub builtin_commands: Vec<String>,
+    /// Built-in tool names; reserved.
+    pub builtin_tools: Vec<String>,
+    /// How long a `tool_call` may take (60 s by default).
+    pub tool_timeout: Duration,
+    /// How long an `event_intercept` may take before it counts as allow.
+    pub intercept_timeout: Duration,
+    /// How long a `command_invoked` may take (30 s by default).
+    pub command_timeout: Duration,
+}
+
+impl HostConfig {
+    /// The defaults for one project: discovery on, the spec's built-in
+    /// names and timeouts, no explicit extensions.
+    pub fn new(zot_home: impl Into<PathBuf>, cwd: impl Into<PathBuf>) -> Self {
+        HostConfig {
+            zot_home: zot_home.into(),
+            cwd: cwd.into(),
+            explicit: Vec::new(),
+            discover: true,
+            provider: String::new(),
+            model: String::new(),
+            zot_version: env!("CARGO_PKG_VERSION").to_owned(),
+            builtin_commands: [
+                "clear",
+                "help",
+                "reload-ext",
+                "model",
+                "theme",
+                "extensions",
+                "settings",
+            ]
+            .map(String::from)
+            .to_vec(),
+            builtin_tools: ["read", "write", "edit", "bash", "skill"]
+                .map(String::from)
+                .to_vec(),
+            tool_timeout: Duration::from_secs(60),
+            intercept_timeout: Duration::from_secs(5),
+            command_timeout: Duration::from_secs(30),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Finds extensions and fixes their load order: `--ext` paths in argv
+//! order, then project-local, then global, each directory sorted by name.
+//! That order decides every later tie (commands, tools, themes,
+//! interception), so it is computed once, here, without touching processes.
+
+use std::path::{Path, PathBuf};
+
+use zot_ext_protocol::rpc::Scope;
+use zot_ext_protocol::Manifest;
+
+use crate::config::HostConfig;
+use crate::home;
+use crate::manifest::{self, ManifestError, MANIFEST_FILE};
+use crate::theme;
+
+/// One directory that discovery looked at, in load order.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// The manifest's name, or the directory's name when there is none.
+    pub name: String,
+    /// Where it was found.
+    pub scope: Scope,
+    /// The extension's directory (its cwd, `extension_dir` and `data_dir`).
+    pub dir: PathBuf,
+    /// `dir/extension.json`, present or not.
+    pub manifest_path: PathBuf,
+    /// The manifest, when it parsed.
+    pub manifest: Option<Manifest>,
+    /// What the host should do with it.
+    pub kind: FoundKind,
+}
+
+/// What discovery decided for one directory.
+#[derive(Debug, Clone)]
+pub enum FoundKind {
+    /// Spawn this resolved executable.
+    Spawn {
+        /// The resolved `exec`.
+        exec: PathBuf,
+    },
+    /// `enabled: false`.
+    Disabled,
+    /// Theme files and no `exec`: listed, never spawned.
+    Theme,
+    /// The manifest is missing or wrong, or `exec` does not resolve.
+    Invalid(ManifestError),
+    /// An extension with the same name loads from a higher-precedence place.
+    Shadowed {
+        /// The winner's scope.
+        by_scope: Scope,
+        /// The winner's directory.
+        by_dir: PathBuf,
+    },
+}
+
+/// Looks at every candidate directory for `cfg` and returns them in load
+/// order, shadowed and broken ones included so they can be reported.
+pub fn discover(cfg: &HostConfig) -> Vec<Found> {
+    let mut dirs: Vec<(PathBuf, Scope)> = Vec::new();
+    for p in &cfg.explicit {
+        let p = if p.is_relative() {
+            cfg.cwd.join(p)
+        } else {
+            p.clone()
+        };
+        // Accept the manifest file itself as well as its directory.
+        let dir = if p.file_name().is_some_and(|n| n == MANIFEST_FILE) && p.is_file() {
+            p.parent().map(Path::to_path_buf).unwrap_or(p)
+        } else {
+            p
+        };
+        dirs.push((dir, Scope::Explicit));
+    }
+    if cfg.discover {
+        for (root, scope) in [
+            (home::project_extensions_dir(&cfg.cwd), Scope::Project),
+            (home::extensions_dir(&cfg.zot_home), Scope::Global),
+        ] {
+            dirs.extend(subdirs(&root).into_iter().map(|d| (d, scope)));
+        }
+    }
+    let mut found: Vec<Found> = Vec::new();
+    for (dir, scope) in dirs {
+        let mut f = inspect(&dir, scope);
+        if !matches!(f.kind, FoundKind::Invalid(_)) {
+            let winner = found.iter().find(|w| {
+                w.name == f.name
+                    && !matches!(w.kind, FoundKind::Invalid(_) | FoundKind::Shadowed { .. })
+            });
+            if let Some(w) = winner {
+                f.kind = FoundKind::Shadowed {
+                    by_scope: w.scope,
+                    by_dir: w.dir.clone(),
+                };
+            }
+        }
+        found.push(f);
+    }
+    found
+}
+
+/// Sub-directories of `root` sorted by name; hidden ones are skipped.
+fn subdirs(root: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Reads one directory's manifest and decides what it is.
+pub fn inspect(dir: &Path, scope: Scope) -> Found {
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let dir_name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| dir.display().to_string());
+    let has_themes = !theme::theme_files(dir).is_empty();
+    let mut found = Found {
+        name: dir_name,
+        scope,
+        dir: dir.to_path_buf(),
+        manifest_path: manifest_path.clone(),
+        manifest: None,
+        kind: FoundKind::Theme,
+    };
+    if !manifest_path.exists() {
+        if !has_themes {
+            let msg = if dir.is_dir() {
+                "missing: every extension directory needs an extension.json"
+            } else {
+                "missing: the extension directory does not exist"
+            };
+            found.kind = FoundKind::Invalid(ManifestError {
+                path: manifest_path,
+                field: None,
+                message: msg.into(),
+            });
+        }
+        return found;
+    }
+    let m = match manifest::load(&manifest_path) {
+        Ok(m) => m,
+        Err(e) => {
+            found.kind = FoundKind::Invalid(e);
+            return found;
+        }
+    };
+    found.name = m.name.clone();
+    found.kind = if !m.enabled {
+        FoundKind::Disabled
+    } else {
+        match m.exec.as_deref() {
+            None if has_themes => FoundKind::Theme,
+            None => FoundKind::Invalid(ManifestError {
+                path: manifest_path.clone(),
+                field: Some("exec".into()),
+                message: "is required (only theme-only extensions with theme.json may omit it)"
+                    .into(),
+            }),
+            Some(exec) => match manifest::resolve_exec(&manifest_path, exec) {
+                Ok(exec) => FoundKind::Spawn { exec },
+                Err(e) => FoundKind::Invalid(e),
+            },
+        }
+    };
+    found.manifest = Some(m);
+    found
+}

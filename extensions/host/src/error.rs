@@ -1,0 +1,66 @@
+//! What can go wrong when the agent or the UI asks the host for something.
+//! Every message names the extension and, where it helps, its exit status
+//! and the log file to read next.
+
+use std::path::PathBuf;
+
+/// An error from a [`crate::Host`] call.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum HostError {
+    /// No active extension command has this name.
+    #[error("no extension command '/{0}'; type /help to list the commands")]
+    UnknownCommand(String),
+    /// No extension tool has this name.
+    #[error("no extension tool '{0}'")]
+    UnknownTool(String),
+    /// No open panel has this id.
+    #[error("no open panel '{0}'")]
+    UnknownPanel(String),
+    /// The extension exited while the call was pending (or before it).
+    #[error("extension '{extension}' exited ({status}) while handling {during}; see {}", log.display())]
+    Exited {
+        /// The extension's name.
+        extension: String,
+        /// `status N` or `signal N (SIGX)`.
+        status: String,
+        /// What the host was waiting for, e.g. `tool 'todo_manage'`.
+        during: String,
+        /// Its stderr log.
+        log: PathBuf,
+    },
+    /// The extension did not answer in time.
+    #[error("extension '{extension}' did not answer {during} within {secs} s; see {}", log.display())]
+    Timeout {
+        /// The extension's name.
+        extension: String,
+        /// What the host was waiting for.
+        during: String,
+        /// The timeout that passed, in seconds.
+        secs: u64,
+        /// Its stderr log.
+        log: PathBuf,
+    },
+    /// The extension is not reading its stdin and its queue is full.
+    #[error("extension '{extension}' is not reading its input, so {during} was not sent; see {}", log.display())]
+    QueueFull {
+        /// The extension's name.
+        extension: String,
+        /// What could not be sent.
+        during: String,
+        /// Its stderr log.
+        log: PathBuf,
+    },
+    /// The extension is not running (failed, exited, stopped, or not ready).
+    #[error("extension '{extension}' is not running ({reason}), so {during} failed; see {}", log.display())]
+    NotRunning {
+        /// The extension's name.
+        extension: String,
+        /// Why, e.g. `it was stopped for a reload`.
+        reason: String,
+        /// What the caller asked for.
+        during: String,
+        /// Its stderr log.
+        log: PathBuf,
+    },
+}

@@ -1,0 +1,292 @@
+//! One extension as the host sees it at run time: what discovery found,
+//! what it registered, its state, and its pending requests. The supervisor
+//! task owns the process; everyone else goes through this shared record.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
+use std::time::Duration;
+
+use tokio::sync::{oneshot, watch};
+use zot_ext_protocol::rpc::{ExtState, Scope, Shadowing};
+use zot_ext_protocol::{
+    CommandResponse, EventInterceptResponse, HostToExt, LifecycleEvent, Manifest, RegisterCommand,
+    RegisterTool, RequestId, ToolResult,
+};
+
+use crate::connection::{FrameSink, SendError};
+use crate::error::HostError;
+use crate::ext_log::{ExtLog, Throttle};
+
+/// How an extension finished its registration window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReadyKind {
+    /// Not (yet) ready.
+    #[default]
+    Not,
+    /// It sent `ready`.
+    Explicit,
+    /// It went quiet for 250 ms, or the 3 s grace ran out.
+    Auto,
+}
+
+/// The mutable part of an extension, under one small lock.
+#[derive(Debug, Default)]
+pub(crate) struct ExtMut {
+    pub state: Option<ExtState>,
+    pub error: Option<String>,
+    pub exit_status: Option<String>,
+    pub ready: ReadyKind,
+    pub commands: Vec<RegisterCommand>,
+    pub tools: Vec<RegisterTool>,
+    pub events: HashSet<LifecycleEvent>,
+    pub intercepts: HashSet<LifecycleEvent>,
+    pub warnings: Vec<String>,
+    /// Shadowings decided outside the registry (discovery, themes).
+    pub shadowed: Vec<Shadowing>,
+    pub themes: Vec<String>,
+    pub pid: Option<i32>,
+}
+
+/// What a request is waiting for.
+#[derive(Debug)]
+pub(crate) enum Reply {
+    Command(CommandResponse),
+    Tool(ToolResult),
+    Intercept(EventInterceptResponse),
+}
+
+/// One request in flight.
+pub(crate) struct Pending {
+    /// For error messages: `tool 'x'`, `command '/y'`.
+    pub during: String,
+    pub tx: oneshot::Sender<Result<Reply, HostError>>,
+}
+
+/// Why requests can no longer be sent.
+#[derive(Debug, Clone)]
+pub(crate) enum Closed {
+    Exited(String),
+    Stopped(String),
+}
+
+#[derive(Default)]
+pub(crate) struct PendingMap {
+    pub closed: Option<Closed>,
+    pub map: HashMap<u64, Pending>,
+}
+
+/// A discovered extension.
+pub(crate) struct Ext {
+    pub name: String,
+    pub scope: Scope,
+    pub dir: PathBuf,
+    pub manifest_path: PathBuf,
+    pub manifest: Option<Manifest>,
+    pub log: ExtLog,
+    pub m: Mutex<ExtMut>,
+    pub pending: Mutex<PendingMap>,
+    /// The connection, once spawned; replaced if the process is restarted.
+    pub sink: RwLock<Option<Arc<dyn FrameSink>>>,
+    /// `true` once ready, failed or exited: `wait_ready` watches it.
+    pub settled: watch::Sender<bool>,
+    /// Set to ask the supervisor to shut the extension down.
+    pub stop: watch::Sender<bool>,
+    /// `true` once the supervisor has finished (process reaped).
+    pub done: watch::Sender<bool>,
+    pub dropped_events: Throttle,
+    pub dropped_out: Throttle,
+    pub bad_lines: Throttle,
+    pub next_id: Arc<AtomicU64>,
+}
+
+impl Ext {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        name: String,
+        scope: Scope,
+        dir: PathBuf,
+        manifest_path: PathBuf,
+        manifest: Option<Manifest>,
+        log_path: PathBuf,
+        state: ExtState,
+        next_id: Arc<AtomicU64>,
+    ) -> Self {
+        let running = matches!(state, ExtState::Loading);
+        Ext {
+            name,
+            scope,
+            dir,
+            manifest_path,
+            manifest,
+            log: ExtLog::new(log_path),
+            m: Mutex::new(ExtMut {
+                state: Some(state),
+                ..Default::default()
+            }),
+            pending: Mutex::new(PendingMap::default()),
+            sink: RwLock::new(None),
+            settled: watch::channel(!running).0,
+            stop: watch::channel(false).0,
+            done: watch::channel(!running).0,
+            dropped_events: Throttle::default(),
+            dropped_out: Throttle::default(),
+            bad_lines: Throttle::default(),
+            next_id,
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, ExtMut> {
+        self.m.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn state(&self) -> ExtState {
+        self.lock().state.unwrap_or(ExtState::Failed)
+    }
+
+    pub fn sink(&self) -> Option<Arc<dyn FrameSink>> {
+        self.sink.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn set_sink(&self, sink: Option<Arc<dyn FrameSink>>) {
+        *self.sink.write().unwrap_or_else(|e| e.into_inner()) = sink;
+    }
+
+    pub fn log_path(&self) -> PathBuf {
+        self.log.path().to_path_buf()
+    }
+
+    /// Sends a one-way frame; when the queue is full it is dropped with a
+    /// (throttled) log line.
+    pub fn send_one_way(&self, line: &[u8]) {
+        let Some(sink) = self.sink() else { return };
+        if let Err(SendError::Full) = sink.send(line) {
+            if let Some(n) = self.dropped_out.hit() {
+                self.log.line(&format!(
+                    "dropped {n} one-way frame(s) so far: the extension is not reading its stdin"
+                ));
+            }
+        }
+    }
+
+    /// Sends a request and waits for its reply, at most `timeout`.
+    pub async fn request(
+        &self,
+        during: String,
+        timeout: Duration,
+        build: impl FnOnce(RequestId) -> HostToExt,
+    ) -> Result<Reply, HostError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        let line = encode(&build(RequestId(id.to_string())));
+        {
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(closed) = &p.closed {
+                return Err(self.closed_error(closed, during));
+            }
+            let Some(sink) = self.sink() else {
+                return Err(self.not_running("it has not started", during));
+            };
+            match sink.send(&line) {
+                Ok(()) => {}
+                Err(SendError::Full) => {
+                    return Err(HostError::QueueFull {
+                        extension: self.name.clone(),
+                        during,
+                        log: self.log_path(),
+                    })
+                }
+                Err(_) => return Err(self.not_running("its stdin is closed", during)),
+            }
+            p.map.insert(
+                id,
+                Pending {
+                    during: during.clone(),
+                    tx,
+                },
+            );
+        }
+        match tokio::time::timeout(timeout, rx).await {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(_)) => Err(self.not_running("it was stopped", during)),
+            Err(_) => {
+                self.pending
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .map
+                    .remove(&id);
+                self.log.line(&format!(
+                    "{during} timed out after {} s",
+                    timeout.as_secs_f32()
+                ));
+                Err(HostError::Timeout {
+                    extension: self.name.clone(),
+                    during,
+                    secs: timeout.as_secs().max(1),
+                    log: self.log_path(),
+                })
+            }
+        }
+    }
+
+    /// Completes a pending request; an unknown id is logged.
+    pub fn complete(&self, id: &RequestId, reply: Reply) {
+        let pending = id.as_str().parse::<u64>().ok().and_then(|n| {
+            self.pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .map
+                .remove(&n)
+        });
+        match pending {
+            Some(p) => {
+                let _ = p.tx.send(Ok(reply));
+            }
+            None => self.log.line(&format!(
+                "ignored a response to unknown id '{id}' (it timed out, or was never sent)"
+            )),
+        }
+    }
+
+    /// Fails every pending request and refuses new ones.
+    pub fn close_pending(&self, why: Closed) {
+        let drained: Vec<Pending> = {
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            p.closed = Some(why.clone());
+            p.map.drain().map(|(_, v)| v).collect()
+        };
+        for p in drained {
+            let err = self.closed_error(&why, p.during);
+            let _ = p.tx.send(Err(err));
+        }
+    }
+
+    fn closed_error(&self, why: &Closed, during: String) -> HostError {
+        match why {
+            Closed::Exited(status) => HostError::Exited {
+                extension: self.name.clone(),
+                status: status.clone(),
+                during,
+                log: self.log_path(),
+            },
+            Closed::Stopped(reason) => self.not_running(reason, during),
+        }
+    }
+
+    pub fn not_running(&self, reason: &str, during: String) -> HostError {
+        HostError::NotRunning {
+            extension: self.name.clone(),
+            reason: reason.to_owned(),
+            during,
+            log: self.log_path(),
+        }
+    }
+}
+
+/// One frame as a line, newline included.
+pub(crate) fn encode(frame: &HostToExt) -> Vec<u8> {
+    let mut line = serde_json::to_vec(frame).expect("host frames always serialise");
+    line.push(b'\n');
+    line
+}

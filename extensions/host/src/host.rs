@@ -1,0 +1,477 @@
+//! The handle the agent and the UI hold: a cheap clone over shared state,
+//! with async methods, plus one bounded stream of [`HostEvent`]s. Loading
+//! (discovery → records → supervisors) lives here too because start and
+//! reload share it.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use zot_ext_protocol::rpc::{CommandInfo, ExtState, ShadowKind, Shadowing, UiEvent};
+use zot_ext_protocol::{
+    CommandAction, CommandInvoked, CommandResponse, ContentBlock, Event, EventFields, HostToExt,
+    LifecycleEvent, ToolCall,
+};
+
+use crate::config::{HostConfig, READY_GRACE};
+use crate::discovery::{self, FoundKind};
+use crate::error::HostError;
+use crate::extension::{encode, Ext, ExtMut, Reply};
+use crate::home;
+use crate::manifest::ManifestError;
+use crate::registry::{ExtRegistry, ExtTool, Offer, Registry};
+use crate::supervisor;
+use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
+
+/// How many host events may wait for the app before new ones are dropped.
+pub const EVENT_QUEUE: usize = 1024;
+
+/// Something the app should show or do, in the order it happened.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum HostEvent {
+    /// Notes, panel frames, errors and registry changes, ready for the UI.
+    Ui(UiEvent),
+    /// An extension's `submit` (blank text is already dropped).
+    Submit {
+        /// Who submitted.
+        extension: String,
+        /// The prompt.
+        text: String,
+    },
+}
+
+/// The answer to [`Host::invoke_command`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandOutcome {
+    /// The extension that answered.
+    pub extension: String,
+    /// Its `command_response`; the caller applies the action.
+    pub response: CommandResponse,
+}
+
+/// The answer to [`Host::call_tool`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutcome {
+    /// The extension that ran the tool.
+    pub extension: String,
+    /// What it returned.
+    pub content: Vec<ContentBlock>,
+    /// Whether it failed.
+    pub is_error: bool,
+    /// Deferred tools this result activated (unknown names are ignored).
+    pub activated: Vec<String>,
+}
+
+/// The extension host. Clone it freely; all clones share one state.
+#[derive(Clone)]
+pub struct Host {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub cfg: HostConfig,
+    pub state: Mutex<State>,
+    pub events: mpsc::Sender<HostEvent>,
+    /// Correlation ids, unique per host.
+    pub next_id: Arc<AtomicU64>,
+}
+
+#[derive(Default)]
+pub(crate) struct State {
+    /// Every extension in load order, loaded or not.
+    pub exts: Vec<Arc<Ext>>,
+    pub registry: Arc<ExtRegistry>,
+    /// Deferred tools that a `tool_result` activated.
+    pub activated: HashSet<String>,
+    /// Open panel id → its owner.
+    pub panels: HashMap<String, Arc<Ext>>,
+    pub themes: Vec<LoadedTheme>,
+    pub manifest_errors: Vec<ManifestError>,
+    /// When `wait_ready` stops waiting for the current batch.
+    pub grace_until: Option<Instant>,
+}
+
+impl Inner {
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends an event to the app; when its queue is full the event is
+    /// dropped, with a throttled line in `from`'s log.
+    pub fn post(&self, ev: HostEvent, from: Option<&Ext>) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(ev) {
+            if let Some(ext) = from {
+                if let Some(n) = ext.dropped_events.hit() {
+                    ext.log.line(&format!(
+                        "dropped {n} event(s) so far: the app's event queue is full"
+                    ));
+                }
+            }
+        }
+    }
+
+    pub fn changed(&self) {
+        self.post(HostEvent::Ui(UiEvent::ExtChanged {}), None);
+    }
+
+    /// Recomputes who owns which name from the extensions that are ready.
+    pub fn rebuild(&self) {
+        let mut st = self.lock();
+        let exts = st.exts.clone();
+        let guards: Vec<(Arc<Ext>, MutexGuard<'_, ExtMut>)> = exts
+            .iter()
+            .map(|e| (e.clone(), e.lock()))
+            .filter(|(_, m)| m.state == Some(ExtState::Ready))
+            .collect();
+        let offers: Vec<Offer<'_, Arc<Ext>>> = guards
+            .iter()
+            .map(|(e, m)| Offer {
+                owner: e.clone(),
+                name: &e.name,
+                label: label(e),
+                commands: &m.commands,
+                tools: &m.tools,
+            })
+            .collect();
+        let reg = Registry::build(&self.cfg.builtin_commands, &self.cfg.builtin_tools, &offers);
+        drop(offers);
+        drop(guards);
+        st.registry = Arc::new(reg);
+    }
+
+    pub fn registry(&self) -> Arc<ExtRegistry> {
+        self.lock().registry.clone()
+    }
+}
+
+/// `name (scope)`, how shadowing records name a winner.
+pub(crate) fn label(e: &Ext) -> String {
+    format!("{} ({})", e.name, scope_word(e.scope))
+}
+
+pub(crate) fn scope_word(s: zot_ext_protocol::rpc::Scope) -> &'static str {
+    match s {
+        zot_ext_protocol::rpc::Scope::Explicit => "--ext",
+        zot_ext_protocol::rpc::Scope::Project => "project",
+        zot_ext_protocol::rpc::Scope::Global => "global",
+    }
+}
+
+/// Runs discovery and starts every enabled extension; returns how many were
+/// spawned. Used by [`Host::start`] and by reload.
+pub(crate) fn load(inner: &Arc<Inner>) -> usize {
+    let found = discovery::discover(&inner.cfg);
+    let mut exts = Vec::new();
+    let mut to_launch = Vec::new();
+    let mut manifest_errors = Vec::new();
+    let mut themes: Vec<LoadedTheme> = Vec::new();
+    for f in found {
+        let log_path = home::log_path(&inner.cfg.zot_home, &f.name);
+        let state = match &f.kind {
+            FoundKind::Spawn { .. } => ExtState::Loading,
+            FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
+            FoundKind::Theme => ExtState::Theme,
+            FoundKind::Invalid(_) => ExtState::Failed,
+        };
+        let ext = Arc::new(Ext::new(
+            f.name.clone(),
+            f.scope,
+            f.dir.clone(),
+            f.manifest_path.clone(),
+            f.manifest.clone(),
+            log_path,
+            state,
+            inner.next_id.clone(),
+        ));
+        match f.kind {
+            FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
+            FoundKind::Invalid(e) => {
+                ext.lock().error = Some(e.to_string());
+                manifest_errors.push(e);
+            }
+            FoundKind::Shadowed { by_scope, by_dir } => {
+                ext.lock().shadowed.push(Shadowing {
+                    kind: ShadowKind::Extension,
+                    name: f.name.clone(),
+                    by: format!("{} ({})", f.name, scope_word(by_scope)),
+                    reason: format!(
+                        "an extension with the same name loads from {} first",
+                        by_dir.display()
+                    ),
+                });
+            }
+            FoundKind::Disabled | FoundKind::Theme => {}
+        }
+        if matches!(state, ExtState::Loading | ExtState::Theme) {
+            load_themes(&ext, &mut themes);
+        }
+        exts.push(ext);
+    }
+    let spawned = to_launch.len();
+    {
+        let mut st = inner.lock();
+        st.exts = exts.clone();
+        st.registry = Arc::new(Registry::default());
+        st.activated.clear();
+        st.panels.clear();
+        st.themes = themes;
+        st.manifest_errors = manifest_errors;
+        st.grace_until = Some(Instant::now() + READY_GRACE);
+    }
+    for ext in &exts {
+        let m = ext.lock();
+        if let (Some(ExtState::Failed), Some(err)) = (m.state, &m.error) {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtError {
+                    extension: ext.name.clone(),
+                    message: err.clone(),
+                    log_path: ext.log.path().display().to_string(),
+                    exit_status: None,
+                }),
+                None,
+            );
+        }
+    }
+    for (ext, exec) in to_launch {
+        supervisor::launch(inner.clone(), ext, exec);
+    }
+    inner.changed();
+    spawned
+}
+
+fn load_themes(ext: &Ext, themes: &mut Vec<LoadedTheme>) {
+    let mut m = ext.lock();
+    for file in theme::theme_files(&ext.dir) {
+        match theme::load_file(&file, &ext.name) {
+            Err(msg) => m.warnings.push(msg),
+            Ok(t) => {
+                m.warnings.extend(t.warnings.iter().cloned());
+                let name = t.theme.name.clone();
+                let taken_by = if BUILTIN_THEMES.contains(&name.as_str()) {
+                    Some("built-in".to_owned())
+                } else {
+                    themes
+                        .iter()
+                        .find(|o| o.theme.name == name)
+                        .map(|o| o.extension.clone())
+                };
+                match taken_by {
+                    Some(by) => m.shadowed.push(Shadowing {
+                        kind: ShadowKind::Theme,
+                        name: name.clone(),
+                        reason: format!("theme name '{name}' is already taken by {by}"),
+                        by,
+                    }),
+                    None => {
+                        m.themes.push(name);
+                        themes.push(t);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Host {
+    /// Discovers extensions and spawns them in parallel; returns at once.
+    /// Call inside a tokio runtime.
+    pub fn start(cfg: HostConfig) -> (Host, mpsc::Receiver<HostEvent>) {
+        let (tx, rx) = mpsc::channel(EVENT_QUEUE);
+        let inner = Arc::new(Inner {
+            cfg,
+            state: Mutex::new(State::default()),
+            events: tx,
+            next_id: Arc::new(AtomicU64::new(1)),
+        });
+        load(&inner);
+        (Host { inner }, rx)
+    }
+
+    /// Waits until every spawned extension is ready or failed, or the
+    /// 3 s grace of the current batch has passed.
+    pub async fn wait_ready(&self) {
+        let (exts, until) = {
+            let st = self.inner.lock();
+            (st.exts.clone(), st.grace_until.unwrap_or_else(Instant::now))
+        };
+        let all = async {
+            for e in exts {
+                let mut rx = e.settled.subscribe();
+                let _ = rx.wait_for(|s| *s).await;
+            }
+        };
+        let _ = tokio::time::timeout_at(until, all).await;
+    }
+
+    /// Active extension commands, in load order.
+    pub fn commands(&self) -> Vec<CommandInfo> {
+        let reg = self.inner.registry();
+        reg.command_order
+            .iter()
+            .map(|k| {
+                let (c, owner) = &reg.commands[k];
+                CommandInfo {
+                    name: c.name.clone(),
+                    description: c.description.clone(),
+                    extension: Some(owner.name.clone()),
+                }
+            })
+            .collect()
+    }
+
+    /// Tools to advertise: every non-deferred tool plus activated deferred ones.
+    pub fn tools(&self) -> Vec<ExtTool> {
+        let (reg, active) = {
+            let st = self.inner.lock();
+            (st.registry.clone(), st.activated.clone())
+        };
+        reg.tool_order
+            .iter()
+            .map(|n| &reg.tools[n])
+            .filter(|(t, _)| !t.deferred || active.contains(&t.name))
+            .map(|(t, owner)| ExtTool {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                schema: t.schema.clone(),
+                extension: owner.name.clone(),
+                deferred: t.deferred,
+            })
+            .collect()
+    }
+
+    /// Themes shipped by extensions (shadowed ones left out).
+    pub fn themes(&self) -> Vec<LoadedTheme> {
+        self.inner.lock().themes.clone()
+    }
+
+    /// Runs an extension command by name (case-insensitive, `/` optional).
+    /// An `open_panel` answer makes the extension that panel's owner.
+    pub async fn invoke_command(
+        &self,
+        name: &str,
+        args: &str,
+    ) -> Result<CommandOutcome, HostError> {
+        let key = name.trim().trim_start_matches('/').to_lowercase();
+        let found = self.inner.registry().commands.get(&key).cloned();
+        let Some((cmd, ext)) = found else {
+            return Err(HostError::UnknownCommand(
+                name.trim_start_matches('/').to_owned(),
+            ));
+        };
+        let during = format!("command '/{}'", cmd.name);
+        let reply = ext
+            .request(during, self.inner.cfg.command_timeout, |id| {
+                HostToExt::CommandInvoked(CommandInvoked {
+                    id,
+                    name: cmd.name.clone(),
+                    args: args.trim().to_owned(),
+                })
+            })
+            .await?;
+        let Reply::Command(response) = reply else {
+            unreachable!("the router only completes command ids with command_response")
+        };
+        if response.action == Some(CommandAction::Unknown) {
+            ext.log.line(&format!(
+                "command '/{}' answered with an unknown action; treated as noop",
+                cmd.name
+            ));
+        }
+        if let (Some(CommandAction::OpenPanel), Some(panel)) =
+            (response.action, &response.open_panel)
+        {
+            self.inner
+                .lock()
+                .panels
+                .insert(panel.id.clone(), ext.clone());
+        }
+        Ok(CommandOutcome {
+            extension: ext.name.clone(),
+            response,
+        })
+    }
+
+    /// Calls an extension tool with the model's args and waits for its
+    /// result (the tool timeout, 60 s by default).
+    pub async fn call_tool(&self, name: &str, args: Value) -> Result<ToolOutcome, HostError> {
+        let found = self.inner.registry().tools.get(name).cloned();
+        let Some((tool, ext)) = found else {
+            return Err(HostError::UnknownTool(name.to_owned()));
+        };
+        let reply = ext
+            .request(
+                format!("tool '{}'", tool.name),
+                self.inner.cfg.tool_timeout,
+                |id| {
+                    HostToExt::ToolCall(ToolCall {
+                        id,
+                        name: tool.name.clone(),
+                        args,
+                    })
+                },
+            )
+            .await?;
+        let Reply::Tool(result) = reply else {
+            unreachable!("the router only completes tool ids with tool_result")
+        };
+        let activated = self.activate(&ext, &result.activate_tools);
+        Ok(ToolOutcome {
+            extension: ext.name.clone(),
+            content: result.content,
+            is_error: result.is_error,
+            activated,
+        })
+    }
+
+    fn activate(&self, ext: &Ext, names: &[String]) -> Vec<String> {
+        if names.is_empty() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut newly = false;
+        {
+            let mut st = self.inner.lock();
+            let reg = st.registry.clone();
+            for n in names {
+                match reg.tools.get(n) {
+                    Some((t, _)) if t.deferred => {
+                        newly |= st.activated.insert(n.clone());
+                        out.push(n.clone());
+                    }
+                    _ => ext.log.line(&format!(
+                        "activate_tools names '{n}', which is not a registered deferred tool; ignored"
+                    )),
+                }
+            }
+        }
+        if newly {
+            self.inner.changed();
+        }
+        out
+    }
+
+    /// Tells every subscriber of `event`; one-way, never waits.
+    pub fn emit(&self, event: LifecycleEvent, fields: EventFields) {
+        let exts = self.inner.lock().exts.clone();
+        let mut line: Option<Vec<u8>> = None;
+        for e in exts {
+            let wants = {
+                let m = e.lock();
+                m.state == Some(ExtState::Ready) && m.events.contains(&event)
+            };
+            if wants {
+                let line = line.get_or_insert_with(|| {
+                    encode(&HostToExt::Event(Event {
+                        event: event.into(),
+                        fields: fields.clone(),
+                    }))
+                });
+                e.send_one_way(line);
+            }
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! Reads and checks `extension.json`. Errors name the file and the field so
+//! a user can fix the manifest without reading host code. Unknown fields are
+//! tolerated, so newer manifests still load.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use zot_ext_protocol::Manifest;
+
+/// The manifest's file name inside an extension directory.
+pub const MANIFEST_FILE: &str = "extension.json";
+
+/// A manifest that could not be read, parsed or resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {}{message}", path.display(), field.as_deref().map(|f| format!("field '{f}': ")).unwrap_or_default())]
+pub struct ManifestError {
+    /// The manifest file (or the directory that lacks one).
+    pub path: PathBuf,
+    /// The offending field, when one is to blame.
+    pub field: Option<String>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl ManifestError {
+    fn new(path: &Path, field: Option<&str>, message: impl Into<String>) -> Self {
+        ManifestError {
+            path: path.to_path_buf(),
+            field: field.map(str::to_owned),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why an extension name was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid extension name '{name}': {reason}")]
+pub struct NameError {
+    /// The refused name.
+    pub name: String,
+    /// Why.
+    pub reason: &'static str,
+}
+
+/// Refuses names that could escape `$ZOT_HOME/extensions/` or the log
+/// directory, or be mistaken for a flag: empty, containing `/`, `\` or
+/// `..`, starting with `.` or `-`, or containing control characters.
+pub fn validate_name(name: &str) -> Result<(), NameError> {
+    let reason = if name.is_empty() {
+        "it is empty"
+    } else if name.contains('/') || name.contains('\\') {
+        "it contains a path separator"
+    } else if name.contains("..") {
+        "it contains '..'"
+    } else if name.starts_with('.') {
+        "it starts with '.'"
+    } else if name.starts_with('-') {
+        "it starts with '-'"
+    } else if name.chars().any(char::is_control) {
+        "it contains a control character"
+    } else {
+        return Ok(());
+    };
+    Err(NameError {
+        name: name.to_owned(),
+        reason,
+    })
+}
+
+/// Reads `path` (an `extension.json`) and checks every known field's type
+/// and the name. `exec` is not resolved here: theme-only extensions have none.
+pub fn load(path: &Path) -> Result<Manifest, ManifestError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            ManifestError::new(
+                path,
+                None,
+                "missing: every extension directory needs an extension.json",
+            )
+        } else {
+            ManifestError::new(path, None, format!("cannot read: {e}"))
+        }
+    })?;
+    parse(path, &text)
+}
+
+/// Parses manifest text; `path` is only used in errors.
+pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| ManifestError::new(path, None, format!("not valid JSON: {e}")))?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| ManifestError::new(path, None, "must be a JSON object"))?;
+    match obj.get("name") {
+        None => return Err(ManifestError::new(path, Some("name"), "is required")),
+        Some(Value::String(name)) => validate_name(name)
+            .map_err(|e| ManifestError::new(path, Some("name"), e.to_string()))?,
+        Some(_) => return Err(ManifestError::new(path, Some("name"), "must be a string")),
+    }
+    for field in ["version", "exec", "language", "description"] {
+        if let Some(v) = obj.get(field) {
+            if !v.is_string() && !v.is_null() {
+                return Err(ManifestError::new(path, Some(field), "must be a string"));
+            }
+        }
+    }
+    if let Some(Value::String(exec)) = obj.get("exec") {
+        if exec.trim().is_empty() {
+            return Err(ManifestError::new(path, Some("exec"), "is empty"));
+        }
+    }
+    if let Some(args) = obj.get("args") {
+        let ok = args.is_null()
+            || args
+                .as_array()
+                .is_some_and(|a| a.iter().all(Value::is_string));
+        if !ok {
+            return Err(ManifestError::new(
+                path,
+                Some("args"),
+                "must be an array of strings",
+            ));
+        }
+    }
+    if let Some(enabled) = obj.get("enabled") {
+        if !enabled.is_boolean() {
+            return Err(ManifestError::new(
+                path,
+                Some("enabled"),
+                "must be true or false",
+            ));
+        }
+    }
+    // Nulls mean "absent" for the optional fields.
+    let mut cleaned = obj.clone();
+    cleaned.retain(|_, v| !v.is_null());
+    serde_json::from_value(Value::Object(cleaned))
+        .map_err(|e| ManifestError::new(path, None, format!("invalid: {e}")))
+}
+
+/// Resolves `exec` the way the spec says: an absolute path as is, a path
+/// with a separator relative to the manifest's directory, a bare name on
+/// `PATH`. The result must exist and be executable.
+pub fn resolve_exec(manifest_path: &Path, exec: &str) -> Result<PathBuf, ManifestError> {
+    let dir = manifest_path.parent().unwrap_or(Path::new("."));
+    let err = |msg: String| ManifestError::new(manifest_path, Some("exec"), msg);
+    let candidate = Path::new(exec);
+    let path = if candidate.is_absolute() {
+        candidate.to_path_buf()
+    } else if exec.contains('/') || exec.contains(std::path::MAIN_SEPARATOR) {
+        dir.join(candidate)
+    } else {
+        let path_var = std::env::var_os("PATH").unwrap_or_default();
+        return std::env::split_paths(&path_var)
+            .map(|d| d.join(exec))
+            .find(|p| is_executable(p))
+            .ok_or_else(|| {
+                err(format!(
+                    "'{exec}' was not found on PATH; install it or give a path like ./{exec}"
+                ))
+            });
+    };
+    match std::fs::metadata(&path) {
+        Err(_) => Err(err(format!(
+            "'{}' does not exist; build the extension or fix the path",
+            path.display()
+        ))),
+        Ok(m) if !m.is_file() => Err(err(format!("'{}' is not a file", path.display()))),
+        Ok(_) if !is_executable(&path) => Err(err(format!(
+            "'{}' is not executable; run chmod +x on it",
+            path.display()
+        ))),
+        Ok(_) => Ok(path),
+    }
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p() -> PathBuf {
+        PathBuf::from("/x/extension.json")
+    }
+
+    #[test]
+    fn names_that_could_escape_a_directory_are_refused() {
+        for bad in ["", "a/b", "a\\b", "..", "a..b", ".hidden", "-rf", "a\nb"] {
+            assert!(validate_name(bad).is_err(), "{bad:?} was accepted");
+        }
+        for good in ["todo", "hello-py", "a.b", "Weather_2"] {
+            assert!(validate_name(good).is_ok(), "{good:?} was refused");
+        }
+    }
+
+    #[test]
+    fn a_missing_name_names_the_field() {
+        let e = parse(&p(), r#"{"exec":"./x"}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("name"));
+        assert!(e.to_string().contains("/x/extension.json"), "{e}");
+    }
+
+    #[test]
+    fn wrong_types_name_the_field() {
+        for (text, field) in [
+            (r#"{"name":1}"#, "name"),
+            (r#"{"name":"a","exec":3}"#, "exec"),
+            (r#"{"name":"a","args":"x"}"#, "args"),
+            (r#"{"name":"a","enabled":"no"}"#, "enabled"),
+            (r#"{"name":"a","exec":" "}"#, "exec"),
+        ] {
+            let e = parse(&p(), text).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn unknown_fields_and_nulls_are_tolerated() {
+        let m = parse(
+            &p(),
+            r#"{"name":"a","exec":"./a","settings":{"x":1},"version":null}"#,
+        )
+        .unwrap();
+        assert_eq!(m.name, "a");
+        assert!(m.enabled);
+        assert_eq!(m.version, None);
+    }
+
+    #[test]
+    fn invalid_json_is_reported_with_the_path() {
+        let e = parse(&p(), "{").unwrap_err();
+        assert!(e.message.contains("not valid JSON"), "{e}");
+    }
+}

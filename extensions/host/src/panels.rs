@@ -1,0 +1,131 @@
+//! Extension-owned panels: who owns which panel id, so keys and closes go
+//! to the owner only, and an owner that dies takes its panels with it.
+
+use std::sync::Arc;
+
+use zot_ext_protocol::rpc::UiEvent;
+use zot_ext_protocol::{HostToExt, PanelClose, PanelKey, PanelKeyFrame, PanelRender};
+
+use crate::error::HostError;
+use crate::extension::{encode, Ext};
+use crate::host::{Host, HostEvent, Inner};
+
+/// `panel_render` from `ext`: shown only for a panel it owns.
+pub(crate) fn render_from(inner: &Arc<Inner>, ext: &Arc<Ext>, p: PanelRender) {
+    if !owns(inner, ext, &p.panel_id) {
+        ext.log.line(&format!(
+            "panel_render for '{}', which is not an open panel of this extension; ignored",
+            p.panel_id
+        ));
+        return;
+    }
+    inner.post(
+        HostEvent::Ui(UiEvent::ExtPanelRender {
+            extension: ext.name.clone(),
+            panel_id: p.panel_id,
+            title: p.title,
+            lines: p.lines,
+            footer: p.footer,
+        }),
+        Some(ext),
+    );
+}
+
+/// `panel_close` from `ext`.
+pub(crate) fn close_from(inner: &Arc<Inner>, ext: &Arc<Ext>, panel_id: &str) {
+    let removed = {
+        let mut st = inner.lock();
+        match st.panels.get(panel_id) {
+            Some(owner) if Arc::ptr_eq(owner, ext) => st.panels.remove(panel_id).is_some(),
+            _ => false,
+        }
+    };
+    if !removed {
+        ext.log.line(&format!(
+            "panel_close for '{panel_id}', which is not an open panel of this extension; ignored"
+        ));
+        return;
+    }
+    inner.post(
+        HostEvent::Ui(UiEvent::ExtPanelClose {
+            extension: ext.name.clone(),
+            panel_id: panel_id.to_owned(),
+        }),
+        Some(ext),
+    );
+}
+
+/// Closes every panel `ext` owns (it exited) and tells the UI.
+pub(crate) fn close_all_of(inner: &Arc<Inner>, ext: &Arc<Ext>) {
+    let ids: Vec<String> = {
+        let mut st = inner.lock();
+        let ids: Vec<String> = st
+            .panels
+            .iter()
+            .filter(|(_, o)| Arc::ptr_eq(o, ext))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &ids {
+            st.panels.remove(id);
+        }
+        ids
+    };
+    for panel_id in ids {
+        inner.post(
+            HostEvent::Ui(UiEvent::ExtPanelClose {
+                extension: ext.name.clone(),
+                panel_id,
+            }),
+            None,
+        );
+    }
+}
+
+fn owns(inner: &Inner, ext: &Arc<Ext>, panel_id: &str) -> bool {
+    inner
+        .lock()
+        .panels
+        .get(panel_id)
+        .is_some_and(|o| Arc::ptr_eq(o, ext))
+}
+
+impl Host {
+    /// Forwards a key to the extension that owns `panel_id`.
+    pub fn panel_key(
+        &self,
+        panel_id: &str,
+        key: PanelKey,
+        text: Option<String>,
+    ) -> Result<(), HostError> {
+        let owner = self.inner.lock().panels.get(panel_id).cloned();
+        let owner = owner.ok_or_else(|| HostError::UnknownPanel(panel_id.to_owned()))?;
+        owner.send_one_way(&encode(&HostToExt::PanelKey(PanelKeyFrame {
+            panel_id: panel_id.to_owned(),
+            key,
+            text,
+        })));
+        Ok(())
+    }
+
+    /// The user closed `panel_id`: forget it and send `panel_close` to its owner.
+    pub fn close_panel(&self, panel_id: &str) -> Result<(), HostError> {
+        let owner = self.inner.lock().panels.remove(panel_id);
+        let owner = owner.ok_or_else(|| HostError::UnknownPanel(panel_id.to_owned()))?;
+        owner.send_one_way(&encode(&HostToExt::PanelClose(PanelClose {
+            panel_id: panel_id.to_owned(),
+        })));
+        Ok(())
+    }
+
+    /// Ids of the open panels and their owners.
+    pub fn open_panels(&self) -> Vec<(String, String)> {
+        let st = self.inner.lock();
+        let mut v: Vec<(String, String)> = st
+            .panels
+            .iter()
+            .map(|(id, o)| (id.clone(), o.name.clone()))
+            .collect();
+        v.sort();
+        v
+    }
+}

@@ -1,0 +1,69 @@
+//! `/reload-ext`: stop everything, read the manifests again (the
+//! remembered `--ext` paths included) and start the new set, then say what
+//! happened per extension.
+
+use zot_ext_protocol::rpc::{ExtState, ReloadError, UiEvent};
+
+use crate::host::{load, Host, HostEvent};
+use crate::shutdown::stop_all;
+
+/// What a reload did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReloadReport {
+    /// Extensions that were running and were stopped.
+    pub stopped: u32,
+    /// Extensions spawned again.
+    pub loaded: u32,
+    /// Of those, how many became ready.
+    pub ready: u32,
+    /// Every load error, one per extension.
+    pub errors: Vec<ReloadError>,
+}
+
+impl Host {
+    /// Tears every extension down, re-reads the manifests and respawns the
+    /// set; returns once the new set is ready or its grace has passed.
+    pub async fn reload(&self) -> ReloadReport {
+        let old = self.inner.lock().exts.clone();
+        let stopped = old
+            .iter()
+            .filter(|e| matches!(e.state(), ExtState::Loading | ExtState::Ready))
+            .count() as u32;
+        stop_all(&old).await;
+        let loaded = load(&self.inner) as u32;
+        self.wait_ready().await;
+        let exts = self.inner.lock().exts.clone();
+        let ready = exts.iter().filter(|e| e.state() == ExtState::Ready).count() as u32;
+        let errors = exts
+            .iter()
+            .filter_map(|e| {
+                let m = e.lock();
+                let failed = matches!(m.state, Some(ExtState::Failed | ExtState::Exited));
+                match (&m.error, failed) {
+                    (Some(err), true) => Some(ReloadError {
+                        extension: e.name.clone(),
+                        message: err.clone(),
+                        log_path: e.log.path().display().to_string(),
+                    }),
+                    _ => None,
+                }
+            })
+            .collect::<Vec<_>>();
+        let report = ReloadReport {
+            stopped,
+            loaded,
+            ready,
+            errors,
+        };
+        self.inner.post(
+            HostEvent::Ui(UiEvent::ExtReload {
+                stopped,
+                loaded,
+                ready,
+                errors: report.errors.clone(),
+            }),
+            None,
+        );
+        report
+    }
+}

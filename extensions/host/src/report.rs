@@ -1,0 +1,164 @@
+//! What the host can say about itself: the extension list for the manager
+//! and `ext_list`, and the fuller report `zot ext doctor` prints.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use zot_ext_protocol::rpc::{CommandInfo, ExtState, ExtensionSummary, Shadowing, ToolInfo};
+use zot_ext_protocol::LifecycleEvent;
+
+use crate::extension::{Ext, ReadyKind};
+use crate::host::Host;
+use crate::manifest::ManifestError;
+
+/// One extension in the doctor report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtReport {
+    /// What the manager shows.
+    pub summary: ExtensionSummary,
+    /// Whether it sent `ready` or was made ready by the idle rule.
+    pub ready: ReadyKind,
+    /// Refused registrations, bad theme colours, and the like.
+    pub warnings: Vec<String>,
+    /// Its stderr log.
+    pub log_path: PathBuf,
+    /// Its `extension.json`.
+    pub manifest_path: PathBuf,
+}
+
+/// One name that lost, and to whom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The extension whose registration lost.
+    pub extension: String,
+    /// What lost, to whom, and why.
+    pub shadowing: Shadowing,
+}
+
+/// Everything `zot ext doctor` needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostReport {
+    /// Manifests that could not be used.
+    pub manifest_errors: Vec<ManifestError>,
+    /// Every extension in load order.
+    pub extensions: Vec<ExtReport>,
+    /// Per interceptable event, the extensions asked, in order.
+    pub interception: Vec<(LifecycleEvent, Vec<String>)>,
+    /// Every shadowed command, tool, theme and extension.
+    pub conflicts: Vec<Conflict>,
+}
+
+impl Host {
+    /// Every extension, including disabled, failed, shadowed and theme-only
+    /// ones, in load order.
+    pub fn list(&self) -> Vec<ExtensionSummary> {
+        let exts = self.inner.lock().exts.clone();
+        exts.iter().map(|e| self.summary(e)).collect()
+    }
+
+    fn summary(&self, e: &Arc<Ext>) -> ExtensionSummary {
+        let (reg, active) = {
+            let st = self.inner.lock();
+            (st.registry.clone(), st.activated.clone())
+        };
+        let commands = reg
+            .command_order
+            .iter()
+            .map(|k| &reg.commands[k])
+            .filter(|(_, o)| Arc::ptr_eq(o, e))
+            .map(|(c, _)| CommandInfo {
+                name: c.name.clone(),
+                description: c.description.clone(),
+                extension: Some(e.name.clone()),
+            })
+            .collect();
+        let tools = reg
+            .tool_order
+            .iter()
+            .map(|n| &reg.tools[n])
+            .filter(|(_, o)| Arc::ptr_eq(o, e))
+            .map(|(t, _)| ToolInfo {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                deferred: t.deferred,
+                active: !t.deferred || active.contains(&t.name),
+            })
+            .collect();
+        let m = e.lock();
+        let mut shadowed = m.shadowed.clone();
+        shadowed.extend(reg.shadowed.get(&e.name).into_iter().flatten().cloned());
+        let man = e.manifest.as_ref();
+        ExtensionSummary {
+            name: e.name.clone(),
+            version: man.and_then(|m| m.version.clone()),
+            description: man.and_then(|m| m.description.clone()),
+            language: man.and_then(|m| m.language.clone()),
+            scope: e.scope,
+            dir: e.dir.display().to_string(),
+            enabled: man.is_none_or(|m| m.enabled),
+            state: m.state.unwrap_or(ExtState::Failed),
+            commands,
+            tools,
+            themes: m.themes.clone(),
+            shadowed,
+            error: m.error.clone(),
+            log_path: e.log.path().display().to_string(),
+        }
+    }
+
+    /// The doctor report: manifest errors, each extension in detail, the
+    /// interception order per event, and every conflict.
+    pub fn report(&self) -> HostReport {
+        let (exts, manifest_errors) = {
+            let st = self.inner.lock();
+            (st.exts.clone(), st.manifest_errors.clone())
+        };
+        let extensions: Vec<ExtReport> = exts
+            .iter()
+            .map(|e| {
+                let summary = self.summary(e);
+                let m = e.lock();
+                ExtReport {
+                    summary,
+                    ready: m.ready,
+                    warnings: m.warnings.clone(),
+                    log_path: e.log.path().to_path_buf(),
+                    manifest_path: e.manifest_path.clone(),
+                }
+            })
+            .collect();
+        let interception = [
+            LifecycleEvent::TurnStart,
+            LifecycleEvent::ToolCall,
+            LifecycleEvent::AssistantMessage,
+        ]
+        .into_iter()
+        .map(|ev| {
+            let names = exts
+                .iter()
+                .filter(|e| {
+                    let m = e.lock();
+                    m.state == Some(ExtState::Ready) && m.intercepts.contains(&ev)
+                })
+                .map(|e| e.name.clone())
+                .collect();
+            (ev, names)
+        })
+        .collect();
+        let conflicts = extensions
+            .iter()
+            .flat_map(|r| {
+                r.summary.shadowed.iter().map(|s| Conflict {
+                    extension: r.summary.name.clone(),
+                    shadowing: s.clone(),
+                })
+            })
+            .collect();
+        HostReport {
+            manifest_errors,
+            extensions,
+            interception,
+            conflicts,
+        }
+    }
+}

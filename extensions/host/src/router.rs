@@ -1,0 +1,223 @@
+//! The one place every frame from an extension passes through, with the
+//! extension (and its manifest) at hand. Permission checks will live here
+//! when manifests start declaring them.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
+use zot_ext_protocol::{ExtToHost, RegisterCommand, RegisterTool};
+
+use crate::codec;
+use crate::ext_log::excerpt;
+use crate::extension::{Ext, ReadyKind, Reply};
+use crate::host::{HostEvent, Inner};
+
+/// What a routed line meant for the registration window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Routed {
+    /// A registration frame: restart the 250 ms idle timer.
+    Registration,
+    /// `ready`.
+    Ready,
+    /// `shutdown_ack`.
+    ShutdownAck,
+    /// Anything else (or nothing).
+    Other,
+}
+
+/// Decodes one line from `ext` and acts on it. Bad lines are logged.
+pub(crate) fn route_line(inner: &Arc<Inner>, ext: &Arc<Ext>, line: &[u8]) -> Routed {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Routed::Other;
+    }
+    match codec::decode(line) {
+        Ok(frame) => route(inner, ext, frame),
+        Err(e) => {
+            if let Some(n) = ext.bad_lines.hit() {
+                ext.log
+                    .line(&format!("{e}; ignored (bad line #{n}): {}", excerpt(line)));
+            }
+            Routed::Other
+        }
+    }
+}
+
+/// Acts on one frame from `ext`.
+pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
+    match frame {
+        ExtToHost::Hello(h) => {
+            ext.log
+                .line(&format!("ignored a second hello (name '{}')", h.name));
+            Routed::Other
+        }
+        ExtToHost::RegisterCommand(c) => {
+            register_command(inner, ext, c);
+            Routed::Registration
+        }
+        ExtToHost::RegisterTool(t) => {
+            register_tool(inner, ext, t);
+            Routed::Registration
+        }
+        ExtToHost::Subscribe(s) => {
+            let mut m = ext.lock();
+            for name in &s.events {
+                match name.kind() {
+                    Some(ev) => {
+                        m.events.insert(ev);
+                    }
+                    None => ext
+                        .log
+                        .line(&format!("subscribe: unknown event '{}' ignored", name.0)),
+                }
+            }
+            for name in &s.intercept {
+                match name.kind() {
+                    Some(ev) if ev.interceptable() => {
+                        m.intercepts.insert(ev);
+                    }
+                    _ => ext.log.line(&format!(
+                        "subscribe: '{}' cannot be intercepted (only tool_call, turn_start, assistant_message); ignored",
+                        name.0
+                    )),
+                }
+            }
+            Routed::Registration
+        }
+        ExtToHost::Ready(_) => Routed::Ready,
+        ExtToHost::ToolResult(r) => {
+            ext.complete(&r.id.clone(), Reply::Tool(r));
+            Routed::Other
+        }
+        ExtToHost::CommandResponse(r) => {
+            ext.complete(&r.id.clone(), Reply::Command(r));
+            Routed::Other
+        }
+        ExtToHost::EventInterceptResponse(r) => {
+            ext.complete(&r.id.clone(), Reply::Intercept(r));
+            Routed::Other
+        }
+        ExtToHost::Submit(s) => {
+            if !s.text.trim().is_empty() {
+                inner.post(
+                    HostEvent::Submit {
+                        extension: ext.name.clone(),
+                        text: s.text,
+                    },
+                    Some(ext),
+                );
+            }
+            Routed::Other
+        }
+        ExtToHost::Notify(n) => {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtNotify {
+                    extension: ext.name.clone(),
+                    level: n.level,
+                    message: n.message,
+                }),
+                Some(ext),
+            );
+            Routed::Other
+        }
+        ExtToHost::ClearNotes(_) => {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtClearNotes {
+                    extension: ext.name.clone(),
+                }),
+                Some(ext),
+            );
+            Routed::Other
+        }
+        ExtToHost::PanelRender(p) => {
+            crate::panels::render_from(inner, ext, p);
+            Routed::Other
+        }
+        ExtToHost::PanelClose(p) => {
+            crate::panels::close_from(inner, ext, &p.panel_id);
+            Routed::Other
+        }
+        ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
+    }
+}
+
+fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
+    let name = c.name.trim();
+    if name.is_empty() || name.contains(char::is_whitespace) || name.starts_with('/') {
+        ext.log.line(&format!(
+            "register_command: '{}' is not a valid command name (no spaces, no leading '/'); ignored",
+            c.name
+        ));
+        ext.lock()
+            .warnings
+            .push(format!("command name '{}' refused", c.name));
+        return;
+    }
+    let ready = {
+        let mut m = ext.lock();
+        m.commands.push(c);
+        m.state == Some(ExtState::Ready)
+    };
+    if ready {
+        inner.rebuild();
+        inner.changed();
+    }
+}
+
+fn register_tool(inner: &Arc<Inner>, ext: &Arc<Ext>, t: RegisterTool) {
+    let problem = if t.name.trim().is_empty() {
+        Some("its name is empty".to_owned())
+    } else if !matches!(t.schema, Value::Object(_)) {
+        Some(format!(
+            "its schema must be a JSON Schema object, not {}",
+            kind_of(&t.schema)
+        ))
+    } else {
+        None
+    };
+    if let Some(p) = problem {
+        let msg = format!("register_tool '{}' refused: {p}", t.name);
+        ext.log.line(&msg);
+        ext.lock().warnings.push(msg);
+        return;
+    }
+    let ready = {
+        let mut m = ext.lock();
+        m.tools.push(t);
+        m.state == Some(ExtState::Ready)
+    };
+    if ready {
+        inner.rebuild();
+        inner.changed();
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null (missing)",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Marks `ext` ready (explicitly or by the idle rule) and publishes its names.
+pub(crate) fn mark_ready(inner: &Arc<Inner>, ext: &Arc<Ext>, kind: ReadyKind) {
+    {
+        let mut m = ext.lock();
+        if m.state != Some(ExtState::Loading) {
+            return;
+        }
+        m.state = Some(ExtState::Ready);
+        m.ready = kind;
+    }
+    if kind == ReadyKind::Auto {
+        ext.log
+            .line("no 'ready' frame: treated as ready after registrations went quiet");
+    }
+    inner.rebuild();
+    ext.settled.send_replace(true);
+    inner.changed();
+}

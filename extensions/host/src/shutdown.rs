@@ -1,0 +1,107 @@
+//! Ending extensions: `shutdown`, 2 s, SIGTERM, 1 s, SIGKILL, over each
+//! child's whole process group, for every extension at once. Output keeps
+//! being read meanwhile so a chatty extension cannot block on a full pipe.
+
+use std::process::ExitStatus;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::process::Child;
+use tokio::time::{sleep_until, Instant};
+use zot_ext_protocol::{HostToExt, Shutdown};
+
+use crate::config::{SHUTDOWN_GRACE, TERM_GRACE};
+use crate::connection::FrameSource;
+use crate::extension::{encode, Ext};
+use crate::host::{Host, Inner};
+use crate::process::signal_group;
+use crate::router::{route_line, Routed};
+
+/// Runs the shutdown sequence on one child; returns its exit status.
+pub(crate) async fn stop_child(
+    inner: &Arc<Inner>,
+    ext: &Arc<Ext>,
+    child: &mut Child,
+    source: &mut Box<dyn FrameSource>,
+    pgid: i32,
+    exited: Option<ExitStatus>,
+) -> Option<ExitStatus> {
+    if let Some(s) = exited {
+        signal_group(pgid, libc::SIGKILL);
+        return Some(s);
+    }
+    ext.send_one_way(&encode(&HostToExt::Shutdown(Shutdown {})));
+    let steps = [
+        (
+            SHUTDOWN_GRACE,
+            Some((
+                libc::SIGTERM,
+                "did not exit within 2 s of shutdown; sent SIGTERM",
+            )),
+        ),
+        (
+            TERM_GRACE,
+            Some((
+                libc::SIGKILL,
+                "did not exit within 1 s of SIGTERM; sent SIGKILL",
+            )),
+        ),
+        (Duration::from_secs(5), None),
+    ];
+    for (wait, next) in steps {
+        if let Some(status) = wait_draining(inner, ext, child, source, wait).await {
+            // Whatever it started goes with it.
+            signal_group(pgid, libc::SIGKILL);
+            return Some(status);
+        }
+        if let Some((sig, why)) = next {
+            ext.log.line(why);
+            signal_group(pgid, sig);
+        }
+    }
+    None
+}
+
+/// Waits up to `wait` for the child to exit, routing its output meanwhile.
+async fn wait_draining(
+    inner: &Arc<Inner>,
+    ext: &Arc<Ext>,
+    child: &mut Child,
+    source: &mut Box<dyn FrameSource>,
+    wait: Duration,
+) -> Option<ExitStatus> {
+    let deadline = Instant::now() + wait;
+    let mut open = true;
+    loop {
+        while let Some(line) = source.take_line() {
+            if route_line(inner, ext, line) == Routed::ShutdownAck {
+                ext.log.line("acknowledged shutdown");
+            }
+        }
+        tokio::select! {
+            st = child.wait() => return st.ok(),
+            r = source.fill(), if open => open = matches!(r, Ok(true)),
+            _ = sleep_until(deadline) => return None,
+        }
+    }
+}
+
+impl Host {
+    /// Shuts every extension down in parallel and waits until each process
+    /// (and its process group) is gone.
+    pub async fn shutdown(&self) {
+        let exts = self.inner.lock().exts.clone();
+        stop_all(&exts).await;
+    }
+}
+
+/// Asks every supervisor to stop and waits for all of them.
+pub(crate) async fn stop_all(exts: &[Arc<Ext>]) {
+    for e in exts {
+        e.stop.send_replace(true);
+    }
+    for e in exts {
+        let mut done = e.done.subscribe();
+        let _ = done.wait_for(|d| *d).await;
+    }
+}

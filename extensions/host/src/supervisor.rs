@@ -1,0 +1,361 @@
+//! One task per extension that owns its process: spawn and handshake
+//! ([`connect`], which a restart policy can call again), then the serve
+//! loop (registration window, frames, exit), then the cleanup that keeps a
+//! crash from leaking into the rest of the host.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitStatus;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::process::Child;
+use tokio::time::{sleep_until, Instant};
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
+use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
+
+use crate::codec::{self, CodecError, LineReader};
+use crate::config::{AUTO_READY_IDLE, HELLO_TIMEOUT, MAX_LINE_BYTES, READY_GRACE};
+use crate::connection::{FrameSink, FrameSource, PipeSink};
+use crate::extension::{encode, Closed, Ext, ReadyKind};
+use crate::host::{HostEvent, Inner};
+use crate::process::{self, describe_status, signal_group, GroupGuard};
+use crate::router::{mark_ready, route_line, Routed};
+use crate::{panels, shutdown};
+
+/// How long to keep reading stdout after the process exited (a grandchild
+/// may hold the pipe open).
+const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(200);
+
+/// A connected extension after a successful handshake.
+pub(crate) struct Session {
+    pub child: Child,
+    pub guard: GroupGuard,
+    pub source: Box<dyn FrameSource>,
+}
+
+/// Why an extension could not be connected or stopped running.
+pub(crate) enum Failure {
+    /// It failed; the message says why; `exit_status` when it exited.
+    Failed {
+        message: String,
+        exit_status: Option<String>,
+    },
+    /// The host asked it to stop.
+    Stopped,
+}
+
+impl Failure {
+    fn msg(message: impl Into<String>) -> Self {
+        Failure::Failed {
+            message: message.into(),
+            exit_status: None,
+        }
+    }
+}
+
+/// Starts the supervisor task of `ext`.
+pub(crate) fn launch(inner: Arc<Inner>, ext: Arc<Ext>, exec: PathBuf) {
+    tokio::spawn(async move {
+        match connect(&inner, &ext, &exec).await {
+            Ok(session) => serve(&inner, &ext, session).await,
+            Err(f) => finish(&inner, &ext, f, false),
+        }
+        ext.done.send_replace(true);
+    });
+}
+
+/// Spawns the process and performs the `hello` / `hello_ack` handshake.
+pub(crate) async fn connect(
+    inner: &Arc<Inner>,
+    ext: &Arc<Ext>,
+    exec: &Path,
+) -> Result<Session, Failure> {
+    let args = ext
+        .manifest
+        .as_ref()
+        .map(|m| m.args.clone())
+        .unwrap_or_default();
+    let sp = process::spawn(exec, &args, &ext.dir, ext.log.path())
+        .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
+    ext.lock().pid = Some(sp.pgid);
+    let mut child = sp.child;
+    let guard = sp.guard;
+    let sink: Arc<dyn FrameSink> = match PipeSink::new(sp.stdin) {
+        Ok(s) => s,
+        Err(e) => {
+            kill_and_reap(&mut child, guard.pgid()).await;
+            return Err(Failure::msg(format!("could not set up its stdin: {e}")));
+        }
+    };
+    ext.set_sink(Some(sink.clone()));
+    let mut source: Box<dyn FrameSource> = Box::new(LineReader::new(sp.stdout, MAX_LINE_BYTES));
+    let first = first_line(ext, &mut child, &mut source).await;
+    let line = match first {
+        Ok(line) => line,
+        Err(f) => {
+            kill_and_reap(&mut child, guard.pgid()).await;
+            return Err(f);
+        }
+    };
+    let refusal = match codec::decode(&line) {
+        Ok(ExtToHost::Hello(h)) if h.name == ext.name => None,
+        Ok(ExtToHost::Hello(h)) => Some(format!(
+            "said hello as '{}', but its manifest names it '{}'; fix one of them",
+            h.name, ext.name
+        )),
+        Ok(other) => Some(format!(
+            "sent '{}' as its first frame instead of 'hello'; stopped",
+            frame_type(&other)
+        )),
+        Err(e) => Some(format!(
+            "sent a first line that is not a hello frame ({e}); stopped"
+        )),
+    };
+    if let Some(message) = refusal {
+        kill_and_reap(&mut child, guard.pgid()).await;
+        return Err(Failure::msg(message));
+    }
+    let ack = HostToExt::HelloAck(HelloAck {
+        protocol_version: PROTOCOL_VERSION,
+        zot_version: inner.cfg.zot_version.clone(),
+        provider: inner.cfg.provider.clone(),
+        model: inner.cfg.model.clone(),
+        cwd: inner.cfg.cwd.display().to_string(),
+        extension_dir: ext.dir.display().to_string(),
+        data_dir: ext.dir.display().to_string(),
+    });
+    if sink.send(&encode(&ack)).is_err() {
+        let status = reap_soon(&mut child, guard.pgid()).await;
+        return Err(Failure::Failed {
+            message: format!("exited ({status}) right after hello"),
+            exit_status: Some(status),
+        });
+    }
+    Ok(Session {
+        child,
+        guard,
+        source,
+    })
+}
+
+/// Waits for the first non-blank line, the process's exit, the hello
+/// timeout or a stop request.
+async fn first_line(
+    ext: &Ext,
+    child: &mut Child,
+    source: &mut Box<dyn FrameSource>,
+) -> Result<Vec<u8>, Failure> {
+    let deadline = Instant::now() + HELLO_TIMEOUT;
+    let mut stop = ext.stop.subscribe();
+    loop {
+        while let Some(line) = source.take_line() {
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                return Ok(line.to_vec());
+            }
+        }
+        tokio::select! {
+            r = source.fill() => match r {
+                Ok(true) => {}
+                Ok(false) => {
+                    let status = reap_soon(child, child.id().map(|p| p as i32).unwrap_or(0)).await;
+                    return Err(Failure::Failed {
+                        message: format!("exited ({status}) before sending hello"),
+                        exit_status: Some(status),
+                    });
+                }
+                Err(e) => return Err(Failure::msg(format!("{e} before hello; disconnected"))),
+            },
+            _ = sleep_until(deadline) => {
+                return Err(Failure::msg(format!(
+                    "did not send hello within {} s; stopped",
+                    HELLO_TIMEOUT.as_secs()
+                )))
+            }
+            _ = stopped(&mut stop) => return Err(Failure::Stopped),
+        }
+    }
+}
+
+/// How a running extension's serve loop ended.
+enum End {
+    /// stdout closed or the process exited.
+    Gone,
+    /// A protocol violation that ends the connection.
+    Disconnect(String),
+    /// The host stopped it; the exit status if it had one.
+    Stopped,
+}
+
+/// Routes frames until the process goes away or the host stops it.
+async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
+    let Session {
+        mut child,
+        guard,
+        mut source,
+    } = session;
+    let start = Instant::now();
+    let grace_end = start + READY_GRACE;
+    let mut idle_end = start + AUTO_READY_IDLE;
+    let mut ready = false;
+    let mut exited: Option<ExitStatus> = None;
+    let mut drain_end: Option<Instant> = None;
+    let mut stop = ext.stop.subscribe();
+    let end = loop {
+        while let Some(line) = source.take_line() {
+            match route_line(inner, ext, line) {
+                Routed::Registration => idle_end = Instant::now() + AUTO_READY_IDLE,
+                Routed::Ready if !ready => {
+                    ready = true;
+                    mark_ready(inner, ext, ReadyKind::Explicit);
+                }
+                Routed::ShutdownAck => ext.log.line("acknowledged shutdown"),
+                _ => {}
+            }
+        }
+        tokio::select! {
+            r = source.fill() => match r {
+                Ok(true) => {}
+                Ok(false) => break End::Gone,
+                Err(e @ CodecError::MaxLineLengthExceeded { .. }) => {
+                    break End::Disconnect(format!("{e}; disconnected"))
+                }
+                Err(e) => break End::Disconnect(e.to_string()),
+            },
+            st = child.wait(), if exited.is_none() => {
+                exited = st.ok();
+                drain_end = Some(Instant::now() + DRAIN_AFTER_EXIT);
+            }
+            _ = sleep_until(drain_end.unwrap_or(start)), if drain_end.is_some() => break End::Gone,
+            _ = sleep_until(idle_end.min(grace_end)), if !ready => {
+                ready = true;
+                mark_ready(inner, ext, ReadyKind::Auto);
+            }
+            _ = stopped(&mut stop) => break End::Stopped,
+        }
+    };
+    let pgid = guard.pgid();
+    match end {
+        End::Stopped => {
+            shutdown::stop_child(inner, ext, &mut child, &mut source, pgid, exited).await;
+            finish(inner, ext, Failure::Stopped, true);
+        }
+        End::Gone => {
+            let status = match exited {
+                Some(s) => {
+                    signal_group(pgid, libc::SIGKILL);
+                    describe_status(s)
+                }
+                None => reap_soon(&mut child, pgid).await,
+            };
+            let message = format!("exited ({status})");
+            finish(
+                inner,
+                ext,
+                Failure::Failed {
+                    message,
+                    exit_status: Some(status),
+                },
+                ready,
+            );
+        }
+        End::Disconnect(message) => {
+            ext.log.line(&message);
+            kill_and_reap(&mut child, pgid).await;
+            finish(
+                inner,
+                ext,
+                Failure::Failed {
+                    message,
+                    exit_status: None,
+                },
+                ready,
+            );
+        }
+    }
+    drop(guard);
+}
+
+/// Records the end of `ext`: state, pending calls, panels, registry, and an
+/// `ext_error` for the UI unless the host stopped it on purpose.
+pub(crate) fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
+    if let Some(sink) = ext.sink() {
+        sink.close();
+    }
+    let log = ext.log.path().display().to_string();
+    match how {
+        Failure::Stopped => {
+            ext.close_pending(Closed::Stopped("it was stopped".into()));
+            let mut m = ext.lock();
+            m.state = Some(ExtState::Exited);
+        }
+        Failure::Failed {
+            message,
+            exit_status,
+        } => {
+            ext.log.line(&message);
+            ext.close_pending(match &exit_status {
+                Some(s) => Closed::Exited(s.clone()),
+                None => Closed::Stopped(format!("it was disconnected: {message}")),
+            });
+            let full = format!("extension '{}' {message}; see {log}", ext.name);
+            {
+                let mut m = ext.lock();
+                m.state = Some(if was_ready {
+                    ExtState::Exited
+                } else {
+                    ExtState::Failed
+                });
+                m.error = Some(full.clone());
+                m.exit_status = exit_status.clone();
+            }
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtError {
+                    extension: ext.name.clone(),
+                    message: full,
+                    log_path: log,
+                    exit_status,
+                }),
+                None,
+            );
+        }
+    }
+    ext.settled.send_replace(true);
+    panels::close_all_of(inner, ext);
+    inner.rebuild();
+    inner.changed();
+}
+
+/// The exit status of a process whose stdout closed: it normally exits at
+/// once; if it lingers it is killed.
+async fn reap_soon(child: &mut Child, pgid: i32) -> String {
+    let status = match tokio::time::timeout(Duration::from_millis(500), child.wait()).await {
+        Ok(Ok(s)) => Some(s),
+        _ => None,
+    };
+    signal_group(pgid, libc::SIGKILL);
+    match status {
+        Some(s) => describe_status(s),
+        None => match child.wait().await {
+            Ok(s) => format!("closed its stdout; killed: {}", describe_status(s)),
+            Err(e) => format!("unknown status: {e}"),
+        },
+    }
+}
+
+/// Kills the whole group and reaps the leader.
+pub(crate) async fn kill_and_reap(child: &mut Child, pgid: i32) {
+    signal_group(pgid, libc::SIGKILL);
+    let _ = child.wait().await;
+}
+
+/// Resolves once the host has asked this extension to stop.
+async fn stopped(rx: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = rx.wait_for(|s| *s).await;
+}
+
+fn frame_type(frame: &ExtToHost) -> String {
+    serde_json::to_value(frame)
+        .ok()
+        .and_then(|v| v.get("type").and_then(|t| t.as_str()).map(str::to_owned))
+        .unwrap_or_else(|| "?".into())
+}
