@@ -184,8 +184,7 @@ impl fmt::Display for Located {
     }
 }
 
-/// The manifest's file name inside an extension directory.
-pub const MANIFEST_FILE: &str = "extension.json";
+pub use crate::manifest::MANIFEST_FILE;
 
 /// Names of the extension directories in one extensions directory, sorted;
 /// hidden entries (install/remove leftovers in flight) are skipped.
@@ -241,25 +240,8 @@ pub fn locate(zot_home: &Path, cwd: &Path, name: &str) -> OpsResult<Located> {
 /// Refuses a name that is empty or could escape the extensions directory,
 /// with the reason in words.
 pub fn check_name(name: &str) -> OpsResult<()> {
-    local_validate_name(name).map_err(|reason| OpsError::BadName {
+    crate::manifest::validate_name(name).map_err(|e| OpsError::BadName {
         name: name.to_string(),
-        reason,
+        reason: e.reason.to_string(),
     })
-}
-
-// Stand-in until the shared validator in `manifest.rs` lands; then this goes.
-fn local_validate_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("it is empty".into());
-    }
-    if name.contains('/') || name.contains('\\') {
-        return Err("it contains a path separator".into());
-    }
-    if name.contains("..") {
-        return Err("it contains `..`".into());
-    }
-    if name.starts_with('.') || name.starts_with('-') {
-        return Err("it starts with `.` or `-`".into());
-    }
-    Ok(())
 }

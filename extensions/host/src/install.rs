@@ -17,8 +17,8 @@ use std::sync::Arc;
 
 use zot_ext_protocol::Manifest;
 
-use crate::ext_ops::{check_name, OpsError, OpsResult, MANIFEST_FILE};
-use crate::home;
+use crate::ext_ops::{OpsError, OpsResult, MANIFEST_FILE};
+use crate::{home, manifest};
 use staging::Staging;
 
 /// Where an extension is installed from.
@@ -183,28 +183,22 @@ fn refuse_existing(base: &Path, name: &str, force: bool) -> OpsResult<bool> {
     Ok(exists)
 }
 
-/// Reads and checks `dir/extension.json`: it must parse and carry a name
-/// that is safe as a directory name.
+/// Reads and checks `dir/extension.json` with the host's own manifest
+/// rules: it must parse and carry a name that is safe as a directory name.
 pub fn read_manifest(dir: &Path) -> OpsResult<Manifest> {
     let file = dir.join(MANIFEST_FILE);
-    let text = match std::fs::read_to_string(&file) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(OpsError::NoManifest {
-                dir: dir.to_path_buf(),
-            })
-        }
-        Err(e) => return Err(OpsError::io("read", &file)(e)),
-    };
-    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| OpsError::BadManifest {
-        file: file.clone(),
-        reason: e.to_string(),
-    })?;
-    check_name(&manifest.name).map_err(|e| OpsError::BadManifest {
+    if !file.is_file() {
+        return Err(OpsError::NoManifest {
+            dir: dir.to_path_buf(),
+        });
+    }
+    manifest::load(&file).map_err(|e| OpsError::BadManifest {
         file,
-        reason: format!("field `name`: {e}"),
-    })?;
-    Ok(manifest)
+        reason: match e.field {
+            Some(field) => format!("field `{field}`: {}", e.message),
+            None => e.message,
+        },
+    })
 }
 
 #[cfg(test)]

@@ -85,21 +85,15 @@ pub(crate) fn shallow_clone(
     }
     Err(OpsError::CloneFailed {
         url: url.to_string(),
-        status: status.to_string(),
+        status: crate::process::describe_status(status),
         detail: kept.join("\n"),
     })
 }
 
 fn kill_group(child: &mut std::process::Child) {
+    // The group id is the child's pid (process_group(0)).
     #[cfg(unix)]
-    {
-        // The group id is the child's pid (process_group(0)).
-        let pgid = child.id() as libc::pid_t;
-        // SAFETY: killpg has no memory effects; a stale id only yields ESRCH.
-        unsafe {
-            libc::killpg(pgid, libc::SIGKILL);
-        }
-    }
+    crate::process::signal_group(child.id() as i32, libc::SIGKILL);
     let _ = child.kill();
 }
 

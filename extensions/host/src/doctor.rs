@@ -1,0 +1,196 @@
+//! `zot ext doctor`: start every extension through the real discovery and
+//! startup path, then turn the host's report into a verdict. Where a normal
+//! start fails soft (a broken extension is skipped and the rest keep
+//! working), the doctor lists every problem with its subject and what to do,
+//! and says whether anything is broken. The CLI prints it as text or JSON;
+//! the desktop manager shows the same data.
+
+use serde::{Deserialize, Serialize};
+use zot_ext_protocol::rpc::{ExtState, ExtensionSummary, Shadowing};
+use zot_ext_protocol::LifecycleEvent;
+
+use crate::{Host, HostConfig, HostReport, ReadyKind};
+
+/// The doctor's findings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DoctorReport {
+    /// `false` when anything is broken (the CLI then exits non-zero).
+    pub ok: bool,
+    /// Every broken thing, one sentence each, naming the extension or file
+    /// and what to do. Empty when `ok`.
+    pub problems: Vec<String>,
+    /// Manifests that could not be used.
+    pub manifest_errors: Vec<ManifestProblem>,
+    /// Every extension found, in load order.
+    pub extensions: Vec<DoctorExtension>,
+    /// Per interceptable event, the extensions a call passes through, in order.
+    pub interception: Vec<InterceptionChain>,
+    /// Every command, tool, theme or extension name that lost to another.
+    pub conflicts: Vec<DoctorConflict>,
+}
+
+/// One manifest error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestProblem {
+    /// The `extension.json` (or the directory lacking one).
+    pub file: String,
+    /// The offending field, when one is to blame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// How an extension became ready.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Readiness {
+    /// It sent `ready`.
+    Ready,
+    /// It went quiet after registering (or the grace ran out) without `ready`.
+    AutoReady,
+    /// It never got there (failed, disabled, theme-only, still loading).
+    NotReady,
+}
+
+impl From<ReadyKind> for Readiness {
+    fn from(kind: ReadyKind) -> Self {
+        match kind {
+            ReadyKind::Explicit => Readiness::Ready,
+            ReadyKind::Auto => Readiness::AutoReady,
+            ReadyKind::Not => Readiness::NotReady,
+        }
+    }
+}
+
+/// One extension in the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DoctorExtension {
+    /// What `zot ext list` shows (scope, state, commands, tools, log path…).
+    #[serde(flatten)]
+    pub summary: ExtensionSummary,
+    /// Ready versus auto-ready.
+    pub readiness: Readiness,
+    /// Refused registrations, bad theme colours and the like.
+    pub warnings: Vec<String>,
+    /// Its `extension.json`.
+    pub manifest_path: String,
+}
+
+/// The interception chain of one event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterceptionChain {
+    /// The event.
+    pub event: LifecycleEvent,
+    /// Extension names, first asked first.
+    pub chain: Vec<String>,
+}
+
+/// One lost name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DoctorConflict {
+    /// The extension whose registration lost.
+    pub extension: String,
+    /// What lost, to whom, and why.
+    #[serde(flatten)]
+    pub shadowing: Shadowing,
+}
+
+/// Starts a host with `cfg`, waits until every extension is ready, failed
+/// or out of time, takes the report, shuts everything down and judges it.
+/// Must run inside a tokio runtime.
+pub async fn diagnose(cfg: HostConfig) -> DoctorReport {
+    let (host, mut events) = Host::start(cfg);
+    // Nobody shows these events; drain them so the queue never fills.
+    let drain = tokio::spawn(async move { while events.recv().await.is_some() {} });
+    host.wait_ready().await;
+    let report = host.report();
+    host.shutdown().await;
+    drain.abort();
+    judge(&report)
+}
+
+/// Turns the host's report into the doctor's verdict.
+pub fn judge(report: &HostReport) -> DoctorReport {
+    let manifest_errors: Vec<ManifestProblem> = report
+        .manifest_errors
+        .iter()
+        .map(|e| ManifestProblem {
+            file: e.path.display().to_string(),
+            field: e.field.clone(),
+            message: e.message.clone(),
+        })
+        .collect();
+    let mut problems: Vec<String> = report
+        .manifest_errors
+        .iter()
+        .map(|e| format!("{e}; fix the manifest, then run `zot ext doctor` again"))
+        .collect();
+    let extensions: Vec<DoctorExtension> = report
+        .extensions
+        .iter()
+        .map(|r| DoctorExtension {
+            summary: r.summary.clone(),
+            readiness: r.ready.into(),
+            warnings: r.warnings.clone(),
+            manifest_path: r.manifest_path.display().to_string(),
+        })
+        .collect();
+    for (r, ext) in report.extensions.iter().zip(&extensions) {
+        // A broken manifest is already listed above with its file and field.
+        let manifest_broken = report
+            .manifest_errors
+            .iter()
+            .any(|e| e.path == r.manifest_path);
+        if let Some(problem) = problem_of(ext, manifest_broken) {
+            problems.push(problem);
+        }
+    }
+    let interception = report
+        .interception
+        .iter()
+        .map(|(event, chain)| InterceptionChain {
+            event: *event,
+            chain: chain.clone(),
+        })
+        .collect();
+    let conflicts = report
+        .conflicts
+        .iter()
+        .map(|c| DoctorConflict {
+            extension: c.extension.clone(),
+            shadowing: c.shadowing.clone(),
+        })
+        .collect();
+    DoctorReport {
+        ok: problems.is_empty(),
+        problems,
+        manifest_errors,
+        extensions,
+        interception,
+        conflicts,
+    }
+}
+
+/// What is broken about one extension, if anything.
+fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
+    let s = &ext.summary;
+    let log = &s.log_path;
+    let error = s.error.as_deref().unwrap_or("no error was recorded");
+    match s.state {
+        ExtState::Failed if manifest_broken => None,
+        ExtState::Failed => Some(format!(
+            "{} failed to load: {error}; fix it, then run `zot ext doctor` again (log: {log})",
+            s.name
+        )),
+        ExtState::Exited => Some(format!(
+            "{} exited after it became ready: {error} (log: {log})",
+            s.name
+        )),
+        ExtState::Loading => Some(format!(
+            "{} did not finish its handshake in time; it must send `hello` first (see its log: {log})",
+            s.name
+        )),
+        ExtState::Ready | ExtState::Disabled | ExtState::Theme => None,
+    }
+}
