@@ -45,6 +45,8 @@ pub struct HostConfig {
     pub intercept_timeout: Duration,
     /// How long a `command_invoked` may take (30 s by default).
     pub command_timeout: Duration,
+    /// How long a spawned extension may take to send `hello` (10 s).
+    pub hello_timeout: Duration,
 }
 
 impl HostConfig {
@@ -76,6 +78,7 @@ impl HostConfig {
             tool_timeout: Duration::from_secs(60),
             intercept_timeout: Duration::from_secs(5),
             command_timeout: Duration::from_secs(30),
+            hello_timeout: HELLO_TIMEOUT,
         }
     }
 }

@@ -14,7 +14,7 @@ use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
 
 use crate::codec::{self, CodecError, LineReader};
-use crate::config::{AUTO_READY_IDLE, HELLO_TIMEOUT, MAX_LINE_BYTES, READY_GRACE};
+use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
 use crate::connection::{FrameSink, FrameSource, PipeSink};
 use crate::extension::{encode, Closed, Ext, ReadyKind};
 use crate::host::{HostEvent, Inner};
@@ -89,7 +89,7 @@ pub(crate) async fn connect(
     };
     ext.set_sink(Some(sink.clone()));
     let mut source: Box<dyn FrameSource> = Box::new(LineReader::new(sp.stdout, MAX_LINE_BYTES));
-    let first = first_line(ext, &mut child, &mut source).await;
+    let first = first_line(ext, &mut child, &mut source, inner.cfg.hello_timeout).await;
     let line = match first {
         Ok(line) => line,
         Err(f) => {
@@ -144,8 +144,9 @@ async fn first_line(
     ext: &Ext,
     child: &mut Child,
     source: &mut Box<dyn FrameSource>,
+    timeout: Duration,
 ) -> Result<Vec<u8>, Failure> {
-    let deadline = Instant::now() + HELLO_TIMEOUT;
+    let deadline = Instant::now() + timeout;
     let mut stop = ext.stop.subscribe();
     loop {
         while let Some(line) = source.take_line() {
@@ -168,7 +169,7 @@ async fn first_line(
             _ = sleep_until(deadline) => {
                 return Err(Failure::msg(format!(
                     "did not send hello within {} s; stopped",
-                    HELLO_TIMEOUT.as_secs()
+                    timeout.as_secs_f32()
                 )))
             }
             _ = stopped(&mut stop) => return Err(Failure::Stopped),

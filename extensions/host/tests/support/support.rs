@@ -1,0 +1,188 @@
+//! Shared helpers for the host's integration tests: a temp `ZOT_HOME` and
+//! project, extension directories that run `fixtures/scripted.py` with a
+//! plan, and waiting for host events.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tempfile::TempDir;
+use tokio::sync::mpsc::Receiver;
+use zot_ext_host::{Host, HostConfig, HostEvent};
+
+/// The real Python interpreter (not the pyenv shim, which is slow to start).
+pub fn python() -> PathBuf {
+    static PY: OnceLock<PathBuf> = OnceLock::new();
+    PY.get_or_init(|| {
+        let out = std::process::Command::new("python3")
+            .args(["-c", "import sys;print(sys.executable)"])
+            .output()
+            .expect("python3 on PATH");
+        PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+    })
+    .clone()
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A temp `ZOT_HOME`, a temp project, and a place for `--ext` directories.
+pub struct Env {
+    pub home: TempDir,
+    pub project: TempDir,
+    pub loose: TempDir,
+}
+
+impl Env {
+    pub fn new() -> Env {
+        Env {
+            home: TempDir::new().unwrap(),
+            project: TempDir::new().unwrap(),
+            loose: TempDir::new().unwrap(),
+        }
+    }
+
+    pub fn config(&self) -> HostConfig {
+        let mut c = HostConfig::new(self.home.path(), self.project.path());
+        c.provider = "anthropic".into();
+        c.model = "test-model".into();
+        c.zot_version = "9.9.9".into();
+        c
+    }
+
+    pub fn global_dir(&self) -> PathBuf {
+        self.home.path().join("extensions")
+    }
+
+    pub fn project_dir(&self) -> PathBuf {
+        self.project.path().join(".zot/extensions")
+    }
+
+    /// A global extension running the scripted fixture with `plan`.
+    pub fn global(&self, name: &str, plan: Value) -> PathBuf {
+        scripted(&self.global_dir(), name, plan)
+    }
+
+    /// A project-local one.
+    pub fn project_ext(&self, name: &str, plan: Value) -> PathBuf {
+        scripted(&self.project_dir(), name, plan)
+    }
+
+    /// One for `--ext` (outside every discovery directory).
+    pub fn loose(&self, name: &str, plan: Value) -> PathBuf {
+        scripted(self.loose.path(), name, plan)
+    }
+
+    pub fn log(&self, name: &str) -> String {
+        std::fs::read_to_string(self.log_path(name)).unwrap_or_default()
+    }
+
+    pub fn log_path(&self, name: &str) -> PathBuf {
+        self.home
+            .path()
+            .join("logs")
+            .join(format!("ext-{name}.log"))
+    }
+}
+
+/// Writes `root/name/extension.json` that runs the scripted fixture.
+pub fn scripted(root: &Path, name: &str, plan: Value) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = json!({
+        "name": name,
+        "version": "1.0.0",
+        "exec": python(),
+        "args": [fixture("scripted.py"), plan.to_string()],
+        "language": "python",
+        "description": format!("test extension {name}"),
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+/// Writes a raw manifest text into `root/dir_name`.
+pub fn raw_manifest(root: &Path, dir_name: &str, text: &str) -> PathBuf {
+    let dir = root.join(dir_name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("extension.json"), text).unwrap();
+    dir
+}
+
+/// Starts a host and waits until its extensions are ready.
+pub async fn start(cfg: HostConfig) -> (Host, Receiver<HostEvent>) {
+    let (host, rx) = Host::start(cfg);
+    host.wait_ready().await;
+    (host, rx)
+}
+
+/// The first event matching `pred` (others are skipped); panics after 20 s.
+pub async fn wait_event(
+    rx: &mut Receiver<HostEvent>,
+    mut pred: impl FnMut(&HostEvent) -> bool,
+) -> HostEvent {
+    let fut = async {
+        loop {
+            let ev = rx.recv().await.expect("host event stream ended");
+            if pred(&ev) {
+                return ev;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), fut)
+        .await
+        .expect("the expected host event never came")
+}
+
+/// Waits (up to 20 s) until `cond` holds, polling.
+pub async fn eventually(mut cond: impl FnMut() -> bool) {
+    for _ in 0..2000 {
+        if cond() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("condition never held");
+}
+
+/// Whether a process exists and is not a zombie, asked of the OS.
+pub fn process_alive(pid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence.
+    if unsafe { libc::kill(pid, 0) } != 0 {
+        return false;
+    }
+    // A zombie (reparented to an init that does not reap) is gone for our
+    // purposes: it runs nothing and holds nothing.
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .chars()
+                .next();
+            state != Some('Z')
+        }
+        Err(_) => false,
+    }
+}
+
+/// The pid of an extension's process, read from `ps` by its argv.
+pub fn pids_matching(needle: &str) -> Vec<i32> {
+    let out = std::process::Command::new("ps")
+        .args(["-eo", "pid=,stat=,args="])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(needle))
+        .filter(|l| !l.split_whitespace().nth(1).unwrap_or("").starts_with('Z'))
+        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+        .collect()
+}
