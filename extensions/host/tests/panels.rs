@@ -1,0 +1,128 @@
+//! Panels: opened by a command, keys and closes routed to the owner only,
+//! and an owner that dies takes its panels with it.
+
+#[path = "support/support.rs"]
+mod support;
+
+use serde_json::json;
+use support::*;
+use zot_ext_host::{HostError, HostEvent, PanelKey};
+use zot_ext_protocol::rpc::UiEvent;
+
+fn panel_ext() -> serde_json::Value {
+    json!({
+        "panels": true,
+        "register":[{"type":"register_command","name":"todo"}],
+        "commands":{"todo":{"response":{"action":"open_panel","open_panel":{"id":"todos-main","title":"Todos","lines":["a"]}}}}
+    })
+}
+
+fn not_changed(e: &HostEvent) -> bool {
+    !matches!(e, HostEvent::Ui(UiEvent::ExtChanged {}))
+}
+
+#[tokio::test]
+async fn keys_go_to_the_owner_and_its_renders_come_back() {
+    let env = Env::new();
+    env.global("todo", panel_ext());
+    env.global("other", json!({"panels": true}));
+    let (host, mut rx) = start(env.config()).await;
+    let out = host.invoke_command("todo", "").await.unwrap();
+    assert_eq!(out.response.open_panel.unwrap().id, "todos-main");
+    host.panel_key("todos-main", PanelKey::Rune, Some("x".into()))
+        .unwrap();
+    let ev = wait_event(&mut rx, not_changed).await;
+    assert_eq!(
+        ev,
+        HostEvent::Ui(UiEvent::ExtPanelRender {
+            extension: "todo".into(),
+            panel_id: "todos-main".into(),
+            title: Some("T".into()),
+            lines: vec!["rune".into(), "x".into()],
+            footer: None,
+        })
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn frames_for_a_panel_the_extension_does_not_own_are_ignored_and_logged() {
+    let env = Env::new();
+    env.global("todo", panel_ext());
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("todo", "").await.unwrap();
+    host.panel_key("todos-main", PanelKey::Tab, None).unwrap();
+    // The notify comes after the two stray frames, so they were not shown.
+    let ev = wait_event(&mut rx, not_changed).await;
+    assert!(
+        matches!(ev, HostEvent::Ui(UiEvent::ExtNotify { ref message, .. }) if message == "tab done"),
+        "{ev:?}"
+    );
+    let log = env.log("todo");
+    assert!(log.contains("panel_render for 'not-mine'"), "{log}");
+    assert!(log.contains("panel_close for 'not-mine'"), "{log}");
+    assert_eq!(host.open_panels().len(), 1);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn closing_from_the_ui_tells_the_owner_and_forgets_the_panel() {
+    let env = Env::new();
+    env.global("todo", panel_ext());
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("todo", "").await.unwrap();
+    host.close_panel("todos-main").unwrap();
+    let ev = wait_event(&mut rx, not_changed).await;
+    assert!(
+        matches!(ev, HostEvent::Ui(UiEvent::ExtNotify { ref message, .. }) if message == "closed todos-main"),
+        "{ev:?}"
+    );
+    let err = host
+        .panel_key("todos-main", PanelKey::Down, None)
+        .unwrap_err();
+    assert!(matches!(err, HostError::UnknownPanel(_)), "{err}");
+    assert!(host.close_panel("todos-main").is_err());
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_owner_can_close_its_panel() {
+    let env = Env::new();
+    env.global("todo", panel_ext());
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("todo", "").await.unwrap();
+    host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
+    let ev = wait_event(&mut rx, not_changed).await;
+    assert_eq!(
+        ev,
+        HostEvent::Ui(UiEvent::ExtPanelClose {
+            extension: "todo".into(),
+            panel_id: "todos-main".into()
+        })
+    );
+    assert!(host.open_panels().is_empty());
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_owner_that_crashes_closes_its_panels() {
+    let env = Env::new();
+    env.global("todo", panel_ext());
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("todo", "").await.unwrap();
+    host.panel_key("todos-main", PanelKey::Delete, None)
+        .unwrap();
+    let ev = wait_event(&mut rx, |e| {
+        matches!(e, HostEvent::Ui(UiEvent::ExtPanelClose { .. }))
+    })
+    .await;
+    assert_eq!(
+        ev,
+        HostEvent::Ui(UiEvent::ExtPanelClose {
+            extension: "todo".into(),
+            panel_id: "todos-main".into()
+        })
+    );
+    assert!(host.open_panels().is_empty());
+    host.shutdown().await;
+}
