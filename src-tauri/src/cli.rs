@@ -1,3 +1,4 @@
-//! Command-line front ends other than the window and the agent modes.
+//! Command-line front ends: the global argument parser and `zot ext …`.
 
+pub mod args;
 pub mod ext;

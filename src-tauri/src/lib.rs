@@ -2,9 +2,63 @@
 //! (`--mode rpc|json`, `-p`) and the `zot ext` CLI. `run` parses argv and
 //! hands over to the chosen front end.
 
+pub mod agent;
+pub mod auth;
+pub mod backend;
 pub mod cli;
+#[cfg(feature = "desktop")]
+pub mod desktop;
+pub mod modes;
+pub mod providers;
+pub mod tools;
+
+use clap::Parser;
+
+use backend::BackendOptions;
+use cli::args::{Cli, Command, Mode};
 
 /// Parses argv and runs the chosen mode; returns the process exit code.
 pub fn run() -> i32 {
-    0
+    let cli = Cli::parse();
+    match run_cli(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("zot: {e:#}");
+            1
+        }
+    }
+}
+
+fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
+    if matches!(cli.command, Some(Command::Ext(_))) {
+        let Some(Command::Ext(args)) = cli.command.take() else { unreachable!() };
+        let globals = cli::ext::ExtGlobals {
+            zot_home: backend::options::zot_home()?,
+            cwd: backend::options::resolve_cwd(cli.cwd.as_ref())?,
+            explicit: cli.ext.clone(),
+            no_ext: cli.no_ext,
+        };
+        return Ok(cli::ext::run(args, &globals));
+    }
+    let Some(mode) = cli.mode() else {
+        #[cfg(feature = "desktop")]
+        return Ok(desktop::run(BackendOptions::from_cli(&cli, true)?));
+        #[cfg(not(feature = "desktop"))]
+        anyhow::bail!(
+            "this zot was built without the desktop window; run a prompt with `zot -p \"…\"`, or use --mode json|rpc"
+        );
+    };
+    let opts = BackendOptions::from_cli(&cli, false)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        match mode {
+            Mode::Rpc => modes::rpc::run(opts).await,
+            Mode::Print | Mode::Json => {
+                let prompt = modes::prompt_text(&cli.prompt)?;
+                modes::print::run(opts, prompt, mode == Mode::Json).await
+            }
+        }
+    })
 }

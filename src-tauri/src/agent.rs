@@ -1,0 +1,87 @@
+//! The agent: a transcript, a provider, tools and the extension seam, and
+//! the loop that runs one prompt to its end (`agent/turn.rs`). It knows
+//! nothing of Tauri or stdout; everything it says goes out as `UiEvent`s.
+
+pub mod ext_host;
+pub mod extensions;
+pub mod session;
+pub mod system_prompt;
+pub mod transcript;
+pub mod turn;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::mpsc::UnboundedSender;
+use zot_ext_protocol::rpc::{UiEvent, Usage};
+
+use crate::providers::Provider;
+use crate::tools::Tool;
+use extensions::Extensions;
+use session::Session;
+use transcript::Message;
+
+/// State that changes as the agent works; behind one short-held lock so
+/// `get_state` never waits for a turn.
+pub struct State {
+    /// The transcript as the model sees it.
+    pub messages: Vec<Message>,
+    /// Token totals since start or the last clear.
+    pub usage: Usage,
+    /// The model id in use.
+    pub model: String,
+    /// Where messages are appended, unless `--no-session`.
+    pub session: Option<Session>,
+}
+
+/// One agent: fixed configuration plus [`State`].
+pub struct Agent {
+    /// The model backend.
+    pub provider: Arc<dyn Provider>,
+    /// Why the provider cannot be used (no key), said at each prompt.
+    pub provider_problem: Option<String>,
+    /// The system prompt.
+    pub system: String,
+    /// Built-in tools chosen by `--tools` / `--no-tools`.
+    pub tools: Vec<Arc<dyn Tool>>,
+    /// Whether extension tools may be offered (`--no-tools` hides them too).
+    pub ext_tools: bool,
+    /// The extension seam.
+    pub exts: Arc<dyn Extensions>,
+    /// The project directory.
+    pub cwd: PathBuf,
+    /// Model steps per prompt before the loop stops.
+    pub max_steps: u32,
+    /// Output token limit per call.
+    pub max_tokens: u32,
+    /// Where events go.
+    pub events: UnboundedSender<UiEvent>,
+    /// Mutable state.
+    pub state: Mutex<State>,
+}
+
+impl Agent {
+    /// Locks the state briefly.
+    pub fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends an event; a closed receiver means nobody listens any more.
+    pub fn send(&self, ev: UiEvent) {
+        let _ = self.events.send(ev);
+    }
+
+    /// Adds a completed message to the transcript and the session file.
+    pub fn push(&self, m: Message) {
+        let mut st = self.state();
+        if let Some(s) = st.session.as_mut() {
+            if let Err(e) = s.append(&m) {
+                let _ = self.events.send(UiEvent::Error {
+                    message: format!("{e:#}; the conversation goes on but is no longer saved"),
+                });
+                st.session = None;
+            }
+        }
+        st.messages.push(m);
+    }
+}

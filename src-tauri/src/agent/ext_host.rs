@@ -1,0 +1,68 @@
+//! [`Extensions`] for the real extension host: tools, lifecycle events and
+//! the three interceptions map one to one onto `zot_ext_host::Host`.
+
+use async_trait::async_trait;
+use serde_json::Value;
+use zot_ext_host::{Host, TextVerdict, ToolCallVerdict};
+use zot_ext_protocol::{EventFields, LifecycleEvent};
+
+use super::extensions::{ExtToolDef, ExtToolResult, Extensions, Verdict};
+use crate::providers::ToolDef;
+
+#[async_trait]
+impl Extensions for Host {
+    fn tools(&self) -> Vec<ExtToolDef> {
+        Host::tools(self)
+            .into_iter()
+            .map(|t| ExtToolDef {
+                def: ToolDef {
+                    description: t.description.unwrap_or_else(|| format!("tool {} from extension {}", t.name, t.extension)),
+                    name: t.name,
+                    schema: t.schema,
+                },
+                extension: t.extension,
+            })
+            .collect()
+    }
+
+    async fn call_tool(&self, name: &str, args: Value) -> Option<Result<ExtToolResult, String>> {
+        if !Host::tools(self).iter().any(|t| t.name == name) {
+            return None;
+        }
+        Some(
+            Host::call_tool(self, name, args)
+                .await
+                .map(|o| ExtToolResult {
+                    extension: o.extension,
+                    content: o.content,
+                    is_error: o.is_error,
+                })
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn emit(&self, event: LifecycleEvent, fields: EventFields) {
+        Host::emit(self, event, fields)
+    }
+
+    async fn intercept_turn_start(&self, step: u32) -> Verdict<()> {
+        match Host::intercept_turn_start(self, step).await {
+            zot_ext_host::Verdict::Allow => Verdict::Allow(()),
+            zot_ext_host::Verdict::Block { extension, reason } => Verdict::Block { extension, reason },
+        }
+    }
+
+    async fn intercept_tool_call(&self, id: &str, name: &str, args: Value) -> Verdict<Value> {
+        match Host::intercept_tool_call(self, id, name, args).await {
+            ToolCallVerdict::Allow { args } => Verdict::Allow(args),
+            ToolCallVerdict::Block { extension, reason } => Verdict::Block { extension, reason },
+        }
+    }
+
+    async fn intercept_assistant_message(&self, text: String) -> Verdict<String> {
+        match Host::intercept_assistant_message(self, &text).await {
+            TextVerdict::Show { text } => Verdict::Allow(text),
+            TextVerdict::Block { extension, reason } => Verdict::Block { extension, reason },
+        }
+    }
+}

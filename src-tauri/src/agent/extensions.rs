@@ -1,0 +1,75 @@
+//! The seam between the agent loop and the extension host, as a trait, so
+//! the loop is tested with no extensions and the host stays a separate
+//! crate. Every method has an "allow, no extensions" default.
+
+use async_trait::async_trait;
+use serde_json::Value;
+use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent};
+
+use crate::providers::ToolDef;
+
+/// An extension tool as advertised to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtToolDef {
+    /// Name, description, schema.
+    pub def: ToolDef,
+    /// The owning extension.
+    pub extension: String,
+}
+
+/// What an extension tool returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtToolResult {
+    /// The owning extension.
+    pub extension: String,
+    /// Its blocks.
+    pub content: Vec<ContentBlock>,
+    /// Whether it failed.
+    pub is_error: bool,
+}
+
+/// The answer to a `turn_start` or `assistant_message` interception.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict<T> {
+    /// Go ahead, with the (possibly rewritten) value.
+    Allow(T),
+    /// Refused.
+    Block {
+        /// Who refused.
+        extension: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// What the agent asks of the extensions.
+#[async_trait]
+pub trait Extensions: Send + Sync {
+    /// Tools to advertise on the next request (deferred ones once activated).
+    fn tools(&self) -> Vec<ExtToolDef> {
+        Vec::new()
+    }
+    /// Runs an extension tool; `None` when no extension owns `name`.
+    async fn call_tool(&self, _name: &str, _args: Value) -> Option<Result<ExtToolResult, String>> {
+        None
+    }
+    /// Tells subscribers a lifecycle event happened.
+    fn emit(&self, _event: LifecycleEvent, _fields: EventFields) {}
+    /// May block a step before the model is called.
+    async fn intercept_turn_start(&self, _step: u32) -> Verdict<()> {
+        Verdict::Allow(())
+    }
+    /// May block a tool call or rewrite its args.
+    async fn intercept_tool_call(&self, _id: &str, _name: &str, args: Value) -> Verdict<Value> {
+        Verdict::Allow(args)
+    }
+    /// May suppress or rewrite the user-visible text.
+    async fn intercept_assistant_message(&self, text: String) -> Verdict<String> {
+        Verdict::Allow(text)
+    }
+}
+
+/// No extensions at all (`--no-ext`, and tests of the bare loop).
+pub struct NoExtensions;
+
+impl Extensions for NoExtensions {}

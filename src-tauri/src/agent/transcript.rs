@@ -1,0 +1,172 @@
+//! The transcript as the model sees it: user and assistant messages made of
+//! text, image, tool-use and tool-result blocks. Providers translate it to
+//! their wire format; sessions store it line by line.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use zot_ext_protocol::ContentBlock;
+
+/// Who said it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user, or tool results going back to the model.
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// One block of a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+    },
+    /// A base64 image.
+    Image {
+        /// For example `image/png`.
+        mime_type: String,
+        /// Base64 bytes.
+        data: String,
+    },
+    /// The model called a tool.
+    ToolUse {
+        /// Call id.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// Args as the model wrote them.
+        input: Value,
+    },
+    /// A tool's answer.
+    ToolResult {
+        /// The call it answers.
+        tool_use_id: String,
+        /// What the tool returned.
+        content: Vec<ContentBlock>,
+        /// Whether it failed.
+        #[serde(default)]
+        is_error: bool,
+    },
+}
+
+impl Block {
+    /// A text block.
+    pub fn text(t: impl Into<String>) -> Self {
+        Block::Text { text: t.into() }
+    }
+}
+
+/// One message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who said it.
+    pub role: Role,
+    /// What was said.
+    pub content: Vec<Block>,
+}
+
+impl Message {
+    /// A user message with plain text.
+    pub fn user_text(t: impl Into<String>) -> Self {
+        Message {
+            role: Role::User,
+            content: vec![Block::text(t)],
+        }
+    }
+
+    /// All text blocks joined.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        for b in &self.content {
+            if let Block::Text { text } = b {
+                s.push_str(text);
+            }
+        }
+        s
+    }
+
+    /// The tool calls in this message.
+    pub fn tool_uses(&self) -> impl Iterator<Item = (&str, &str, &Value)> {
+        self.content.iter().filter_map(|b| match b {
+            Block::ToolUse { id, name, input } => Some((id.as_str(), name.as_str(), input)),
+            _ => None,
+        })
+    }
+}
+
+/// Makes a transcript safe to send: every tool use gets a result right
+/// after it (a crash or abort may have left one unanswered), so the next
+/// request is never rejected for a dangling call.
+pub fn repair(messages: &mut Vec<Message>) {
+    let mut i = 0;
+    while i < messages.len() {
+        if messages[i].role == Role::Assistant {
+            let ids: Vec<String> = messages[i].tool_uses().map(|(id, _, _)| id.to_owned()).collect();
+            if !ids.is_empty() {
+                let answered: Vec<String> = messages
+                    .get(i + 1)
+                    .filter(|m| m.role == Role::User)
+                    .map(|m| {
+                        m.content
+                            .iter()
+                            .filter_map(|b| match b {
+                                Block::ToolResult { tool_use_id, .. } => Some(tool_use_id.clone()),
+                                _ => None,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let missing: Vec<Block> = ids
+                    .into_iter()
+                    .filter(|id| !answered.contains(id))
+                    .map(|id| Block::ToolResult {
+                        tool_use_id: id,
+                        content: vec![ContentBlock::text("the tool call was interrupted before it finished")],
+                        is_error: true,
+                    })
+                    .collect();
+                if !missing.is_empty() {
+                    if answered.is_empty() {
+                        messages.insert(
+                            i + 1,
+                            Message {
+                                role: Role::User,
+                                content: missing,
+                            },
+                        );
+                    } else {
+                        messages[i + 1].content.extend(missing);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repair_answers_a_dangling_tool_call() {
+        let mut m = vec![
+            Message::user_text("hi"),
+            Message {
+                role: Role::Assistant,
+                content: vec![Block::ToolUse {
+                    id: "t1".into(),
+                    name: "bash".into(),
+                    input: serde_json::json!({}),
+                }],
+            },
+        ];
+        repair(&mut m);
+        assert_eq!(m.len(), 3);
+        assert!(matches!(&m[2].content[0], Block::ToolResult { tool_use_id, is_error: true, .. } if tool_use_id == "t1"));
+    }
+}

@@ -1,0 +1,246 @@
+//! The loop for one prompt: turn_start intercept → model call → stream →
+//! assistant_message intercept → each tool call (intercept, run, result) →
+//! next step, until the model ends its turn, `--max-steps`, an abort, an
+//! error or a block. Ends every prompt with exactly one `done`.
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use zot_ext_protocol::rpc::{StopReason, UiEvent};
+use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent, NoteLevel};
+
+use super::extensions::Verdict;
+use super::transcript::{Block, Message, Role};
+use super::Agent;
+use crate::providers::{ChatRequest, ToolDef};
+use crate::tools::{self, ToolCtx, ToolOutput};
+
+impl Agent {
+    /// Runs one prompt to its end, sending events as it goes.
+    pub async fn run_prompt(&self, content: Vec<Block>, cancel: CancellationToken) {
+        if let Some(problem) = &self.provider_problem {
+            self.send(UiEvent::Error { message: problem.clone() });
+            self.end_step(StopReason::Error, Some(problem.clone()));
+            self.send(UiEvent::Done {});
+            return;
+        }
+        let user = Message { role: Role::User, content };
+        self.send(UiEvent::UserMessage { content: user.text() });
+        self.push(user);
+        self.steps(&cancel).await;
+        self.send(UiEvent::Done {});
+    }
+
+    /// Sends `turn_end` to the client and to subscribers.
+    fn end_step(&self, stop: StopReason, error: Option<String>) {
+        self.exts.emit(
+            LifecycleEvent::TurnEnd,
+            EventFields { stop: Some(stop.as_str().into()), ..Default::default() },
+        );
+        self.send(UiEvent::TurnEnd { stop, error });
+    }
+
+    /// Every tool the next request advertises.
+    fn tool_defs(&self) -> Vec<ToolDef> {
+        let mut defs: Vec<ToolDef> = self.tools.iter().map(|t| t.def()).collect();
+        if self.ext_tools {
+            for t in self.exts.tools() {
+                // Built-ins win a name clash.
+                if !defs.iter().any(|d| d.name == t.def.name) {
+                    defs.push(t.def);
+                }
+            }
+        }
+        defs
+    }
+
+    async fn steps(&self, cancel: &CancellationToken) {
+        let mut step: u32 = 0;
+        loop {
+            step += 1;
+            if step > self.max_steps {
+                self.send(UiEvent::Error {
+                    message: format!(
+                        "stopped after {} model steps (--max-steps); send another prompt to continue",
+                        self.max_steps
+                    ),
+                });
+                return;
+            }
+            let verdict = tokio::select! {
+                v = self.exts.intercept_turn_start(step) => v,
+                _ = cancel.cancelled() => return self.end_step(StopReason::Aborted, None),
+            };
+            if let Verdict::Block { extension, reason } = verdict {
+                self.send(UiEvent::ExtStatus { extension, level: NoteLevel::Warn, text: reason });
+                return self.end_step(StopReason::Blocked, None);
+            }
+            self.exts.emit(LifecycleEvent::TurnStart, EventFields { step: Some(step), ..Default::default() });
+            self.send(UiEvent::TurnStart { step });
+            self.send(UiEvent::AssistantStart {});
+            let req = {
+                let st = self.state();
+                ChatRequest {
+                    model: st.model.clone(),
+                    system: self.system.clone(),
+                    messages: st.messages.clone(),
+                    tools: self.tool_defs(),
+                    max_tokens: self.max_tokens,
+                }
+            };
+            let mut partial = String::new();
+            let events = self.events.clone();
+            let mut sink = |d: &str| {
+                partial.push_str(d);
+                let _ = events.send(UiEvent::TextDelta { delta: d.to_owned() });
+            };
+            let result = tokio::select! {
+                r = self.provider.stream(&req, &mut sink) => Some(r),
+                _ = cancel.cancelled() => None,
+            };
+            let completion = match result {
+                None => {
+                    // Keep what the user already saw, so the model knows it
+                    // was cut off.
+                    if !partial.is_empty() {
+                        self.push(Message { role: Role::Assistant, content: vec![Block::text(partial)] });
+                    }
+                    return self.end_step(StopReason::Aborted, None);
+                }
+                Some(Err(e)) => {
+                    // Nothing of a failed call enters the transcript, so the
+                    // next prompt starts from a consistent state.
+                    self.send(UiEvent::Error { message: e.message.clone() });
+                    return self.end_step(StopReason::Error, Some(e.message));
+                }
+                Some(Ok(c)) => c,
+            };
+            self.send(UiEvent::Usage(completion.usage));
+            {
+                let mut st = self.state();
+                st.usage.input_tokens += completion.usage.input_tokens;
+                st.usage.output_tokens += completion.usage.output_tokens;
+                st.usage.cache_read_tokens += completion.usage.cache_read_tokens;
+                st.usage.cache_write_tokens += completion.usage.cache_write_tokens;
+            }
+            let msg = Message { role: Role::Assistant, content: completion.content };
+            let text = msg.text();
+            if !text.is_empty() {
+                self.exts.emit(
+                    LifecycleEvent::AssistantMessage,
+                    EventFields { text: Some(text.clone()), ..Default::default() },
+                );
+                // The transcript keeps the model's words; only the user sees
+                // a replacement.
+                match self.exts.intercept_assistant_message(text).await {
+                    Verdict::Allow(shown) => self.send(UiEvent::AssistantMessage { content: shown }),
+                    Verdict::Block { extension, reason } => {
+                        self.send(UiEvent::ExtStatus { extension, level: NoteLevel::Warn, text: reason })
+                    }
+                }
+            }
+            let calls: Vec<(String, String, Value)> =
+                msg.tool_uses().map(|(i, n, a)| (i.to_owned(), n.to_owned(), a.clone())).collect();
+            self.push(msg);
+            if calls.is_empty() {
+                let stop = match completion.stop {
+                    StopReason::ToolUse => StopReason::EndTurn,
+                    s => s,
+                };
+                return self.end_step(stop, None);
+            }
+            let mut results = Vec::new();
+            let mut aborted = false;
+            for (id, name, args) in calls {
+                let (out, extension) = if aborted || cancel.is_cancelled() {
+                    aborted = true;
+                    (ToolOutput::err("aborted by the user before this tool ran"), None)
+                } else {
+                    self.tool_call(&id, &name, args, cancel).await
+                };
+                if cancel.is_cancelled() {
+                    aborted = true;
+                }
+                self.send(UiEvent::ToolResult {
+                    id: id.clone(),
+                    is_error: out.is_error,
+                    content: out.content.clone(),
+                    extension,
+                });
+                results.push(Block::ToolResult { tool_use_id: id, content: out.content, is_error: out.is_error });
+            }
+            self.push(Message { role: Role::User, content: results });
+            if aborted {
+                return self.end_step(StopReason::Aborted, None);
+            }
+            self.end_step(StopReason::ToolUse, None);
+        }
+    }
+
+    /// One tool call: lifecycle event, interception, then the run.
+    async fn tool_call(
+        &self,
+        id: &str,
+        name: &str,
+        args: Value,
+        cancel: &CancellationToken,
+    ) -> (ToolOutput, Option<String>) {
+        self.exts.emit(
+            LifecycleEvent::ToolCall,
+            EventFields {
+                tool_id: Some(id.into()),
+                tool_name: Some(name.into()),
+                tool_args: Some(args.clone()),
+                ..Default::default()
+            },
+        );
+        let builtin = self.tools.iter().find(|t| t.def().name == name).cloned();
+        let ext_owner = if builtin.is_none() && self.ext_tools {
+            self.exts.tools().into_iter().find(|t| t.def.name == name).map(|t| t.extension)
+        } else {
+            None
+        };
+        let verdict = tokio::select! {
+            v = self.exts.intercept_tool_call(id, name, args.clone()) => v,
+            _ = cancel.cancelled() => Verdict::Block { extension: "zot".into(), reason: "aborted by the user".into() },
+        };
+        let args = match verdict {
+            Verdict::Allow(a) => a,
+            Verdict::Block { extension, reason } => {
+                self.send(UiEvent::ToolCall { id: id.into(), name: name.into(), args, extension: ext_owner.clone() });
+                return (ToolOutput::err(format!("blocked by extension {extension}: {reason}")), ext_owner);
+            }
+        };
+        self.send(UiEvent::ToolCall { id: id.into(), name: name.into(), args: args.clone(), extension: ext_owner.clone() });
+        let ctx = ToolCtx { cwd: self.cwd.clone(), cancel: cancel.clone() };
+        if let Some(tool) = builtin {
+            return (tools::run_checked(tool.as_ref(), args, &ctx).await, None);
+        }
+        if ext_owner.is_some() {
+            if !args.is_object() {
+                return (
+                    ToolOutput::err(format!("invalid arguments for tool {name}: expected a JSON object")),
+                    ext_owner,
+                );
+            }
+            let r = tokio::select! {
+                r = self.exts.call_tool(name, args) => r,
+                _ = cancel.cancelled() => Some(Err("aborted by the user".into())),
+            };
+            return match r {
+                Some(Ok(r)) => (ToolOutput { content: r.content, is_error: r.is_error }, Some(r.extension)),
+                Some(Err(e)) => (ToolOutput::err(e), ext_owner),
+                None => (ToolOutput::err(format!("tool {name} is no longer available")), ext_owner),
+            };
+        }
+        (
+            ToolOutput {
+                content: vec![ContentBlock::text(format!(
+                    "unknown tool {name}; the available tools are: {}",
+                    self.tool_defs().iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+                ))],
+                is_error: true,
+            },
+            None,
+        )
+    }
+}

@@ -1,0 +1,106 @@
+//! Credentials: `--api-key`, then the provider's environment variables,
+//! then `$ZOT_HOME/auth.json` (kept at mode 0600 and written atomically).
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde_json::{json, Value};
+
+use crate::providers::ProviderKind;
+
+/// Where a key came from (for messages).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySource {
+    /// `--api-key`.
+    Flag,
+    /// An environment variable.
+    Env(String),
+    /// `$ZOT_HOME/auth.json`.
+    File,
+}
+
+/// Finds the key for a provider, first source wins.
+pub fn resolve(
+    kind: ProviderKind,
+    flag: Option<&str>,
+    zot_home: &Path,
+) -> Option<(String, KeySource)> {
+    if let Some(k) = flag.filter(|k| !k.is_empty()) {
+        return Some((k.to_owned(), KeySource::Flag));
+    }
+    for var in kind.env_vars() {
+        if let Ok(k) = std::env::var(var) {
+            if !k.is_empty() {
+                return Some((k, KeySource::Env((*var).to_owned())));
+            }
+        }
+    }
+    let text = std::fs::read_to_string(zot_home.join("auth.json")).ok()?;
+    let v: Value = serde_json::from_str(&text).ok()?;
+    let entry = &v[kind.as_str()];
+    entry["api_key"]
+        .as_str()
+        .or(entry.as_str())
+        .filter(|k| !k.is_empty())
+        .map(|k| (k.to_owned(), KeySource::File))
+}
+
+/// The message for a missing key: every way to set one.
+pub fn missing_key_message(kind: ProviderKind, zot_home: &Path) -> String {
+    let env = kind.env_vars().join(" or ");
+    format!(
+        "no API key for {p}: pass --api-key KEY, or set {env} in the environment, or put {{\"{p}\": {{\"api_key\": \"KEY\"}}}} in {} (mode 0600)",
+        zot_home.join("auth.json").display(),
+        p = kind.as_str(),
+    )
+}
+
+/// Stores a key in `auth.json`, keeping other providers' keys, via a temp
+/// file renamed into place with mode 0600 so a crash never leaves half a
+/// file and the key is never world-readable.
+pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()> {
+    std::fs::create_dir_all(zot_home).with_context(|| format!("cannot create {}", zot_home.display()))?;
+    let path = zot_home.join("auth.json");
+    let mut v: Value = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
+    v[kind.as_str()] = json!({ "api_key": key });
+    let tmp = zot_home.join(format!(".auth.json.{}.tmp", std::process::id()));
+    {
+        use std::io::Write;
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        let mut f = opts.open(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+        f.write_all(serde_json::to_string_pretty(&v)?.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, &path).with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_wins_and_auth_json_is_the_last_resort() {
+        let home = tempfile::tempdir().unwrap();
+        assert_eq!(resolve(ProviderKind::Ollama, None, home.path()), None);
+        save(home.path(), ProviderKind::Ollama, "from-file").unwrap();
+        assert_eq!(resolve(ProviderKind::Ollama, None, home.path()), Some(("from-file".into(), KeySource::File)));
+        assert_eq!(resolve(ProviderKind::Ollama, Some("f"), home.path()), Some(("f".into(), KeySource::Flag)));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(home.path().join("auth.json")).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+}

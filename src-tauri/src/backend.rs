@@ -1,0 +1,265 @@
+//! The backend both front ends use: it owns the agent and the extension
+//! host, takes every `spec/rpc.md` command through [`Backend::handle`], and
+//! merges everything they say into one `UiEvent` stream that the RPC mode
+//! prints and the desktop forwards as Tauri events.
+
+mod commands;
+pub mod options;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use zot_ext_host::{Host, HostConfig, HostEvent};
+use zot_ext_protocol::rpc::{ModelInfo, RpcCommand, UiEvent};
+use zot_ext_protocol::{EventFields, LifecycleEvent};
+
+use crate::agent::extensions::{Extensions, NoExtensions};
+use crate::agent::transcript::Block;
+use crate::agent::{session, Agent, State};
+use crate::{auth, providers, tools};
+pub use options::{BackendOptions, SessionChoice};
+
+/// Events the front end has not read yet before the backend waits.
+const EVENT_BUFFER: usize = 4096;
+
+/// A prompt waiting for the agent.
+struct Queued {
+    /// The user message.
+    content: Vec<Block>,
+    /// The abort generation it was queued in; an abort drops older ones.
+    epoch: u64,
+}
+
+/// Shared state behind every clone of [`Backend`].
+struct Inner {
+    /// How it was started.
+    opts: BackendOptions,
+    /// The agent.
+    agent: Arc<Agent>,
+    /// The extension host.
+    host: Host,
+    /// Into the one event stream.
+    events: mpsc::UnboundedSender<UiEvent>,
+    /// Prompts for the worker.
+    queue: mpsc::UnboundedSender<Queued>,
+    /// Bumped by each abort, so queued prompts from before it are dropped.
+    epoch: AtomicU64,
+    /// Prompts queued or running.
+    pending: AtomicUsize,
+    /// Fires to abort the running prompt.
+    cancel: Mutex<CancellationToken>,
+    /// `get_models`, fetched once.
+    models: tokio::sync::Mutex<Option<Vec<ModelInfo>>>,
+    /// Whether `session_start` has been announced.
+    started: AtomicBool,
+}
+
+/// A cheap handle on the running agent and extension host.
+#[derive(Clone)]
+pub struct Backend {
+    /// Shared state.
+    inner: Arc<Inner>,
+}
+
+impl Backend {
+    /// Starts the extension host and the agent; does not wait for the
+    /// extensions. Never fails for a missing API key: prompts then answer
+    /// with a message saying how to set one, and extensions still work.
+    pub async fn start(opts: BackendOptions) -> anyhow::Result<(Backend, mpsc::Receiver<UiEvent>)> {
+        let (tx, mut urx) = mpsc::unbounded_channel::<UiEvent>();
+        let (out_tx, out_rx) = mpsc::channel::<UiEvent>(EVENT_BUFFER);
+        tokio::spawn(async move {
+            while let Some(ev) = urx.recv().await {
+                if out_tx.send(ev).await.is_err() {
+                    break;
+                }
+            }
+        });
+
+        let model = opts.model.clone().unwrap_or_else(|| opts.provider.default_model().to_owned());
+        let mut hcfg = HostConfig::new(&opts.zot_home, &opts.cwd);
+        hcfg.explicit = opts.explicit.clone();
+        hcfg.discover = !opts.no_ext;
+        hcfg.provider = opts.provider.as_str().into();
+        hcfg.model = model.clone();
+        let (host, mut hrx) = Host::start(hcfg);
+
+        let key = auth::resolve(opts.provider, opts.api_key.as_deref(), &opts.zot_home);
+        let provider_problem = (key.is_none() && opts.provider.needs_key())
+            .then(|| auth::missing_key_message(opts.provider, &opts.zot_home));
+        let provider = providers::build(providers::ProviderConfig {
+            kind: opts.provider,
+            base_url: opts
+                .base_url
+                .clone()
+                .unwrap_or_else(|| opts.provider.default_base_url().to_owned()),
+            api_key: key.map(|(k, _)| k),
+        });
+        let (messages, session) = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+        let exts: Arc<dyn Extensions> = Arc::new(host.clone());
+        let _ = NoExtensions; // the bare loop's seam, used in tests
+        let agent = Arc::new(Agent {
+            provider,
+            provider_problem,
+            system: crate::agent::system_prompt::build(
+                &opts.zot_home,
+                &opts.cwd,
+                opts.system_prompt.as_deref(),
+                &opts.append_system_prompt,
+            ),
+            tools: tools::select(opts.tools.as_deref(), opts.no_tools)?,
+            ext_tools: !opts.no_tools,
+            exts,
+            cwd: opts.cwd.clone(),
+            max_steps: opts.max_steps,
+            max_tokens: 8192,
+            events: tx.clone(),
+            state: Mutex::new(State {
+                messages,
+                usage: Default::default(),
+                model,
+                session,
+            }),
+        });
+
+        let (qtx, mut qrx) = mpsc::unbounded_channel::<Queued>();
+        let inner = Arc::new(Inner {
+            opts,
+            agent,
+            host,
+            events: tx,
+            queue: qtx,
+            epoch: AtomicU64::new(0),
+            pending: AtomicUsize::new(0),
+            cancel: Mutex::new(CancellationToken::new()),
+            models: tokio::sync::Mutex::new(None),
+            started: AtomicBool::new(false),
+        });
+
+        // The worker: one prompt at a time, in order.
+        let w = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            while let Some(q) = qrx.recv().await {
+                let Some(inner) = w.upgrade() else { break };
+                if q.epoch == inner.epoch.load(Ordering::SeqCst) {
+                    let token = CancellationToken::new();
+                    *inner.cancel.lock().unwrap_or_else(|e| e.into_inner()) = token.clone();
+                    // An abort that raced the dequeue still wins.
+                    if q.epoch == inner.epoch.load(Ordering::SeqCst) {
+                        inner.agent.run_prompt(q.content, token).await;
+                    }
+                }
+                inner.pending.fetch_sub(1, Ordering::SeqCst);
+            }
+        });
+
+        // Host events: UI events pass through; `submit` queues a prompt only
+        // in interactive front ends (the spec ignores it headless).
+        let w = Arc::downgrade(&inner);
+        tokio::spawn(async move {
+            while let Some(ev) = hrx.recv().await {
+                let Some(inner) = w.upgrade() else { break };
+                match ev {
+                    HostEvent::Ui(ev) => {
+                        let _ = inner.events.send(ev);
+                    }
+                    HostEvent::Submit { text, .. } if inner.opts.interactive => {
+                        Backend { inner: inner.clone() }.enqueue(vec![Block::text(text)]);
+                    }
+                    _ => {}
+                }
+            }
+        });
+
+        Ok((Backend { inner }, out_rx))
+    }
+
+    /// Waits until every extension is ready or its grace passed, then
+    /// announces `session_start` (once) to the client and to subscribers.
+    pub async fn wait_ready(&self) {
+        self.inner.host.wait_ready().await;
+        self.announce_session();
+    }
+
+    fn announce_session(&self) {
+        if !self.inner.started.swap(true, Ordering::SeqCst) {
+            self.inner.host.emit(LifecycleEvent::SessionStart, EventFields::default());
+            let _ = self.inner.events.send(UiEvent::SessionStart {});
+        }
+    }
+
+    /// Queues a prompt behind any running one.
+    fn enqueue(&self, content: Vec<Block>) {
+        self.inner.pending.fetch_add(1, Ordering::SeqCst);
+        let epoch = self.inner.epoch.load(Ordering::SeqCst);
+        if self.inner.queue.send(Queued { content, epoch }).is_err() {
+            self.inner.pending.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// Stops the running prompt and drops queued ones; returns whether
+    /// anything was running.
+    pub fn abort(&self) -> bool {
+        self.inner.epoch.fetch_add(1, Ordering::SeqCst);
+        self.inner.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
+        self.busy()
+    }
+
+    /// Whether a prompt is queued or running.
+    pub fn busy(&self) -> bool {
+        self.inner.pending.load(Ordering::SeqCst) > 0
+    }
+
+    /// Waits until no prompt is queued or running.
+    pub async fn idle(&self) {
+        while self.busy() {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
+    pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
+        commands::handle(self, cmd).await
+    }
+
+    /// Aborts any prompt and shuts the extensions down (2 s grace, then
+    /// SIGTERM, then SIGKILL).
+    pub async fn shutdown(&self) {
+        self.abort();
+        self.inner.host.shutdown().await;
+    }
+
+    /// The agent (for front ends that show state).
+    pub fn agent(&self) -> &Arc<Agent> {
+        &self.inner.agent
+    }
+
+    /// The extension host (for the manager).
+    pub fn host(&self) -> &Host {
+        &self.inner.host
+    }
+
+    /// The options it was started with.
+    pub fn options(&self) -> &BackendOptions {
+        &self.inner.opts
+    }
+
+    /// Sends an event into the stream.
+    fn send(&self, ev: UiEvent) {
+        let _ = self.inner.events.send(ev);
+    }
+
+    /// The rpc.md `hello` data.
+    fn hello_data(&self) -> Value {
+        json!({
+            "protocol_version": zot_ext_protocol::PROTOCOL_VERSION,
+            "version": env!("CARGO_PKG_VERSION"),
+            "provider": self.inner.opts.provider.as_str(),
+            "model": self.inner.agent.state().model,
+            "cwd": self.inner.opts.cwd,
+        })
+    }
+}

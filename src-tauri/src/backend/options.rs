@@ -1,0 +1,93 @@
+//! What a backend is started with: the parsed command line, resolved
+//! (`$ZOT_HOME`, the project directory, the session choice).
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+
+pub use crate::agent::session::SessionChoice;
+use crate::cli::args::Cli;
+use crate::providers::ProviderKind;
+
+/// Everything [`super::Backend::start`] needs.
+#[derive(Debug, Clone)]
+pub struct BackendOptions {
+    /// Which provider.
+    pub provider: ProviderKind,
+    /// `--model`, else the provider's default.
+    pub model: Option<String>,
+    /// `--api-key`.
+    pub api_key: Option<String>,
+    /// `--base-url`.
+    pub base_url: Option<String>,
+    /// The project directory (absolute).
+    pub cwd: PathBuf,
+    /// `$ZOT_HOME`.
+    pub zot_home: PathBuf,
+    /// `--ext` paths, in argv order.
+    pub explicit: Vec<PathBuf>,
+    /// `--no-ext`.
+    pub no_ext: bool,
+    /// `--tools CSV`.
+    pub tools: Option<String>,
+    /// `--no-tools`.
+    pub no_tools: bool,
+    /// `--max-steps`.
+    pub max_steps: u32,
+    /// `--system-prompt`.
+    pub system_prompt: Option<String>,
+    /// `--append-system-prompt`, in order.
+    pub append_system_prompt: Vec<String>,
+    /// `--continue` / `--session` / `--no-session`.
+    pub session: SessionChoice,
+    /// The GUI: `submit` frames queue prompts. Headless modes ignore them.
+    pub interactive: bool,
+}
+
+/// `$ZOT_HOME`, or an error saying how to set it.
+pub fn zot_home() -> anyhow::Result<PathBuf> {
+    zot_ext_host::home::zot_home().context("cannot find a home directory for zot's state; set ZOT_HOME")
+}
+
+/// The project directory: `--cwd`, else the current one, made absolute.
+pub fn resolve_cwd(flag: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
+    let here = std::env::current_dir().context("cannot read the current directory")?;
+    let cwd = match flag {
+        Some(p) if p.is_absolute() => p.clone(),
+        Some(p) => here.join(p),
+        None => here,
+    };
+    std::fs::canonicalize(&cwd).with_context(|| format!("--cwd {} is not a directory zot can open", cwd.display()))
+}
+
+impl BackendOptions {
+    /// Resolves the command line.
+    pub fn from_cli(cli: &Cli, interactive: bool) -> anyhow::Result<Self> {
+        let session = if cli.no_session {
+            SessionChoice::Disabled
+        } else if let Some(f) = &cli.session {
+            SessionChoice::File(f.clone())
+        } else if cli.continue_ {
+            SessionChoice::Continue
+        } else {
+            SessionChoice::New
+        };
+        Ok(BackendOptions {
+            provider: cli.provider,
+            model: cli.model.clone(),
+            api_key: cli.api_key.clone(),
+            base_url: cli.base_url.clone(),
+            cwd: resolve_cwd(cli.cwd.as_ref())?,
+            zot_home: zot_home()?,
+            explicit: cli.ext.clone(),
+            no_ext: cli.no_ext,
+            tools: cli.tools.clone(),
+            no_tools: cli.no_tools,
+            max_steps: cli.max_steps,
+            system_prompt: cli.system_prompt.clone(),
+            append_system_prompt: cli.append_system_prompt.clone(),
+            session,
+            interactive,
+        })
+    }
+}

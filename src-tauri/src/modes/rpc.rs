@@ -1,0 +1,182 @@
+//! `zot --mode rpc`: `spec/rpc.md` on stdin/stdout. A thin loop: each
+//! stdin line is parsed into a command for the backend and answered with
+//! one `response` line; backend events are printed as they come. Bad lines
+//! get `success:false` and the process keeps serving.
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::mpsc;
+use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
+
+use crate::backend::{Backend, BackendOptions};
+
+/// Serves until stdin closes; returns the exit code.
+pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
+    let (backend, mut events) = Backend::start(opts).await?;
+    // One writer owns stdout, so lines never interleave.
+    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<String>();
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(mut line) = out_rx.recv().await {
+            line.push('\n');
+            // Write what is already waiting in one go, then flush once.
+            while let Ok(mut more) = out_rx.try_recv() {
+                more.push('\n');
+                line.push_str(&more);
+            }
+            if stdout.write_all(line.as_bytes()).await.is_err() || stdout.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+    backend.wait_ready().await;
+    let _ = out_tx.send(serde_json::to_string(&UiEvent::Ready {})?);
+    let ev_tx = out_tx.clone();
+    let pump = tokio::spawn(async move {
+        while let Some(ev) = events.recv().await {
+            if let Ok(s) = serde_json::to_string(&ev) {
+                if ev_tx.send(s).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut code = 0;
+    while let Ok(Some(line)) = lines.next_line().await {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let req = match parse(&line) {
+            Ok(r) => r,
+            Err(resp) => {
+                let _ = out_tx.send(serde_json::to_string(&resp)?);
+                continue;
+            }
+        };
+        let name = command_name(&req.command);
+        match req.command {
+            // The response goes out before the prompt's first event.
+            RpcCommand::Prompt { .. } => {
+                let id = req.id.clone();
+                let _ = out_tx.send(serde_json::to_string(&RpcResponse::ok(
+                    id.clone(),
+                    name,
+                    Some(serde_json::json!({"started": true})),
+                ))?);
+                if let Err(e) = backend.handle(req.command).await {
+                    let _ = out_tx.send(serde_json::to_string(&UiEvent::Error { message: e })?);
+                }
+            }
+            RpcCommand::Hello { .. } => {
+                let r = backend.handle(req.command).await;
+                let failed = r.is_err();
+                let _ = out_tx.send(serde_json::to_string(&respond(req.id, name, r))?);
+                if failed {
+                    code = 1;
+                    break;
+                }
+            }
+            // Slow commands run beside the loop so `abort` still acts at once.
+            RpcCommand::Command { .. } | RpcCommand::GetModels {} | RpcCommand::Clear {} => {
+                let b = backend.clone();
+                let tx = out_tx.clone();
+                tokio::spawn(async move {
+                    let r = b.handle(req.command).await;
+                    if let Ok(s) = serde_json::to_string(&respond(req.id, name, r)) {
+                        let _ = tx.send(s);
+                    }
+                });
+            }
+            cmd => {
+                let r = backend.handle(cmd).await;
+                let _ = out_tx.send(serde_json::to_string(&respond(req.id, name, r))?);
+            }
+        }
+    }
+    backend.shutdown().await;
+    pump.abort();
+    drop(out_tx);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
+    Ok(code)
+}
+
+fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcResponse {
+    match r {
+        Ok(v) => RpcResponse::ok(id, name, Some(v)),
+        Err(e) => RpcResponse::err(id, name, e),
+    }
+}
+
+/// Parses one line; a bad one becomes the error response to print.
+pub fn parse(line: &str) -> Result<RpcRequest, RpcResponse> {
+    let v: Value = serde_json::from_str(line).map_err(|e| {
+        RpcResponse::err(None, "unknown", format!("the line is not JSON ({e}); send one JSON object per line"))
+    })?;
+    let id = match v.get("id") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let Some(obj) = v.as_object() else {
+        return Err(RpcResponse::err(id, "unknown", "the line is not a JSON object; send {\"type\":\"…\", …}"));
+    };
+    let Some(ty) = obj.get("type").and_then(Value::as_str) else {
+        return Err(RpcResponse::err(id, "unknown", "the command has no \"type\"; e.g. {\"type\":\"ping\"}"));
+    };
+    let ty = ty.to_owned();
+    let mut v = v;
+    // Ids may be numbers on the wire; the typed request wants a string.
+    if let Some(i) = id.clone() {
+        v["id"] = Value::String(i);
+    }
+    serde_json::from_value::<RpcRequest>(v).map_err(|e| {
+        let msg = e.to_string();
+        if msg.contains("unknown variant") {
+            RpcResponse::err(
+                id.clone(),
+                &ty,
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping"),
+            )
+        } else {
+            RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
+        }
+    })
+}
+
+/// The wire name of a command, echoed in its response.
+pub fn command_name(c: &RpcCommand) -> &'static str {
+    match c {
+        RpcCommand::Hello { .. } => "hello",
+        RpcCommand::Prompt { .. } => "prompt",
+        RpcCommand::Command { .. } => "command",
+        RpcCommand::Abort {} => "abort",
+        RpcCommand::PanelKey { .. } => "panel_key",
+        RpcCommand::PanelClose { .. } => "panel_close",
+        RpcCommand::ExtList {} => "ext_list",
+        RpcCommand::GetState {} => "get_state",
+        RpcCommand::GetMessages {} => "get_messages",
+        RpcCommand::Clear {} => "clear",
+        RpcCommand::SetModel { .. } => "set_model",
+        RpcCommand::GetModels {} => "get_models",
+        RpcCommand::Ping {} => "ping",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_lines_say_what_was_wrong() {
+        let e = parse("not json").unwrap_err();
+        assert!(!e.success && e.error.as_deref().unwrap().contains("not JSON"));
+        let e = parse(r#"{"type":"fly","id":"7"}"#).unwrap_err();
+        assert_eq!(e.id.as_deref(), Some("7"));
+        assert!(e.error.as_deref().unwrap().contains("unknown command type \"fly\""));
+        let e = parse(r#"{"type":"set_model"}"#).unwrap_err();
+        assert!(e.error.as_deref().unwrap().contains("missing field `model`"), "{e:?}");
+        assert_eq!(parse(r#"{"type":"ping","id":3}"#).unwrap().id.as_deref(), Some("3"));
+    }
+}

@@ -1,0 +1,264 @@
+//! The Anthropic Messages API with SSE streaming.
+
+use async_trait::async_trait;
+use futures::StreamExt;
+use serde_json::{json, Value};
+use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
+use zot_ext_protocol::ContentBlock;
+
+use super::{retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink};
+use crate::agent::transcript::{Block, Role};
+
+/// A client for one Anthropic-compatible server.
+pub struct Anthropic {
+    /// Shared connection pool.
+    http: reqwest::Client,
+    /// Server and key.
+    cfg: ProviderConfig,
+}
+
+impl Anthropic {
+    /// Wraps a client and config.
+    pub fn new(http: reqwest::Client, cfg: ProviderConfig) -> Self {
+        Anthropic { http, cfg }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}/v1/{path}", self.cfg.base_url.trim_end_matches('/'))
+    }
+
+    fn request(&self, method: reqwest::Method, url: &str) -> reqwest::RequestBuilder {
+        let mut b = self
+            .http
+            .request(method, url)
+            .header("anthropic-version", "2023-06-01");
+        if let Some(k) = &self.cfg.api_key {
+            b = b.header("x-api-key", k);
+        }
+        b
+    }
+}
+
+/// The request body in Anthropic's shape.
+pub fn body(req: &ChatRequest) -> Value {
+    let mut messages: Vec<Value> = Vec::new();
+    for m in &req.messages {
+        let role = match m.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        let blocks: Vec<Value> = m.content.iter().filter_map(block).collect();
+        if blocks.is_empty() {
+            continue;
+        }
+        // The API wants roles to alternate; a failed step can leave two user
+        // messages in a row, so merge them.
+        if let Some(last) = messages.last_mut() {
+            if last["role"] == role {
+                last["content"].as_array_mut().expect("content is an array").extend(blocks);
+                continue;
+            }
+        }
+        messages.push(json!({"role": role, "content": blocks}));
+    }
+    let tools: Vec<Value> = req
+        .tools
+        .iter()
+        .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.schema}))
+        .collect();
+    let mut b = json!({
+        "model": req.model,
+        "max_tokens": req.max_tokens,
+        "messages": messages,
+        "stream": true,
+    });
+    if !req.system.is_empty() {
+        b["system"] = json!(req.system);
+    }
+    if !tools.is_empty() {
+        b["tools"] = json!(tools);
+    }
+    b
+}
+
+fn block(b: &Block) -> Option<Value> {
+    Some(match b {
+        Block::Text { text } if text.is_empty() => return None,
+        Block::Text { text } => json!({"type": "text", "text": text}),
+        Block::Image { mime_type, data } => image(mime_type, data),
+        Block::ToolUse { id, name, input } => {
+            // Args that were not an object were refused at run time; the API
+            // only accepts objects here.
+            let input = if input.is_object() { input.clone() } else { json!({}) };
+            json!({"type": "tool_use", "id": id, "name": name, "input": input})
+        }
+        Block::ToolResult {
+            tool_use_id,
+            content,
+            is_error,
+        } => {
+            let content: Vec<Value> = content
+                .iter()
+                .map(|c| match c {
+                    ContentBlock::Text { text } => json!({"type": "text", "text": text}),
+                    ContentBlock::Image { mime_type, data } => image(mime_type, data),
+                })
+                .collect();
+            json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": content, "is_error": is_error})
+        }
+    })
+}
+
+fn image(mime: &str, data: &str) -> Value {
+    json!({"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}})
+}
+
+/// A block being streamed.
+enum Partial {
+    Text(String),
+    Tool { id: String, name: String, json: String },
+}
+
+#[async_trait]
+impl Provider for Anthropic {
+    fn name(&self) -> &str {
+        "anthropic"
+    }
+
+    async fn stream(&self, req: &ChatRequest, on_text: TextSink<'_>) -> Result<Completion, ProviderError> {
+        let url = self.url("messages");
+        let body = body(req);
+        let resp = retry::send("anthropic", &url, || {
+            self.request(reqwest::Method::POST, &url).json(&body)
+        })
+        .await?;
+        let mut events = sse::events("anthropic", resp);
+        let mut blocks: Vec<Option<Partial>> = Vec::new();
+        let mut usage = Usage::default();
+        let mut stop: Option<StopReason> = None;
+        let mut finished = false;
+        while let Some(ev) = events.next().await {
+            let ev = ev?;
+            if ev.data.is_empty() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(&ev.data).map_err(|e| sse::malformed("anthropic", &ev.data, e))?;
+            match v["type"].as_str().unwrap_or(ev.event.as_str()) {
+                "message_start" => {
+                    let u = &v["message"]["usage"];
+                    usage.input_tokens = u["input_tokens"].as_u64().unwrap_or(0);
+                    usage.cache_read_tokens = u["cache_read_input_tokens"].as_u64().unwrap_or(0);
+                    usage.cache_write_tokens = u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
+                    usage.output_tokens = u["output_tokens"].as_u64().unwrap_or(0);
+                }
+                "content_block_start" => {
+                    let i = v["index"].as_u64().unwrap_or(blocks.len() as u64) as usize;
+                    let cb = &v["content_block"];
+                    let p = match cb["type"].as_str() {
+                        Some("tool_use") => Partial::Tool {
+                            id: cb["id"].as_str().unwrap_or_default().to_owned(),
+                            name: cb["name"].as_str().unwrap_or_default().to_owned(),
+                            json: String::new(),
+                        },
+                        _ => {
+                            let t = cb["text"].as_str().unwrap_or_default().to_owned();
+                            if !t.is_empty() {
+                                on_text(&t);
+                            }
+                            Partial::Text(t)
+                        }
+                    };
+                    if blocks.len() <= i {
+                        blocks.resize_with(i + 1, || None);
+                    }
+                    blocks[i] = Some(p);
+                }
+                "content_block_delta" => {
+                    let i = v["index"].as_u64().unwrap_or(0) as usize;
+                    let d = &v["delta"];
+                    match (blocks.get_mut(i).and_then(Option::as_mut), d["type"].as_str()) {
+                        (Some(Partial::Text(t)), Some("text_delta")) => {
+                            let s = d["text"].as_str().unwrap_or_default();
+                            on_text(s);
+                            t.push_str(s);
+                        }
+                        (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
+                            json.push_str(d["partial_json"].as_str().unwrap_or_default());
+                        }
+                        _ => {}
+                    }
+                }
+                "message_delta" => {
+                    if let Some(s) = v["delta"]["stop_reason"].as_str() {
+                        stop = Some(match s {
+                            "tool_use" => StopReason::ToolUse,
+                            "max_tokens" => StopReason::Length,
+                            _ => StopReason::EndTurn,
+                        });
+                    }
+                    if let Some(o) = v["usage"]["output_tokens"].as_u64() {
+                        usage.output_tokens = o;
+                    }
+                    if let Some(o) = v["usage"]["input_tokens"].as_u64() {
+                        usage.input_tokens = o;
+                    }
+                }
+                "message_stop" => {
+                    finished = true;
+                    break;
+                }
+                "error" => {
+                    let m = v["error"]["message"].as_str().unwrap_or("unknown error");
+                    return Err(ProviderError::fatal(format!("anthropic reported an error mid-stream: {m}")));
+                }
+                _ => {}
+            }
+        }
+        if !finished {
+            return Err(sse::truncated("anthropic"));
+        }
+        let content = blocks
+            .into_iter()
+            .flatten()
+            .map(|p| match p {
+                Partial::Text(text) => Block::Text { text },
+                Partial::Tool { id, name, json } => Block::ToolUse { id, name, input: parse_args(&json) },
+            })
+            .collect::<Vec<_>>();
+        let stop = stop.unwrap_or(StopReason::EndTurn);
+        Ok(Completion { content, stop, usage })
+    }
+
+    async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
+        let url = self.url("models");
+        let resp = retry::send("anthropic", &url, || self.request(reqwest::Method::GET, &url)).await?;
+        let v: Value = resp
+            .json()
+            .await
+            .map_err(|e| ProviderError::fatal(format!("anthropic sent a model list that does not parse: {e}")))?;
+        Ok(v["data"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| m["id"].as_str())
+                    .map(|id| ModelInfo {
+                        id: id.to_owned(),
+                        provider: "anthropic".into(),
+                        context_window: Some(200_000),
+                        max_output: None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+}
+
+/// Parses streamed tool args; empty means `{}`, and text that is not JSON is
+/// kept as a string so the tool runner can refuse it with a clear error.
+pub fn parse_args(s: &str) -> Value {
+    if s.trim().is_empty() {
+        return json!({});
+    }
+    serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.to_owned()))
+}
+

@@ -1,0 +1,251 @@
+//! OpenAI-compatible chat completions with streaming: OpenAI itself, Ollama
+//! and Kimi/Moonshot, differing only in base URL, key and defaults.
+
+use async_trait::async_trait;
+use futures::StreamExt;
+use serde_json::{json, Value};
+use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
+use zot_ext_protocol::ContentBlock;
+
+use super::anthropic::parse_args;
+use super::{retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink};
+use crate::agent::transcript::{Block, Role};
+
+/// A client for one OpenAI-compatible server.
+pub struct OpenAi {
+    /// Shared connection pool.
+    http: reqwest::Client,
+    /// Server, key and preset.
+    cfg: ProviderConfig,
+}
+
+impl OpenAi {
+    /// Wraps a client and config.
+    pub fn new(http: reqwest::Client, cfg: ProviderConfig) -> Self {
+        OpenAi { http, cfg }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}/{path}", self.cfg.base_url.trim_end_matches('/'))
+    }
+
+    fn request(&self, method: reqwest::Method, url: &str) -> reqwest::RequestBuilder {
+        let b = self.http.request(method, url);
+        match &self.cfg.api_key {
+            Some(k) => b.bearer_auth(k),
+            None => b,
+        }
+    }
+}
+
+fn data_url(mime: &str, data: &str) -> Value {
+    json!({"type": "image_url", "image_url": {"url": format!("data:{mime};base64,{data}")}})
+}
+
+/// The request body in the chat-completions shape.
+pub fn body(req: &ChatRequest) -> Value {
+    let mut messages: Vec<Value> = Vec::new();
+    if !req.system.is_empty() {
+        messages.push(json!({"role": "system", "content": req.system}));
+    }
+    for m in &req.messages {
+        match m.role {
+            Role::Assistant => {
+                let text = m.text();
+                let calls: Vec<Value> = m
+                    .tool_uses()
+                    .map(|(id, name, input)| {
+                        let args = match input {
+                            Value::String(s) => s.clone(),
+                            v => v.to_string(),
+                        };
+                        json!({"id": id, "type": "function", "function": {"name": name, "arguments": args}})
+                    })
+                    .collect();
+                let mut msg = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
+                if !calls.is_empty() {
+                    msg["tool_calls"] = json!(calls);
+                }
+                messages.push(msg);
+            }
+            Role::User => {
+                let mut parts: Vec<Value> = Vec::new();
+                // Tool messages cannot carry images, so those follow as a user message.
+                let mut tool_images: Vec<Value> = Vec::new();
+                for b in &m.content {
+                    match b {
+                        Block::Text { text } => parts.push(json!({"type": "text", "text": text})),
+                        Block::Image { mime_type, data } => parts.push(data_url(mime_type, data)),
+                        Block::ToolResult { tool_use_id, content, is_error } => {
+                            let mut text = String::new();
+                            if *is_error {
+                                text.push_str("Error: ");
+                            }
+                            for c in content {
+                                match c {
+                                    ContentBlock::Text { text: t } => text.push_str(t),
+                                    ContentBlock::Image { mime_type, data } => {
+                                        text.push_str("[image attached below]");
+                                        tool_images.push(data_url(mime_type, data));
+                                    }
+                                }
+                            }
+                            messages.push(json!({"role": "tool", "tool_call_id": tool_use_id, "content": text}));
+                        }
+                        Block::ToolUse { .. } => {}
+                    }
+                }
+                if !tool_images.is_empty() {
+                    messages.push(json!({"role": "user", "content": tool_images}));
+                }
+                if !parts.is_empty() {
+                    let content = if parts.len() == 1 && parts[0]["type"] == "text" {
+                        parts[0]["text"].clone()
+                    } else {
+                        json!(parts)
+                    };
+                    messages.push(json!({"role": "user", "content": content}));
+                }
+            }
+        }
+    }
+    let mut b = json!({
+        "model": req.model,
+        "messages": messages,
+        "stream": true,
+        "stream_options": {"include_usage": true},
+        "max_tokens": req.max_tokens,
+    });
+    if !req.tools.is_empty() {
+        b["tools"] = json!(req
+            .tools
+            .iter()
+            .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.schema}}))
+            .collect::<Vec<_>>());
+    }
+    b
+}
+
+/// A tool call being streamed.
+#[derive(Default)]
+struct PartialCall {
+    id: String,
+    name: String,
+    args: String,
+}
+
+#[async_trait]
+impl Provider for OpenAi {
+    fn name(&self) -> &str {
+        self.cfg.kind.as_str()
+    }
+
+    async fn stream(&self, req: &ChatRequest, on_text: TextSink<'_>) -> Result<Completion, ProviderError> {
+        let name = self.name().to_owned();
+        let url = self.url("chat/completions");
+        let body = body(req);
+        let resp = retry::send(&name, &url, || self.request(reqwest::Method::POST, &url).json(&body)).await?;
+        let mut events = sse::events(&name, resp);
+        let mut text = String::new();
+        let mut calls: Vec<PartialCall> = Vec::new();
+        let mut usage = Usage::default();
+        let mut stop: Option<StopReason> = None;
+        let mut done = false;
+        while let Some(ev) = events.next().await {
+            let ev = ev?;
+            let data = ev.data.trim();
+            if data.is_empty() {
+                continue;
+            }
+            if data == "[DONE]" {
+                done = true;
+                break;
+            }
+            let v: Value = serde_json::from_str(data).map_err(|e| sse::malformed(&name, data, e))?;
+            if let Some(m) = v["error"]["message"].as_str().or(v["error"].as_str()) {
+                return Err(ProviderError::fatal(format!("{name} reported an error mid-stream: {m}")));
+            }
+            if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
+                usage.input_tokens = u["prompt_tokens"].as_u64().unwrap_or(0);
+                usage.output_tokens = u["completion_tokens"].as_u64().unwrap_or(0);
+                usage.cache_read_tokens = u["prompt_tokens_details"]["cached_tokens"].as_u64().unwrap_or(0);
+            }
+            let Some(choice) = v["choices"].get(0) else { continue };
+            let d = &choice["delta"];
+            if let Some(s) = d["content"].as_str() {
+                if !s.is_empty() {
+                    on_text(s);
+                    text.push_str(s);
+                }
+            }
+            if let Some(tcs) = d["tool_calls"].as_array() {
+                for tc in tcs {
+                    let i = tc["index"].as_u64().unwrap_or(calls.len() as u64) as usize;
+                    if calls.len() <= i {
+                        calls.resize_with(i + 1, PartialCall::default);
+                    }
+                    let c = &mut calls[i];
+                    if let Some(id) = tc["id"].as_str() {
+                        c.id = id.to_owned();
+                    }
+                    if let Some(n) = tc["function"]["name"].as_str() {
+                        c.name.push_str(n);
+                    }
+                    if let Some(a) = tc["function"]["arguments"].as_str() {
+                        c.args.push_str(a);
+                    }
+                }
+            }
+            if let Some(f) = choice["finish_reason"].as_str() {
+                stop = Some(match f {
+                    "tool_calls" | "function_call" => StopReason::ToolUse,
+                    "length" => StopReason::Length,
+                    _ => StopReason::EndTurn,
+                });
+            }
+        }
+        if !done && stop.is_none() {
+            return Err(sse::truncated(&name));
+        }
+        let mut content = Vec::new();
+        if !text.is_empty() {
+            content.push(Block::Text { text });
+        }
+        for (i, c) in calls.into_iter().enumerate() {
+            let id = if c.id.is_empty() { format!("call_{i}") } else { c.id };
+            content.push(Block::ToolUse { id, name: c.name, input: parse_args(&c.args) });
+        }
+        let has_calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+        let stop = match stop {
+            // Some servers say "stop" even when they called tools.
+            Some(StopReason::EndTurn) | None if has_calls => StopReason::ToolUse,
+            Some(s) => s,
+            None => StopReason::EndTurn,
+        };
+        Ok(Completion { content, stop, usage })
+    }
+
+    async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
+        let name = self.name().to_owned();
+        let url = self.url("models");
+        let resp = retry::send(&name, &url, || self.request(reqwest::Method::GET, &url)).await?;
+        let v: Value = resp
+            .json()
+            .await
+            .map_err(|e| ProviderError::fatal(format!("{name} sent a model list that does not parse: {e}")))?;
+        Ok(v["data"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| m["id"].as_str())
+                    .map(|id| ModelInfo {
+                        id: id.to_owned(),
+                        provider: name.clone(),
+                        context_window: None,
+                        max_output: None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+}
