@@ -1,0 +1,253 @@
+//! A fake LLM server for the tests: real HTTP on 127.0.0.1:0 speaking real
+//! SSE in both wire formats (Anthropic Messages and OpenAI chat
+//! completions). Replies are scripted in order; every request is recorded.
+#![allow(dead_code)]
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// One scripted answer.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// `200 text/event-stream`: the chunks, written one by one with a short
+    /// pause, then the connection closes.
+    Sse(Vec<String>),
+    /// Like `Sse`, but the connection then stays open until the client goes.
+    SseThenHang(Vec<String>),
+    /// A plain response.
+    Status {
+        /// HTTP status.
+        code: u16,
+        /// Extra headers.
+        headers: Vec<(String, String)>,
+        /// Body.
+        body: String,
+    },
+}
+
+/// A request as the server saw it.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    /// `POST`, `GET`.
+    pub method: String,
+    /// Path with query.
+    pub path: String,
+    /// Lowercased header names.
+    pub headers: Vec<(String, String)>,
+    /// The JSON body (Null when empty).
+    pub body: Value,
+}
+
+impl Recorded {
+    /// A header's value.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// The running server.
+#[derive(Clone)]
+pub struct FakeLlm {
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    replies: Arc<Mutex<VecDeque<Reply>>>,
+    recorded: Arc<Mutex<Vec<Recorded>>>,
+}
+
+impl FakeLlm {
+    /// Starts the server on a free loopback port.
+    pub async fn start() -> FakeLlm {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let s = FakeLlm {
+            url,
+            replies: Arc::default(),
+            recorded: Arc::default(),
+        };
+        let me = s.clone();
+        tokio::spawn(async move {
+            while let Ok((sock, _)) = listener.accept().await {
+                let me = me.clone();
+                tokio::spawn(async move { me.serve(sock).await });
+            }
+        });
+        s
+    }
+
+    /// Queues replies, answered in order.
+    pub fn push(&self, r: Reply) {
+        self.replies.lock().unwrap().push_back(r);
+    }
+
+    /// Every request so far.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.recorded.lock().unwrap().clone()
+    }
+
+    async fn serve(&self, mut sock: TcpStream) {
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 4096];
+        let head_end = loop {
+            if let Some(i) = find(&buf, b"\r\n\r\n") {
+                break i;
+            }
+            match sock.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        };
+        let head = String::from_utf8_lossy(&buf[..head_end]).into_owned();
+        let mut lines = head.split("\r\n");
+        let mut first = lines.next().unwrap_or("").split(' ');
+        let method = first.next().unwrap_or("").to_owned();
+        let path = first.next().unwrap_or("").to_owned();
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+            .collect();
+        let len: usize = headers
+            .iter()
+            .find(|(k, _)| k == "content-length")
+            .and_then(|(_, v)| v.parse().ok())
+            .unwrap_or(0);
+        let mut body = buf[head_end + 4..].to_vec();
+        while body.len() < len {
+            match sock.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => body.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        self.recorded.lock().unwrap().push(Recorded { method: method.clone(), path: path.clone(), headers, body });
+        if method == "GET" && path.ends_with("/models") {
+            let b = json!({"data":[{"id":"fake-model-1"},{"id":"fake-model-2"}]}).to_string();
+            let _ = write_plain(&mut sock, 200, &[], &b).await;
+            return;
+        }
+        let reply = self.replies.lock().unwrap().pop_front();
+        match reply {
+            None => {
+                let _ = write_plain(&mut sock, 500, &[], r#"{"error":{"message":"the fake server has no scripted reply left"}}"#).await;
+            }
+            Some(Reply::Status { code, headers, body }) => {
+                let _ = write_plain(&mut sock, code, &headers, &body).await;
+            }
+            Some(Reply::Sse(chunks)) => {
+                let _ = write_sse(&mut sock, &chunks).await;
+            }
+            Some(Reply::SseThenHang(chunks)) => {
+                if write_sse(&mut sock, &chunks).await.is_ok() {
+                    // Wait for the client to hang up.
+                    let mut b = [0u8; 16];
+                    let _ = tokio::time::timeout(Duration::from_secs(60), sock.read(&mut b)).await;
+                }
+            }
+        }
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+async fn write_plain(sock: &mut TcpStream, code: u16, headers: &[(String, String)], body: &str) -> std::io::Result<()> {
+    let mut h = format!("HTTP/1.1 {code} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+    for (k, v) in headers {
+        h.push_str(&format!("{k}: {v}\r\n"));
+    }
+    h.push_str("\r\n");
+    sock.write_all(h.as_bytes()).await?;
+    sock.write_all(body.as_bytes()).await?;
+    sock.shutdown().await
+}
+
+async fn write_sse(sock: &mut TcpStream, chunks: &[String]) -> std::io::Result<()> {
+    sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n").await?;
+    for c in chunks {
+        sock.write_all(c.as_bytes()).await?;
+        sock.flush().await?;
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    Ok(())
+}
+
+/// One SSE event in Anthropic's style (named event + data).
+pub fn ev(name: &str, data: Value) -> String {
+    format!("event: {name}\ndata: {data}\n\n")
+}
+
+/// One SSE `data:` line in OpenAI's style.
+pub fn data(v: Value) -> String {
+    format!("data: {v}\n\n")
+}
+
+/// Anthropic: streamed text in pieces, then `end_turn`.
+pub fn anthropic_text(pieces: &[&str]) -> Reply {
+    let mut c = vec![ev("message_start", json!({"type":"message_start","message":{"id":"m1","usage":{"input_tokens":11,"output_tokens":1}}}))];
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})));
+    for p in pieces {
+        c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":p}})));
+    }
+    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":0})));
+    c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}})));
+    c.push(ev("message_stop", json!({"type":"message_stop"})));
+    Reply::Sse(c)
+}
+
+/// Anthropic: optional text, then one tool call whose args arrive in pieces.
+pub fn anthropic_tool(text: &str, id: &str, name: &str, arg_pieces: &[&str]) -> Reply {
+    let mut c = vec![ev("message_start", json!({"type":"message_start","message":{"usage":{"input_tokens":20}}}))];
+    let mut i = 0;
+    if !text.is_empty() {
+        c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})));
+        c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}})));
+        c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":0})));
+        i = 1;
+    }
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":i,"content_block":{"type":"tool_use","id":id,"name":name,"input":{}}})));
+    for p in arg_pieces {
+        c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":i,"delta":{"type":"input_json_delta","partial_json":p}})));
+    }
+    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":i})));
+    c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}})));
+    c.push(ev("message_stop", json!({"type":"message_stop"})));
+    Reply::Sse(c)
+}
+
+/// OpenAI: streamed text in pieces, then `stop`, then usage and `[DONE]`.
+pub fn openai_text(pieces: &[&str]) -> Reply {
+    let mut c = vec![data(json!({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}))];
+    for p in pieces {
+        c.push(data(json!({"choices":[{"index":0,"delta":{"content":p}}]})));
+    }
+    c.push(data(json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})));
+    c.push(data(json!({"choices":[],"usage":{"prompt_tokens":13,"completion_tokens":4}})));
+    c.push("data: [DONE]\n\n".into());
+    Reply::Sse(c)
+}
+
+/// OpenAI: one tool call whose argument JSON arrives in pieces.
+pub fn openai_tool(id: &str, name: &str, arg_pieces: &[&str]) -> Reply {
+    let mut c = vec![data(json!({"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":id,"type":"function","function":{"name":name,"arguments":""}}]}}]}))];
+    for p in arg_pieces {
+        c.push(data(json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":p}}]}}]})));
+    }
+    c.push(data(json!({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})));
+    c.push(data(json!({"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":9}})));
+    c.push("data: [DONE]\n\n".into());
+    Reply::Sse(c)
+}
+
+/// A status reply with a JSON error body in the shared `{error:{message}}` shape.
+pub fn error_status(code: u16, message: &str, retry_after: Option<&str>) -> Reply {
+    Reply::Status {
+        code,
+        headers: retry_after.map(|r| vec![("retry-after".to_owned(), r.to_owned())]).unwrap_or_default(),
+        body: json!({"error":{"type":"x","message":message}}).to_string(),
+    }
+}
