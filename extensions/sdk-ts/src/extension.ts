@@ -1,0 +1,129 @@
+// The object authors use: register commands, tools, hooks and handlers,
+// then `run()`.
+import type { Context, HostInfo } from "./context.js";
+import type { Event, LifecycleEvent, PanelKeyFrame } from "./protocol/index.js";
+import type { Decision, Response, ToolResult } from "./responses.js";
+import { run, type RunOptions } from "./runtime.js";
+
+/** A value or a promise of one: every handler may be async. */
+export type MaybePromise<T> = T | Promise<T>;
+/** `(ctx, args) => Response`; a string means display it, nothing means noop. */
+export type CommandHandler = (ctx: Context, args: string) => MaybePromise<Response | string | void>;
+/** Tool args as the model produced them (a JSON object). */
+export type ToolArgs = { [key: string]: any };
+/** `(ctx, args) => ToolResult`; a string means one text block. */
+export type ToolHandler = (ctx: Context, args: ToolArgs) => MaybePromise<ToolResult | string>;
+/** A JSON Schema object describing a tool's args. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** @internal */
+export interface CommandEntry { name: string; description: string; handler: CommandHandler }
+/** @internal */
+export interface ToolEntry { name: string; description: string; schema: JsonSchema; deferred: boolean; handler: ToolHandler }
+
+/** An extension: everything it registers and every handler it runs. */
+export class Extension {
+  /** @internal */ readonly commands: CommandEntry[] = [];
+  /** @internal */ readonly tools: ToolEntry[] = [];
+  /** @internal */ readonly events: [LifecycleEvent, (ctx: Context, event: Event) => MaybePromise<void>][] = [];
+  /** @internal */ readonly capabilities: string[] = [];
+  /** @internal */ toolCallInterceptor?: (ctx: Context, tool: string, args: ToolArgs) => MaybePromise<Decision>;
+  /** @internal */ turnStartInterceptor?: (ctx: Context, step: number) => MaybePromise<Decision>;
+  /** @internal */ assistantMessageInterceptor?: (ctx: Context, text: string) => MaybePromise<Decision>;
+  /** @internal */ panelKeyHandler?: (ctx: Context, key: PanelKeyFrame) => MaybePromise<void>;
+  /** @internal */ panelCloseHandler?: (ctx: Context, panelId: string) => MaybePromise<void>;
+  /** @internal */ shutdownHandler?: (ctx: Context) => MaybePromise<void>;
+  /** @internal */ helloHook?: (ext: Extension, host: HostInfo) => MaybePromise<void>;
+
+  /** `name` must match `extension.json`. */
+  constructor(readonly name: string, readonly version = "") {}
+
+  /** Adds a slash command; the handler gets everything typed after it. */
+  command(name: string, description: string, handler: CommandHandler): this {
+    this.commands.push({ name, description, handler });
+    return this;
+  }
+
+  /** Adds a tool the model can call; `schema` is a JSON Schema object. */
+  tool(name: string, description: string, schema: JsonSchema, handler: ToolHandler): this {
+    this.tools.push({ name, description, schema, deferred: false, handler });
+    return this;
+  }
+
+  /** Adds a tool hidden from the model until a result's `activate_tools` names it. */
+  deferredTool(name: string, description: string, schema: JsonSchema, handler: ToolHandler): this {
+    this.tools.push({ name, description, schema, deferred: true, handler });
+    return this;
+  }
+
+  /** Runs once after `hello_ack`, before registrations are announced. */
+  onHello(hook: (ext: Extension, host: HostInfo) => MaybePromise<void>): this {
+    this.helloHook = hook;
+    return this;
+  }
+
+  /** Observes a lifecycle event; event handlers run one at a time, in order. */
+  onEvent(event: LifecycleEvent, handler: (ctx: Context, event: Event) => MaybePromise<void>): this {
+    this.events.push([event, handler]);
+    return this;
+  }
+
+  /** Tool calls: allow, block with a reason, or rewrite args. */
+  interceptToolCall(handler: (ctx: Context, tool: string, args: ToolArgs) => MaybePromise<Decision>): this {
+    this.toolCallInterceptor = handler;
+    return this;
+  }
+
+  /** The start of each model step: allow or block. */
+  interceptTurnStart(handler: (ctx: Context, step: number) => MaybePromise<Decision>): this {
+    this.turnStartInterceptor = handler;
+    return this;
+  }
+
+  /** The assistant's final text: allow, block, or replace. */
+  interceptAssistantMessage(handler: (ctx: Context, text: string) => MaybePromise<Decision>): this {
+    this.assistantMessageInterceptor = handler;
+    return this;
+  }
+
+  /** Keys for this extension's focused panels, in order. */
+  onPanelKey(handler: (ctx: Context, key: PanelKeyFrame) => MaybePromise<void>): this {
+    this.panelKeyHandler = handler;
+    return this;
+  }
+
+  /** The user closed one of this extension's panels. */
+  onPanelClose(handler: (ctx: Context, panelId: string) => MaybePromise<void>): this {
+    this.panelCloseHandler = handler;
+    return this;
+  }
+
+  /** Runs on `shutdown`, before the acknowledgement; keep it short (zot waits 2 s). */
+  onShutdown(handler: (ctx: Context) => MaybePromise<void>): this {
+    this.shutdownHandler = handler;
+    return this;
+  }
+
+  /** Declares a capability beyond those inferred from registrations. */
+  capability(name: string): this {
+    this.capabilities.push(name);
+    return this;
+  }
+
+  /** @internal The capabilities announced in `hello`. */
+  inferredCapabilities(): string[] {
+    const caps = new Set<string>();
+    if (this.commands.length) caps.add("commands");
+    if (this.tools.length) caps.add("tools");
+    if (this.events.length || this.toolCallInterceptor || this.turnStartInterceptor || this.assistantMessageInterceptor)
+      caps.add("events");
+    if (this.panelKeyHandler || this.panelCloseHandler) caps.add("panels");
+    for (const c of this.capabilities) caps.add(c);
+    return [...caps];
+  }
+
+  /** Speaks the protocol on stdin/stdout until `shutdown` or end of stdin. */
+  run(options: RunOptions = {}): Promise<void> {
+    return run(this, options);
+  }
+}

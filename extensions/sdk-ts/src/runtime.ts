@@ -1,0 +1,249 @@
+// The handshake, then dispatch. JavaScript has one thread, so concurrency is
+// the event loop's: requests (commands, tools, intercepts) run concurrently,
+// each awaited on its own, so a tool that awaits for 10 s never delays a
+// panel key. Keys, panel closes and events are chained so a panel never sees
+// `x` before the `down` that preceded it.
+import { Context, type HostInfo } from "./context.js";
+import type { Extension, ToolArgs } from "./extension.js";
+import type { ExtToHost, HostToExt } from "./protocol/index.js";
+import { Response, ToolResult, type Decision } from "./responses.js";
+
+/** Where frames come from and go to; the process's own stdio by default. */
+export interface RunOptions {
+  /** Frames in. */
+  input?: NodeJS.ReadableStream;
+  /** Frames out. */
+  output?: NodeJS.WritableStream;
+  /** Exit the process after `shutdown_ack` (default true with real stdio). */
+  exitOnShutdown?: boolean;
+}
+
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown"]);
+const ORDERED = new Set(["event", "panel_key", "panel_close"]);
+
+function describe(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Keeps stray console.log / process.stdout writes off the wire. */
+function takeStdout(): (line: string) => void {
+  const stdout = process.stdout;
+  const raw = stdout.write.bind(stdout);
+  stdout.write = ((chunk: any, enc?: any, cb?: any) => process.stderr.write(chunk, enc, cb)) as typeof stdout.write;
+  return (line) => {
+    raw(line);
+  };
+}
+
+/** Runs `ext` until `shutdown` (or end of input). */
+export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const write = options.output ? (l: string) => void options.output!.write(l) : takeStdout();
+  const exitOnShutdown = options.exitOnShutdown ?? !options.output;
+  const send = (f: ExtToHost) => write(JSON.stringify(f) + "\n");
+  const log = (m: string) => process.stderr.write(`[${ext.name}] ${m}\n`);
+
+  return new Promise<void>((resolve) => {
+    let phase: "handshake" | "running" | "done" = "handshake";
+    let ctx: Context | undefined;
+    let handshake: Promise<void> = Promise.resolve();
+    let ordered: Promise<void> = Promise.resolve();
+    const commands = new Map<string, Extension["commands"][number]>();
+    const tools = new Map<string, Extension["tools"][number]>();
+
+    const finish = () => {
+      if (phase === "done") return;
+      phase = "done";
+      input.removeListener("data", onData);
+      if ("pause" in input) input.pause();
+      resolve();
+      if (exitOnShutdown) process.exit(0);
+    };
+
+    send({ type: "hello", name: ext.name, ...(ext.version ? { version: ext.version } : {}), capabilities: ext.inferredCapabilities() });
+
+    const parse = (line: string): HostToExt | undefined => {
+      let f: any;
+      try {
+        f = JSON.parse(line);
+      } catch (e) {
+        log(`ignoring a line from zot that is not JSON (${describe(e)}): ${line.slice(0, 200)}`);
+        return undefined;
+      }
+      if (typeof f !== "object" || f === null || Array.isArray(f)) {
+        log(`ignoring a line from zot that is not a JSON object: ${line.slice(0, 200)}`);
+        return undefined;
+      }
+      if (!KNOWN.has(f.type)) {
+        log(`ignoring unknown frame type ${JSON.stringify(f.type)} from zot: ${line.slice(0, 200)}`);
+        return undefined;
+      }
+      return f as HostToExt;
+    };
+
+    const startRunning = async (host: HostInfo) => {
+      if (ext.helloHook) {
+        try {
+          await ext.helloHook(ext, host);
+        } catch (e) {
+          log(`onHello threw ${describe(e)}; registering what was set up before it`);
+        }
+      }
+      for (const c of ext.commands) {
+        if (!commands.has(c.name.toLowerCase())) commands.set(c.name.toLowerCase(), c);
+        send({ type: "register_command", name: c.name, ...(c.description ? { description: c.description } : {}) });
+      }
+      for (const t of ext.tools) {
+        if (!tools.has(t.name)) tools.set(t.name, t);
+        send({
+          type: "register_tool", name: t.name, ...(t.description ? { description: t.description } : {}),
+          schema: t.schema as any, ...(t.deferred ? { deferred: true } : {}),
+        });
+      }
+      const events = [...new Set(ext.events.map(([e]) => e))];
+      const intercept = (
+        [["tool_call", ext.toolCallInterceptor], ["turn_start", ext.turnStartInterceptor], ["assistant_message", ext.assistantMessageInterceptor]] as const
+      ).filter(([, f]) => f).map(([e]) => e);
+      if (events.length || intercept.length) send({ type: "subscribe", events, ...(intercept.length ? { intercept } : {}) });
+      send({ type: "ready" });
+      ctx = new Context(ext.name, host, send);
+      phase = "running";
+    };
+
+    const guard = async <T>(what: string, f: () => T | Promise<T>): Promise<[T | undefined, string | undefined]> => {
+      try {
+        return [await f(), undefined];
+      } catch (e) {
+        const msg = `${what} threw ${describe(e)}`;
+        log(e instanceof Error && e.stack ? `${msg}\n${e.stack}` : msg);
+        return [undefined, msg];
+      }
+    };
+
+    const handle = async (f: HostToExt): Promise<void> => {
+      const c = ctx!;
+      switch (f.type) {
+        case "command_invoked": {
+          const cmd = commands.get(f.name.toLowerCase());
+          let r: Response;
+          if (!cmd) r = Response.error(`${ext.name} has no command /${f.name}`);
+          else {
+            const [v, err] = await guard(`command /${f.name}`, () => cmd.handler(c, f.args ?? ""));
+            r = err ? Response.error(err) : typeof v === "string" ? Response.display(v) : v ?? Response.noop();
+          }
+          send({ type: "command_response", id: f.id, ...r });
+          return;
+        }
+        case "tool_call": {
+          const tool = tools.get(f.name);
+          let r: ToolResult;
+          if (!tool) r = ToolResult.error(`${ext.name} has no tool named ${JSON.stringify(f.name)}`);
+          else {
+            const args = (f.args && typeof f.args === "object" && !Array.isArray(f.args) ? f.args : {}) as ToolArgs;
+            const [v, err] = await guard(`tool ${f.name}`, () => tool.handler(c, args));
+            r = err ? ToolResult.error(err) : typeof v === "string" ? ToolResult.text(v) : v!;
+          }
+          send({ type: "tool_result", id: f.id, ...r });
+          return;
+        }
+        case "event_intercept": {
+          let d: Decision | undefined;
+          let err: string | undefined;
+          if (f.event === "tool_call" && ext.toolCallInterceptor) {
+            const h = ext.toolCallInterceptor;
+            [d, err] = await guard("tool_call interceptor", () => h(c, f.tool_name ?? "", (f.tool_args ?? {}) as ToolArgs));
+          } else if (f.event === "turn_start" && ext.turnStartInterceptor) {
+            const h = ext.turnStartInterceptor;
+            [d, err] = await guard("turn_start interceptor", () => h(c, f.step ?? 0));
+          } else if (f.event === "assistant_message" && ext.assistantMessageInterceptor) {
+            const h = ext.assistantMessageInterceptor;
+            [d, err] = await guard("assistant_message interceptor", () => h(c, f.text ?? ""));
+          } else {
+            log(`no interceptor for ${JSON.stringify(f.event)}; allowing it`);
+          }
+          send({ type: "event_intercept_response", id: f.id, ...(err ? { reason: err } : d ?? {}) });
+          return;
+        }
+        case "event": {
+          const hs = ext.events.filter(([e]) => e === f.event);
+          if (!hs.length) log(`ignoring event ${JSON.stringify(f.event)}: no handler for it`);
+          for (const [, h] of hs) await guard(`event handler ${f.event}`, () => h(c, f));
+          return;
+        }
+        case "panel_key": {
+          const h = ext.panelKeyHandler;
+          if (!h) log(`ignoring a key for panel ${JSON.stringify(f.panel_id)}: no onPanelKey handler`);
+          else await guard("panel key handler", () => h(c, f));
+          return;
+        }
+        case "panel_close": {
+          const h = ext.panelCloseHandler;
+          if (h) await guard("panel close handler", () => h(c, f.panel_id));
+          return;
+        }
+        case "shutdown": {
+          const h = ext.shutdownHandler;
+          if (h) await guard("shutdown handler", () => h(c));
+          send({ type: "shutdown_ack" });
+          finish();
+          return;
+        }
+        case "hello_ack":
+          log("ignoring a second hello_ack");
+          return;
+      }
+    };
+
+    const dispatch = (f: HostToExt) => {
+      if (f.type === "shutdown") {
+        // Everything ordered before it has been queued; let it drain first.
+        ordered = ordered.then(() => handle(f));
+      } else if (ORDERED.has(f.type)) {
+        ordered = ordered.then(() => handle(f));
+      } else {
+        void handle(f);
+      }
+    };
+
+    const onLine = (line: string) => {
+      if (phase === "done" || line.trim() === "") return;
+      if (phase === "running") {
+        const f = parse(line);
+        if (f) dispatch(f);
+        return;
+      }
+      handshake = handshake.then(async () => {
+        if (phase === "running") {
+          const f = parse(line);
+          if (f) dispatch(f);
+          return;
+        }
+        if (phase === "done") return;
+        const f = parse(line);
+        if (!f) return;
+        if (f.type === "hello_ack") await startRunning(f);
+        else if (f.type === "shutdown") {
+          send({ type: "shutdown_ack" });
+          finish();
+        } else log(`ignoring ${f.type} sent before hello_ack`);
+      });
+    };
+
+    let pending = "";
+    const onData = (chunk: string | Buffer) => {
+      pending += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+      let nl: number;
+      while ((nl = pending.indexOf("\n")) >= 0) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+      }
+    };
+    if ("setEncoding" in input) input.setEncoding("utf8");
+    input.on("data", onData);
+    input.on("end", () => {
+      if (pending) onLine(pending);
+      void handshake.then(() => ordered).then(finish);
+    });
+  });
+}
