@@ -100,14 +100,22 @@ pub struct DoctorConflict {
 /// or out of time, takes the report, shuts everything down and judges it.
 /// Must run inside a tokio runtime.
 pub async fn diagnose(cfg: HostConfig) -> DoctorReport {
+    judge(&started(cfg, Host::report).await)
+}
+
+/// Starts a host with `cfg` exactly as zot does, waits until every
+/// extension is ready, failed or out of time, lets `look` read it, then
+/// shuts every extension down. `zot ext list` and the doctor both use it,
+/// so neither reports a state the real startup would not reach.
+pub async fn started<T>(cfg: HostConfig, look: impl FnOnce(&Host) -> T) -> T {
     let (host, mut events) = Host::start(cfg);
     // Nobody shows these events; drain them so the queue never fills.
     let drain = tokio::spawn(async move { while events.recv().await.is_some() {} });
     host.wait_ready().await;
-    let report = host.report();
+    let seen = look(&host);
     host.shutdown().await;
     drain.abort();
-    judge(&report)
+    seen
 }
 
 /// Turns the host's report into the doctor's verdict.
@@ -175,20 +183,25 @@ pub fn judge(report: &HostReport) -> DoctorReport {
 /// What is broken about one extension, if anything.
 fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
     let s = &ext.summary;
-    let log = &s.log_path;
     let error = s.error.as_deref().unwrap_or("no error was recorded");
+    // Host errors usually name the log already; add it only when missing.
+    let log = if error.contains(&s.log_path) {
+        String::new()
+    } else {
+        format!(" (log: {})", s.log_path)
+    };
     match s.state {
         ExtState::Failed if manifest_broken => None,
         ExtState::Failed => Some(format!(
-            "{} failed to load: {error}; fix it, then run `zot ext doctor` again (log: {log})",
+            "{} failed to load: {error}{log}; read its log, fix it, then run `zot ext doctor` again",
             s.name
         )),
         ExtState::Exited => Some(format!(
-            "{} exited after it became ready: {error} (log: {log})",
+            "{} exited after it became ready: {error}{log}",
             s.name
         )),
         ExtState::Loading => Some(format!(
-            "{} did not finish its handshake in time; it must send `hello` first (see its log: {log})",
+            "{} did not finish its handshake in time; it must send `hello` first{log}",
             s.name
         )),
         ExtState::Ready | ExtState::Disabled | ExtState::Theme => None,

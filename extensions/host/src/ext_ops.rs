@@ -28,7 +28,7 @@ pub enum OpsError {
     #[error("cannot install from `{0}`: it is not a directory and does not look like a git URL (use https://…, ssh://…, git@host:path or file://…)")]
     UnknownSource(String),
     /// An extension name that would escape the extensions directory or is empty.
-    #[error("invalid extension name `{name}`: {reason}")]
+    #[error("invalid extension name `{name}`: {reason}; use a name as `zot ext list` shows it")]
     BadName {
         /// The name as given.
         name: String,
@@ -36,7 +36,7 @@ pub enum OpsError {
         reason: String,
     },
     /// The source has no `extension.json`.
-    #[error("no extension.json in {dir}: an extension directory needs a manifest with at least a `name` (see `zot ext` in docs/cli.md)")]
+    #[error("no extension.json in {dir}: every extension directory needs one, with at least a `name` (and an `exec` unless it only ships themes)")]
     NoManifest {
         /// The directory that lacks it.
         dir: PathBuf,

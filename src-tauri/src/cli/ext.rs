@@ -1,2 +1,133 @@
-//! `zot ext …`: manage extensions from the shell (placeholder until the
-//! manager lands).
+//! `zot ext …`: manage extensions from the shell. Each subcommand is a thin
+//! front end over the management operations in `zot_ext_host`, which the
+//! desktop manager calls too; this module only parses, asks, and prints.
+//! Data goes to stdout, progress and errors to stderr.
+
+mod doctor;
+mod list;
+mod logs;
+mod manage;
+mod output;
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+/// `zot ext` and its subcommand.
+#[derive(Args, Debug)]
+pub struct ExtArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: ExtCommand,
+}
+
+/// The `zot ext` subcommands (spec: "Managing extensions from the CLI").
+#[derive(Subcommand, Debug)]
+pub enum ExtCommand {
+    /// List installed extensions and their state.
+    List {
+        /// Print JSON (an array of extension summaries) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Start every extension as zot would and report load, registration
+    /// and conflict problems; exits non-zero when anything is broken.
+    Doctor {
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a directory or shallow-clone a git URL into $ZOT_HOME/extensions/.
+    Install {
+        /// A directory holding extension.json, or a git URL.
+        #[arg(value_name = "PATH|GIT-URL", allow_hyphen_values = true)]
+        source: String,
+        /// Replace an installed extension of the same name.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Delete an installed extension's directory.
+    Remove {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+        /// Do not ask for confirmation.
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+    /// Re-enable a disabled extension.
+    Enable {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+    },
+    /// Disable an extension without removing it.
+    Disable {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+    },
+    /// Print an extension's stderr log.
+    Logs {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+        /// Keep printing as the log grows (survives truncation and re-creation).
+        #[arg(long, short = 'f')]
+        follow: bool,
+    },
+}
+
+/// What `zot ext` needs from the global command line and environment.
+#[derive(Debug, Clone)]
+pub struct ExtGlobals {
+    /// `$ZOT_HOME`.
+    pub zot_home: PathBuf,
+    /// The project directory (project-local extensions live under it).
+    pub cwd: PathBuf,
+    /// `--ext/-e PATH`, in argv order.
+    pub explicit: Vec<PathBuf>,
+    /// `--no-ext`: skip project-local and global discovery.
+    pub no_ext: bool,
+}
+
+impl ExtGlobals {
+    /// The host configuration a normal zot start would use: the same
+    /// directories, `--ext` paths and `--no-ext`.
+    pub fn host_config(&self) -> zot_ext_host::HostConfig {
+        let mut cfg = zot_ext_host::HostConfig::new(&self.zot_home, &self.cwd);
+        cfg.explicit = self.explicit.clone();
+        cfg.discover = !self.no_ext;
+        cfg
+    }
+
+    /// Runs `future` on a fresh runtime (the CLI is otherwise synchronous).
+    fn block_on<F: std::future::Future>(&self, future: F) -> anyhow::Result<F::Output> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot start the async runtime: {e}"))?;
+        Ok(runtime.block_on(future))
+    }
+}
+
+/// Runs one `zot ext` subcommand and returns the process exit code.
+pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
+    let result = match args.command {
+        ExtCommand::List { json } => list::run(global, json),
+        ExtCommand::Doctor { json } => doctor::run(global, json),
+        ExtCommand::Install { source, force } => manage::install(global, &source, force),
+        ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
+        ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
+        ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),
+        ExtCommand::Logs { name, follow } => logs::run(global, &name, follow),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("zot ext: {e:#}");
+            1
+        }
+    }
+}

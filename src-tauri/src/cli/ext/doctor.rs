@@ -1,0 +1,142 @@
+//! `zot ext doctor [--json]`: run the real startup through the host crate's
+//! doctor and print what it found. Exits 1 when anything is broken, so it
+//! can gate a script or CI job.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use zot_ext_host::doctor::{diagnose, DoctorExtension, DoctorReport, Readiness};
+use zot_ext_protocol::rpc::ExtState;
+
+use super::output::word;
+use super::ExtGlobals;
+
+/// Runs the subcommand.
+pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
+    let report = global.block_on(diagnose(global.host_config()))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render(&report, global));
+    }
+    Ok(if report.ok { 0 } else { 1 })
+}
+
+fn render(r: &DoctorReport, global: &ExtGlobals) -> String {
+    let mut out = String::new();
+    let o = &mut out;
+    if r.extensions.is_empty() {
+        let _ = writeln!(
+            o,
+            "no extensions found (looked in {} and {}{})",
+            zot_ext_host::home::extensions_dir(&global.zot_home).display(),
+            zot_ext_host::home::project_extensions_dir(&global.cwd).display(),
+            if global.no_ext {
+                "; --no-ext skipped both"
+            } else {
+                ""
+            }
+        );
+    } else {
+        let _ = writeln!(o, "extensions (in load order):");
+        for e in &r.extensions {
+            extension(o, e);
+        }
+    }
+    if !r.manifest_errors.is_empty() {
+        let _ = writeln!(o, "\nmanifest errors:");
+        for m in &r.manifest_errors {
+            let field = m
+                .field
+                .as_deref()
+                .map(|f| format!("field '{f}': "))
+                .unwrap_or_default();
+            let _ = writeln!(o, "  {}: {field}{}", m.file, m.message);
+        }
+    }
+    if !r.conflicts.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nconflicts (first registration wins; built-ins always win):"
+        );
+        for c in &r.conflicts {
+            let s = &c.shadowing;
+            let _ = writeln!(
+                o,
+                "  {} `{}` of {} is shadowed by {}: {}",
+                word(&s.kind),
+                s.name,
+                c.extension,
+                s.by,
+                s.reason
+            );
+        }
+    }
+    let _ = writeln!(
+        o,
+        "\ninterception order (a call passes through these, first to last):"
+    );
+    for chain in &r.interception {
+        let names = if chain.chain.is_empty() {
+            "(none)".to_string()
+        } else {
+            chain.chain.join(" -> ")
+        };
+        let _ = writeln!(o, "  {}: {names}", chain.event.as_str());
+    }
+    if r.ok {
+        let _ = writeln!(o, "\nok: nothing is broken");
+    } else {
+        let _ = writeln!(o, "\nbroken ({}):", r.problems.len());
+        for p in &r.problems {
+            let _ = writeln!(o, "  - {p}");
+        }
+    }
+    out
+}
+
+fn extension(o: &mut String, e: &DoctorExtension) {
+    let s = &e.summary;
+    let version = s
+        .version
+        .as_deref()
+        .map(|v| format!(" {v}"))
+        .unwrap_or_default();
+    let state = match (s.state, e.readiness) {
+        (ExtState::Ready, Readiness::AutoReady) => {
+            "auto-ready (registered, never sent `ready`)".to_string()
+        }
+        (ExtState::Ready, _) => "ready".to_string(),
+        (state, _) => word(&state),
+    };
+    let _ = writeln!(o, "  {}{version} [{}] {state}", s.name, word(&s.scope));
+    let _ = writeln!(o, "    dir: {}", s.dir);
+    if let Some(error) = &s.error {
+        let _ = writeln!(o, "    error: {error}");
+    }
+    if !s.commands.is_empty() {
+        let names: Vec<String> = s.commands.iter().map(|c| format!("/{}", c.name)).collect();
+        let _ = writeln!(o, "    commands: {}", names.join(", "));
+    }
+    if !s.tools.is_empty() {
+        let names: Vec<String> = s
+            .tools
+            .iter()
+            .map(|t| {
+                if t.deferred {
+                    format!("{} (deferred)", t.name)
+                } else {
+                    t.name.clone()
+                }
+            })
+            .collect();
+        let _ = writeln!(o, "    tools: {}", names.join(", "));
+    }
+    if !s.themes.is_empty() {
+        let _ = writeln!(o, "    themes: {}", s.themes.join(", "));
+    }
+    for w in &e.warnings {
+        let _ = writeln!(o, "    warning: {w}");
+    }
+    let _ = writeln!(o, "    log: {}", s.log_path);
+}

@@ -1,0 +1,55 @@
+//! `zot ext list [--json]`: every extension a zot start would see, with the
+//! state that start reaches. JSON is the same data as `ext_list` in RPC
+//! mode (`ExtensionSummary`).
+
+use anyhow::Result;
+use zot_ext_host::doctor::started;
+use zot_ext_protocol::rpc::ExtensionSummary;
+
+use super::output::{table, word};
+use super::ExtGlobals;
+
+/// Runs the subcommand.
+pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
+    let list = global.block_on(started(global.host_config(), |host| host.list()))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(0);
+    }
+    if list.is_empty() {
+        eprintln!(
+            "no extensions in {} or {}; install one with `zot ext install <path|git-url>`",
+            zot_ext_host::home::extensions_dir(&global.zot_home).display(),
+            zot_ext_host::home::project_extensions_dir(&global.cwd).display()
+        );
+        return Ok(0);
+    }
+    print!("{}", render(&list));
+    Ok(0)
+}
+
+fn render(list: &[ExtensionSummary]) -> String {
+    let header = [
+        "SCOPE",
+        "NAME",
+        "VERSION",
+        "ENABLED",
+        "STATE",
+        "LANGUAGE",
+        "DESCRIPTION",
+        "DIRECTORY",
+    ];
+    let rows = list.iter().map(|e| {
+        vec![
+            word(&e.scope),
+            e.name.clone(),
+            e.version.clone().unwrap_or_else(|| "-".into()),
+            if e.enabled { "yes" } else { "no" }.to_string(),
+            word(&e.state),
+            e.language.clone().unwrap_or_else(|| "-".into()),
+            e.description.clone().unwrap_or_else(|| "-".into()),
+            e.dir.clone(),
+        ]
+    });
+    table(&header, rows)
+}
