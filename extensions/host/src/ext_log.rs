@@ -65,6 +65,16 @@ impl Throttle {
         }
         (p == n).then_some(n)
     }
+
+    /// Like [`Throttle::hit`], but the first `first` are all logged.
+    pub fn hit_after(&self, first: u64) -> Option<u64> {
+        let n = self.0.load(Ordering::Relaxed) + 1;
+        if n <= first {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            return Some(n);
+        }
+        self.hit()
+    }
 }
 
 /// Shortens a line for a log message, on a character boundary.

@@ -77,6 +77,16 @@ pub fn group_alive(pgid: i32) -> bool {
     pgid > 1 && unsafe { libc::kill(-pgid, 0) } == 0
 }
 
+/// Kills what is left of the group and waits (at most `cap`) until the OS
+/// reports it empty, so "shut down" means gone, not merely signalled.
+pub async fn kill_group_and_wait(pgid: i32, cap: std::time::Duration) {
+    signal_group(pgid, libc::SIGKILL);
+    let deadline = tokio::time::Instant::now() + cap;
+    while group_alive(pgid) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+}
+
 /// `status 3`, or `signal 9 (SIGKILL)`.
 pub fn describe_status(status: ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;

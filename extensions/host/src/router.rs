@@ -34,7 +34,7 @@ pub(crate) fn route_line(inner: &Arc<Inner>, ext: &Arc<Ext>, line: &[u8]) -> Rou
     match codec::decode(line) {
         Ok(frame) => route(inner, ext, frame),
         Err(e) => {
-            if let Some(n) = ext.bad_lines.hit() {
+            if let Some(n) = ext.bad_lines.hit_after(100) {
                 ext.log
                     .line(&format!("{e}; ignored (bad line #{n}): {}", excerpt(line)));
             }

@@ -14,7 +14,10 @@ use crate::config::{SHUTDOWN_GRACE, TERM_GRACE};
 use crate::connection::FrameSource;
 use crate::extension::{encode, Ext};
 use crate::host::{Host, Inner};
-use crate::process::signal_group;
+use crate::process::{kill_group_and_wait, signal_group};
+
+/// How long to wait for the OS to report a killed group empty.
+pub(crate) const GROUP_GONE_CAP: Duration = Duration::from_secs(1);
 use crate::router::{route_line, Routed};
 
 /// Runs the shutdown sequence on one child; returns its exit status.
@@ -27,7 +30,7 @@ pub(crate) async fn stop_child(
     exited: Option<ExitStatus>,
 ) -> Option<ExitStatus> {
     if let Some(s) = exited {
-        signal_group(pgid, libc::SIGKILL);
+        kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
         return Some(s);
     }
     ext.send_one_way(&encode(&HostToExt::Shutdown(Shutdown {})));
@@ -51,7 +54,7 @@ pub(crate) async fn stop_child(
     for (wait, next) in steps {
         if let Some(status) = wait_draining(inner, ext, child, source, wait).await {
             // Whatever it started goes with it.
-            signal_group(pgid, libc::SIGKILL);
+            kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
             return Some(status);
         }
         if let Some((sig, why)) = next {

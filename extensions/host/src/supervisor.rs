@@ -18,7 +18,8 @@ use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
 use crate::connection::{FrameSink, FrameSource, PipeSink};
 use crate::extension::{encode, Closed, Ext, ReadyKind};
 use crate::host::{HostEvent, Inner};
-use crate::process::{self, describe_status, signal_group, GroupGuard};
+use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
+use crate::shutdown::GROUP_GONE_CAP;
 use crate::router::{mark_ready, route_line, Routed};
 use crate::{panels, shutdown};
 
@@ -243,7 +244,7 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
         End::Gone => {
             let status = match exited {
                 Some(s) => {
-                    signal_group(pgid, libc::SIGKILL);
+                    kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
                     describe_status(s)
                 }
                 None => reap_soon(&mut child, pgid).await,
@@ -334,12 +335,16 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
         _ => None,
     };
     signal_group(pgid, libc::SIGKILL);
-    match status {
-        Some(s) => describe_status(s),
-        None => match child.wait().await {
-            Ok(s) => format!("closed its stdout; killed: {}", describe_status(s)),
-            Err(e) => format!("unknown status: {e}"),
-        },
+    let lingered = status.is_none();
+    let status = match status {
+        Some(s) => Some(s),
+        None => child.wait().await.ok(),
+    };
+    kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
+    match (status, lingered) {
+        (Some(s), false) => describe_status(s),
+        (Some(s), true) => format!("closed its stdout and was killed: {}", describe_status(s)),
+        (None, _) => "unknown status".into(),
     }
 }
 
@@ -347,6 +352,7 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
 pub(crate) async fn kill_and_reap(child: &mut Child, pgid: i32) {
     signal_group(pgid, libc::SIGKILL);
     let _ = child.wait().await;
+    kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
 }
 
 /// Resolves once the host has asked this extension to stop.

@@ -186,3 +186,34 @@ pub fn pids_matching(needle: &str) -> Vec<i32> {
         .filter_map(|l| l.split_whitespace().next()?.parse().ok())
         .collect()
 }
+
+/// The pid an extension wrote to `dir/<file>`.
+pub fn read_pid(dir: &Path, file: &str) -> i32 {
+    std::fs::read_to_string(dir.join(file))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Whether `pid` is a zombie whose parent is this test process: a child
+/// the host forgot to reap.
+pub fn is_our_zombie(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    let mut rest = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+    let state = rest.next();
+    let ppid: i32 = rest.next().and_then(|p| p.parse().ok()).unwrap_or(0);
+    state == Some("Z") && ppid == std::process::id() as i32
+}
+
+/// Resident memory of this process in KiB.
+pub fn rss_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        .unwrap_or(0)
+}

@@ -1,0 +1,96 @@
+//! Shutdown: `shutdown`, 2 s, SIGTERM, 1 s, SIGKILL, over whole process
+//! groups; nothing is left, checked with the OS.
+
+#[path = "support/support.rs"]
+mod support;
+
+use serde_json::json;
+use support::*;
+use zot_ext_protocol::rpc::ExtState;
+
+#[tokio::test]
+async fn a_polite_extension_acks_and_exits_with_its_grandchildren() {
+    let env = Env::new();
+    let dir = env.global("polite", json!({"grandchild": true}));
+    let (host, _rx) = start(env.config()).await;
+    let pid = read_pid(&dir, "pid");
+    let gc = read_pid(&dir, "grandchild.pid");
+    assert!(process_alive(pid) && process_alive(gc));
+    host.shutdown().await;
+    assert!(!process_alive(pid), "the extension outlived shutdown");
+    assert!(!is_our_zombie(pid), "the extension was not reaped");
+    assert!(!process_alive(gc), "its grandchild outlived shutdown");
+    assert_eq!(host.list()[0].state, ExtState::Exited);
+    let log = env.log("polite");
+    assert!(log.contains("acknowledged shutdown"), "{log}");
+    assert!(!log.contains("SIGTERM"), "{log}");
+}
+
+#[tokio::test]
+async fn holdouts_get_sigterm_then_sigkill_in_parallel() {
+    let env = Env::new();
+    let deaf = env.global("deaf", json!({"shutdown":"ignore", "grandchild": true}));
+    let stubborn = env.global(
+        "stubborn",
+        json!({"shutdown":"ignore_term", "grandchild": true}),
+    );
+    let (host, _rx) = start(env.config()).await;
+    let pids = [
+        read_pid(&deaf, "pid"),
+        read_pid(&deaf, "grandchild.pid"),
+        read_pid(&stubborn, "pid"),
+        read_pid(&stubborn, "grandchild.pid"),
+    ];
+    host.shutdown().await;
+    for pid in pids {
+        assert!(!process_alive(pid), "{pid} outlived shutdown");
+        assert!(!is_our_zombie(pid), "{pid} was not reaped");
+    }
+    let deaf_log = env.log("deaf");
+    assert!(deaf_log.contains("sent SIGTERM"), "{deaf_log}");
+    assert!(!deaf_log.contains("sent SIGKILL"), "{deaf_log}");
+    assert!(env.log("stubborn").contains("sent SIGKILL"));
+}
+
+#[test]
+fn dropping_the_runtime_without_shutdown_still_kills_every_group() {
+    let env = Env::new();
+    let dir = env.global("orphan", json!({"grandchild": true}));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let host = rt.block_on(async {
+        let (host, _rx) = start(env.config()).await;
+        host
+    });
+    let pid = read_pid(&dir, "pid");
+    let gc = read_pid(&dir, "grandchild.pid");
+    drop(host);
+    drop(rt);
+    let mut gone = false;
+    for _ in 0..500 {
+        if !process_alive(pid) && !process_alive(gc) {
+            gone = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(gone, "processes survived the host's runtime");
+}
+
+#[tokio::test]
+async fn shutdown_fails_calls_in_flight_and_refuses_new_ones() {
+    let env = Env::new();
+    env.global(
+        "busy",
+        json!({"register":[{"type":"register_tool","name":"wait","schema":{"type":"object"}}], "tools":{"wait":"hang"}}),
+    );
+    let (host, _rx) = start(env.config()).await;
+    let call = tokio::spawn({
+        let host = host.clone();
+        async move { host.call_tool("wait", json!({})).await }
+    });
+    tokio::task::yield_now().await;
+    host.shutdown().await;
+    let err = call.await.unwrap().unwrap_err();
+    assert!(err.to_string().contains("'busy' is not running"), "{err}");
+    assert!(host.call_tool("wait", json!({})).await.is_err());
+}
