@@ -19,8 +19,8 @@ use crate::connection::{FrameSink, FrameSource, PipeSink};
 use crate::extension::{encode, Closed, Ext, ReadyKind};
 use crate::host::{HostEvent, Inner};
 use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
-use crate::shutdown::GROUP_GONE_CAP;
 use crate::router::{mark_ready, route_line, Routed};
+use crate::shutdown::GROUP_GONE_CAP;
 use crate::{panels, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
