@@ -1,7 +1,12 @@
 //! The doctor runs the real startup path over real extension processes and
 //! reports each kind of trouble, and only real trouble makes it fail.
 
+#[path = "fixtures/ext_fixtures.rs"]
+mod ext_fixtures;
+
 use std::path::{Path, PathBuf};
+
+use ext_fixtures::scripted_ext;
 
 use serde_json::json;
 use zot_ext_host::doctor::{diagnose, Readiness};
@@ -9,24 +14,9 @@ use zot_ext_host::HostConfig;
 use zot_ext_protocol::rpc::{ExtState, ShadowKind};
 use zot_ext_protocol::LifecycleEvent;
 
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/doctor_ext.py")
-}
-
 /// An extension directory whose manifest runs the fixture with `spec`.
 fn ext(base: &Path, name: &str, spec: serde_json::Value, enabled: bool) -> PathBuf {
-    let dir = base.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut spec = spec;
-    spec["name"] = json!(name);
-    let manifest = json!({
-        "name": name,
-        "exec": fixture().to_str().unwrap(),
-        "args": [spec.to_string()],
-        "enabled": enabled,
-    });
-    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
-    dir
+    scripted_ext(base, name, spec, json!({ "enabled": enabled }))
 }
 
 struct Setup {

@@ -1,17 +1,15 @@
 //! Installing from a directory or a git URL: what lands where, and that
 //! every refused or failed install leaves nothing under `extensions/`.
 
+#[path = "fixtures/ext_fixtures.rs"]
+mod ext_fixtures;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+use ext_fixtures::{git_repo, write_ext};
 
 use zot_ext_host::ext_ops::OpsError;
 use zot_ext_host::install::{install, Cancel, Progress, Source};
-
-fn write_ext(dir: &Path, manifest: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("extension.json"), manifest).unwrap();
-    std::fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
-}
 
 fn entries(dir: &Path) -> Vec<String> {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -140,35 +138,16 @@ fn arguments_starting_with_a_dash_are_refused() {
     }
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
-
-fn git_repo(dir: &Path, manifest: &str) -> String {
+/// A git repository holding an extension with `manifest`.
+fn ext_repo(dir: &Path, manifest: &str) -> String {
     write_ext(dir, manifest);
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "."]);
-    git(dir, &["commit", "-q", "-m", "init"]);
-    format!("file://{}", dir.display())
+    git_repo(dir)
 }
 
 #[test]
 fn a_git_url_is_shallow_cloned_with_progress() {
     let tmp = tempfile::tempdir().unwrap();
-    let url = git_repo(
+    let url = ext_repo(
         &tmp.path().join("repo"),
         r#"{"name":"cloned","version":"0.3"}"#,
     );
@@ -212,11 +191,8 @@ fn a_cloned_repo_without_a_manifest_leaves_nothing() {
     let repo = tmp.path().join("repo");
     std::fs::create_dir(&repo).unwrap();
     std::fs::write(repo.join("README"), "no manifest").unwrap();
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "."]);
-    git(&repo, &["commit", "-q", "-m", "init"]);
+    let url = git_repo(&repo);
     let home = tmp.path().join("home");
-    let url = format!("file://{}", repo.display());
     let err = run(&home, &Source::Git(url), false).unwrap_err();
     assert!(matches!(err, OpsError::NoManifest { .. }), "{err}");
     assert_eq!(entries(&home.join("extensions")), Vec::<String>::new());
@@ -225,7 +201,7 @@ fn a_cloned_repo_without_a_manifest_leaves_nothing() {
 #[test]
 fn a_cancelled_clone_leaves_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let url = git_repo(&tmp.path().join("repo"), r#"{"name":"slow"}"#);
+    let url = ext_repo(&tmp.path().join("repo"), r#"{"name":"slow"}"#);
     let home = tmp.path().join("home");
     let cancel = Cancel::new();
     let on_progress = cancel.clone();

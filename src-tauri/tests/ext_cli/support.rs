@@ -6,6 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+#[path = "../../../extensions/host/tests/fixtures/ext_fixtures.rs"]
+mod ext_fixtures;
+// Each test file uses a different subset.
+#[allow(unused_imports)]
+pub use ext_fixtures::{git_repo, scripted_ext, write_ext};
+
 /// A temp `ZOT_HOME` plus a temp project directory used as cwd.
 pub struct Env {
     /// Owns every temp file.
@@ -70,13 +76,6 @@ pub fn entries(dir: &Path) -> Vec<String> {
     v
 }
 
-/// Writes an extension directory with `manifest` and a trivial script.
-pub fn write_ext(dir: &Path, manifest: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("extension.json"), manifest).unwrap();
-    std::fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
-}
-
 /// A finished `zot` run.
 pub struct Run(pub Output);
 
@@ -111,60 +110,4 @@ impl Run {
         );
         self.stderr()
     }
-}
-
-/// Runs git with a fixed identity in `dir`.
-pub fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-}
-
-/// Makes `dir` a git repository with one commit of its contents; returns
-/// its `file://` URL.
-pub fn git_repo(dir: &Path) -> String {
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "."]);
-    git(dir, &["commit", "-q", "-m", "init"]);
-    format!("file://{}", dir.display())
-}
-
-/// The configurable test extension shared with the host crate's tests.
-pub fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../extensions/host/tests/fixtures/doctor_ext.py")
-}
-
-/// An extension directory under `base` that runs the fixture with `spec`
-/// (a JSON object; see the fixture's header).
-pub fn scripted_ext(
-    base: &Path,
-    name: &str,
-    spec: serde_json::Value,
-    extra: serde_json::Value,
-) -> PathBuf {
-    let dir = base.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut spec = spec;
-    spec["name"] = serde_json::json!(name);
-    let mut manifest = serde_json::json!({
-        "name": name,
-        "exec": fixture().to_str().unwrap(),
-        "args": [spec.to_string()],
-    });
-    for (k, v) in extra.as_object().unwrap() {
-        manifest[k] = v.clone();
-    }
-    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
-    dir
 }
