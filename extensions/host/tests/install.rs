@@ -6,21 +6,10 @@ mod ext_fixtures;
 
 use std::path::{Path, PathBuf};
 
-use ext_fixtures::{git_repo, write_ext};
+use ext_fixtures::{entries, git_repo, write_ext};
 
 use zot_ext_host::ext_ops::OpsError;
 use zot_ext_host::install::{install, Cancel, Progress, Source};
-
-fn entries(dir: &Path) -> Vec<String> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut v: Vec<String> = rd
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
 
 fn run(home: &Path, source: &Source, force: bool) -> Result<PathBuf, OpsError> {
     install(home, source, force, &Cancel::new(), &mut |_| {}).map(|i| i.dir)

@@ -3,14 +3,14 @@
 
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 #[path = "../../../extensions/host/tests/fixtures/ext_fixtures.rs"]
 mod ext_fixtures;
 // Each test file uses a different subset.
 #[allow(unused_imports)]
-pub use ext_fixtures::{git_repo, scripted_ext, write_ext};
+pub use ext_fixtures::{entries, git_repo, scripted_ext, write_ext};
 
 /// A temp `ZOT_HOME` plus a temp project directory used as cwd.
 pub struct Env {
@@ -62,18 +62,6 @@ impl Env {
     pub fn path(&self, rel: &str) -> PathBuf {
         self.tmp.path().join(rel)
     }
-}
-
-/// Sorted names in a directory, hidden ones included; empty if it is missing.
-pub fn entries(dir: &Path) -> Vec<String> {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut v: Vec<String> = rd
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
 }
 
 /// A finished `zot` run.
