@@ -1,0 +1,73 @@
+//! The weather example through the real host: the tool answers from its
+//! offline data, rejects unknown cities, and its first answer activates the
+//! deferred forecast tool.
+
+use serde_json::json;
+use zot_examples_tests::{example_dir, Harness};
+use zot_ext_protocol::ContentBlock;
+
+fn text(c: &[ContentBlock]) -> String {
+    match &c[0] {
+        ContentBlock::Text { text } => text.clone(),
+        other => panic!("expected text, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn weather_answers_offline_and_activates_the_forecast() {
+    assert!(std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-weather")).exists());
+    let h = Harness::start(&[example_dir("weather")]).await;
+    let tools: Vec<String> = h.host.tools().into_iter().map(|t| t.name).collect();
+    assert_eq!(
+        tools,
+        ["weather"],
+        "the forecast is deferred until activated"
+    );
+
+    let r = h
+        .host
+        .call_tool("weather", json!({"city":"berlin"}))
+        .await
+        .unwrap();
+    assert!(!r.is_error);
+    assert_eq!(text(&r.content), "Berlin: 16°C, fog");
+    assert_eq!(r.activated, ["weather_forecast"]);
+    let tools: Vec<String> = h.host.tools().into_iter().map(|t| t.name).collect();
+    assert_eq!(tools, ["weather", "weather_forecast"]);
+
+    let r = h
+        .host
+        .call_tool("weather_forecast", json!({"city":"Oslo"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&r.content),
+        "day 1: 2°C, snow\nday 2: 3°C, cloudy\nday 3: 5°C, rain"
+    );
+
+    let r = h
+        .host
+        .call_tool("weather", json!({"city":"Atlantis"}))
+        .await
+        .unwrap();
+    assert!(r.is_error);
+    assert!(
+        text(&r.content).contains("known cities: Berlin"),
+        "{}",
+        text(&r.content)
+    );
+    let r = h.host.call_tool("weather", json!({})).await.unwrap();
+    assert!(r.is_error);
+
+    let r = h
+        .host
+        .invoke_command("weather", "Lisbon")
+        .await
+        .unwrap()
+        .response;
+    assert_eq!(
+        r.prompt.as_deref(),
+        Some("Show today's weather for Lisbon in one line.")
+    );
+    h.host.shutdown().await;
+}

@@ -1,0 +1,95 @@
+//! Shared helpers for driving the example extensions through the real
+//! extension host: a temp `ZOT_HOME` and project, the example loaded as an
+//! `--ext` path, and waiting for the host's UI events. The Rust examples'
+//! own tests use it too (as a dev-dependency), so every example is tested
+//! the same way.
+#![deny(missing_docs)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tempfile::TempDir;
+use tokio::sync::mpsc::Receiver;
+use zot_ext_host::{Host, HostConfig, HostEvent};
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
+
+/// `examples/extensions/<name>` in this checkout.
+pub fn example_dir(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../extensions")
+        .join(name)
+        .canonicalize()
+        .unwrap_or_else(|e| panic!("example {name} is missing: {e}"))
+}
+
+/// A host running one or more examples, with its temp dirs.
+pub struct Harness {
+    /// The real host.
+    pub host: Host,
+    /// Its event stream.
+    pub rx: Receiver<HostEvent>,
+    /// `$ZOT_HOME` (logs land in `logs/ext-<name>.log`).
+    pub home: TempDir,
+    /// The project directory sent as `hello_ack.cwd`.
+    pub project: TempDir,
+}
+
+impl Harness {
+    /// Starts the host with `dirs` as `--ext` paths and nothing discovered,
+    /// and waits until they are ready; panics if one did not get there.
+    pub async fn start(dirs: &[PathBuf]) -> Harness {
+        let home = TempDir::new().unwrap();
+        let project = TempDir::new().unwrap();
+        let mut cfg = HostConfig::new(home.path(), project.path());
+        cfg.explicit = dirs.to_vec();
+        cfg.discover = false;
+        cfg.provider = "anthropic".into();
+        cfg.model = "test-model".into();
+        let (host, rx) = Host::start(cfg);
+        host.wait_ready().await;
+        let h = Harness {
+            host,
+            rx,
+            home,
+            project,
+        };
+        for s in h.host.list() {
+            assert_eq!(
+                s.state,
+                ExtState::Ready,
+                "{} did not become ready: {:?}\nlog:\n{}",
+                s.name,
+                s.error,
+                h.log(&s.name)
+            );
+        }
+        h
+    }
+
+    /// The extension's stderr log so far.
+    pub fn log(&self, name: &str) -> String {
+        std::fs::read_to_string(
+            self.home
+                .path()
+                .join("logs")
+                .join(format!("ext-{name}.log")),
+        )
+        .unwrap_or_default()
+    }
+
+    /// The next UI event matching `want`, skipping others; panics after 10 s.
+    pub async fn ui(&mut self, want: impl Fn(&UiEvent) -> bool) -> UiEvent {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let ev = tokio::time::timeout_at(deadline, self.rx.recv())
+                .await
+                .expect("no matching host event within 10 s")
+                .expect("host event stream closed");
+            if let HostEvent::Ui(ui) = ev {
+                if want(&ui) {
+                    return ui;
+                }
+            }
+        }
+    }
+}
