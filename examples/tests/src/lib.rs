@@ -22,6 +22,43 @@ pub fn example_dir(name: &str) -> PathBuf {
         .unwrap_or_else(|e| panic!("example {name} is missing: {e}"))
 }
 
+/// A scratch copy of an example, for examples that keep state in their own
+/// directory (the spec's `data_dir`), so tests never write into the
+/// checkout. The copy sits at `<tmp>/examples/extensions/<name>` beside
+/// symlinks to the SDKs, so the examples' in-repo SDK paths still resolve.
+pub struct Copy {
+    /// Keeps the copy alive.
+    pub tmp: TempDir,
+    /// The copied extension directory.
+    pub dir: PathBuf,
+}
+
+/// Copies `examples/extensions/<name>` (without its state files).
+pub fn copy_example(name: &str) -> Copy {
+    let tmp = TempDir::new().unwrap();
+    let src = example_dir(name);
+    let dir = tmp.path().join("examples/extensions").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let entry = entry.unwrap();
+        let file = entry.file_name();
+        let f = file.to_string_lossy();
+        if entry.file_type().unwrap().is_file()
+            && !f.starts_with("todos.json")
+            && !f.starts_with("scratchpad.md")
+        {
+            std::fs::copy(entry.path(), dir.join(&file)).unwrap();
+        }
+    }
+    let sdks = tmp.path().join("extensions");
+    std::fs::create_dir_all(&sdks).unwrap();
+    let repo = src.join("../../..").canonicalize().unwrap();
+    for sdk in ["sdk-py", "sdk-ts"] {
+        std::os::unix::fs::symlink(repo.join("extensions").join(sdk), sdks.join(sdk)).unwrap();
+    }
+    Copy { tmp, dir }
+}
+
 /// A host running one or more examples, with its temp dirs.
 pub struct Harness {
     /// The real host.

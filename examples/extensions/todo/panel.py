@@ -1,0 +1,91 @@
+"""The todo panel: a cursor, a list, and a one-line editor for add/edit.
+
+Keys: up/down move, x toggles, a adds, e edits, d deletes; while editing,
+typed text goes into the line, backspace deletes, enter saves and esc
+cancels. esc outside the editor closes the panel.
+"""
+
+from typing import Any, Dict, List, Optional
+
+from store import Store
+
+PANEL_ID = "todos-main"
+FOOTER = "↑/↓ move · x toggle · a add · e edit · d delete · esc close"
+EDIT_FOOTER = "type · enter save · esc cancel"
+
+
+class Panel:
+    """Cursor and editor state over a :class:`Store`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.cursor = 0
+        self.editing: Optional[str] = None  # "add" or "edit"
+        self.buffer = ""
+
+    def reset(self) -> None:
+        """Forgets the editor (the panel was closed)."""
+        self.editing = None
+        self.buffer = ""
+
+    def key(self, key: str, text: Optional[str]) -> Optional[str]:
+        """Applies one key; returns "close" when the panel should close."""
+        with self.store.lock:
+            n = len(self.store.todos)
+            if self.editing is not None:
+                return self._edit_key(key, text)
+            if key == "up":
+                self.cursor = max(0, self.cursor - 1)
+            elif key == "down":
+                self.cursor = min(max(n - 1, 0), self.cursor + 1)
+            elif key == "home":
+                self.cursor = 0
+            elif key == "end":
+                self.cursor = max(n - 1, 0)
+            elif key == "esc":
+                return "close"
+            elif key == "rune" and text == "x":
+                self.store.toggle(self.cursor)
+            elif key == "rune" and text == "a":
+                self.editing, self.buffer = "add", ""
+            elif key == "rune" and text == "e" and n:
+                self.editing, self.buffer = "edit", self.store.todos[self.cursor]["text"]
+            elif key == "rune" and text == "d" and n:
+                self.store.remove(self.store.todos[self.cursor]["id"])
+                self.cursor = min(self.cursor, max(len(self.store.todos) - 1, 0))
+            return None
+
+    def _edit_key(self, key: str, text: Optional[str]) -> Optional[str]:
+        if key == "rune" and text:
+            self.buffer += text
+        elif key == "backspace":
+            self.buffer = self.buffer[:-1]
+        elif key == "esc":
+            self.reset()
+        elif key == "enter":
+            line = self.buffer.strip()
+            if line and self.editing == "add":
+                self.store.add(line)
+                self.cursor = len(self.store.todos) - 1
+            elif line and self.editing == "edit" and self.store.todos:
+                self.store.edit(self.store.todos[self.cursor]["id"], line)
+            self.reset()
+        return None
+
+    def spec(self) -> Dict[str, Any]:
+        """The panel's title, lines and footer as they should look now."""
+        with self.store.lock:
+            todos = self.store.todos
+            done = sum(1 for t in todos if t["done"])
+            lines: List[str] = []
+            for i, t in enumerate(todos):
+                mark = "✓" if t["done"] else "□"
+                pointer = "▸" if i == self.cursor and self.editing != "add" else " "
+                lines.append(f"{pointer} {mark} {t['text']}")
+            if not todos:
+                lines.append("  (no todos: press a to add one)")
+            if self.editing:
+                lines.append("")
+                lines.append(f"{'new' if self.editing == 'add' else 'edit'}: {self.buffer}▏")
+            return {"id": PANEL_ID, "title": f"Todos ({done}/{len(todos)} done)", "lines": lines,
+                    "footer": EDIT_FOOTER if self.editing else FOOTER}

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""The todo example: a persistent panel plus the ``todo_manage`` tool, with
+the Python SDK.
+
+State lives in ``todos.json`` in the extension's data dir (from
+``hello_ack``), written atomically: a temp file, fsync, then rename, so a
+crash never leaves half a file. A ``todos.json`` that cannot be read is
+moved aside to ``todos.json.corrupt-<time>`` and reported, never silently
+overwritten.
+"""
+
+import os
+import sys
+
+try:
+    import zot_ext  # noqa: F401  (installed, or vendored next to this file)
+except ImportError:  # running from the zot checkout
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "extensions", "sdk-py"))
+
+from store import Store  # noqa: E402
+from panel import Panel  # noqa: E402
+from zot_ext import Extension, Response, ToolResult  # noqa: E402
+
+ext = Extension("todo", "1.0.0")
+state = {}  # filled in on_hello, once the data dir is known
+
+
+def store() -> Store:
+    return state["store"]
+
+
+def report_problem(ctx) -> str:
+    """Tells the user (once) that todos.json was moved aside; returns the text."""
+    msg = store().take_problem()
+    if msg:
+        ctx.notify(msg, "warn")
+    return msg
+
+
+@ext.on_hello
+def hello(_ext, host):
+    state["store"] = Store(host.data_dir or os.path.dirname(os.path.abspath(__file__)))
+    state["panel"] = Panel(state["store"])
+
+
+@ext.command("todo", "open the todo panel, or /todo <text> to add one")
+def todo(ctx, args):
+    report_problem(ctx)
+    if args:
+        item = store().add(args)
+        return Response.display(f"added #{item['id']}: {item['text']}")
+    spec = state["panel"].spec()
+    return Response.open_panel(spec["id"], spec["lines"], title=spec["title"], footer=spec["footer"])
+
+
+@ext.on_panel_key
+def key(ctx, panel_id, key, text):
+    report_problem(ctx)
+    panel = state["panel"]
+    if panel.key(key, text) == "close":
+        ctx.close_panel(panel_id)
+        return
+    spec = panel.spec()
+    ctx.render_panel(panel_id, spec["lines"], title=spec["title"], footer=spec["footer"])
+
+
+@ext.on_panel_close
+def closed(ctx, panel_id):
+    state["panel"].reset()
+
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "action": {"type": "string", "enum": ["list", "add", "complete", "edit", "remove"]},
+        "text": {"type": "string", "description": "the todo's text (add, edit)"},
+        "id": {"type": "integer", "description": "the todo's id (complete, edit, remove)"},
+    },
+    "required": ["action"],
+}
+
+
+@ext.tool("todo_manage", "Manage the user's todo list: list, add, complete, edit or remove items.", SCHEMA)
+def manage(ctx, args):
+    note = report_problem(ctx)
+    action = args.get("action")
+    s = store()
+    try:
+        if action == "list":
+            msg = "todo list"
+        elif action == "add":
+            item = s.add(_text(args))
+            msg = f"added #{item['id']}"
+        elif action == "complete":
+            item = s.complete(_id(args))
+            msg = f"completed #{item['id']}"
+        elif action == "edit":
+            item = s.edit(_id(args), _text(args))
+            msg = f"edited #{item['id']}"
+        elif action == "remove":
+            item = s.remove(_id(args))
+            msg = f"removed #{item['id']}"
+        else:
+            return ToolResult.error(f"unknown action {action!r}; use list, add, complete, edit or remove")
+    except (KeyError, ValueError) as e:
+        return ToolResult.error(str(e.args[0]) if e.args else str(e))
+    body = "\n".join(s.render()) or "(no todos)"
+    return ToolResult.text((note + "\n" if note else "") + f"{msg}:\n{body}")
+
+
+def _text(args) -> str:
+    text = str(args.get("text") or "").strip()
+    if not text:
+        raise ValueError("this action needs a non-empty \"text\"")
+    return text
+
+
+def _id(args) -> int:
+    try:
+        return int(args["id"])
+    except (KeyError, TypeError, ValueError):
+        raise ValueError("this action needs an integer \"id\" (see action \"list\")") from None
+
+
+ext.run()

@@ -1,0 +1,244 @@
+//! The Python-SDK todo example through the real host: the panel's keys, the
+//! `todo_manage` tool, atomic persistence, and a corrupt todos.json that is
+//! moved aside and reported instead of lost.
+
+use serde_json::{json, Value};
+use zot_examples_tests::{copy_example, Harness};
+use zot_ext_host::PanelKey;
+use zot_ext_protocol::rpc::UiEvent;
+use zot_ext_protocol::{CommandAction, ContentBlock, NoteLevel};
+
+fn text(c: &[ContentBlock]) -> String {
+    match &c[0] {
+        ContentBlock::Text { text } => text.clone(),
+        other => panic!("expected text, got {other:?}"),
+    }
+}
+
+fn saved(dir: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("todos.json")).unwrap()).unwrap()
+}
+
+/// Sends keys, then returns the lines of the render that follows the last one.
+async fn keys(h: &mut Harness, keys: &[(&str, Option<&str>)]) -> Vec<String> {
+    let mut last = Vec::new();
+    for (k, t) in keys {
+        let key = PanelKey::parse(k).unwrap();
+        h.host
+            .panel_key("todos-main", key, t.map(String::from))
+            .unwrap();
+        let ev = h
+            .ui(|e| {
+                matches!(
+                    e,
+                    UiEvent::ExtPanelRender { .. } | UiEvent::ExtPanelClose { .. }
+                )
+            })
+            .await;
+        if let UiEvent::ExtPanelRender { lines, .. } = ev {
+            last = lines;
+        }
+    }
+    last
+}
+
+fn runes(s: &str) -> Vec<(&'static str, Option<&str>)> {
+    s.char_indices()
+        .map(|(i, c)| ("rune", Some(&s[i..i + c.len_utf8()])))
+        .collect()
+}
+
+#[tokio::test]
+async fn the_panel_adds_toggles_edits_and_deletes_with_keys() {
+    let copy = copy_example("todo");
+    let mut h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    let r = h.host.invoke_command("todo", "").await.unwrap().response;
+    assert_eq!(r.action, Some(CommandAction::OpenPanel));
+    let panel = r.open_panel.unwrap();
+    assert_eq!(panel.id, "todos-main");
+    assert_eq!(panel.lines, ["  (no todos: press a to add one)"]);
+
+    let mut seq = vec![("rune", Some("a"))];
+    seq.extend(runes("buy milk"));
+    seq.push(("enter", None));
+    assert_eq!(keys(&mut h, &seq).await, ["▸ □ buy milk"]);
+    assert_eq!(
+        saved(&copy.dir)["todos"],
+        json!([{"id":1,"text":"buy milk","done":false}])
+    );
+
+    let mut seq = vec![("rune", Some("a"))];
+    seq.extend(runes("call Bob"));
+    seq.push(("enter", None));
+    assert_eq!(keys(&mut h, &seq).await, ["  □ buy milk", "▸ □ call Bob"]);
+
+    assert_eq!(
+        keys(&mut h, &[("up", None), ("rune", Some("x"))]).await,
+        ["▸ ✓ buy milk", "  □ call Bob"]
+    );
+    assert_eq!(saved(&copy.dir)["todos"][0]["done"], true);
+
+    // Edit: backspace over "milk", type "oat milk", save.
+    let mut seq = vec![
+        ("rune", Some("e")),
+        ("backspace", None),
+        ("backspace", None),
+        ("backspace", None),
+        ("backspace", None),
+    ];
+    seq.extend(runes("oat milk"));
+    seq.push(("enter", None));
+    assert_eq!(
+        keys(&mut h, &seq).await,
+        ["▸ ✓ buy oat milk", "  □ call Bob"]
+    );
+
+    // Esc while adding cancels the new line.
+    let lines = keys(
+        &mut h,
+        &[("rune", Some("a")), ("rune", Some("z")), ("esc", None)],
+    )
+    .await;
+    assert_eq!(lines, ["▸ ✓ buy oat milk", "  □ call Bob"]);
+
+    assert_eq!(
+        keys(&mut h, &[("down", None), ("rune", Some("d"))]).await,
+        ["▸ ✓ buy oat milk"]
+    );
+    assert_eq!(
+        saved(&copy.dir)["todos"],
+        json!([{"id":1,"text":"buy oat milk","done":true}])
+    );
+
+    // Esc outside the editor closes the panel.
+    h.host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
+    let ev = h.ui(|e| matches!(e, UiEvent::ExtPanelClose { .. })).await;
+    assert!(matches!(ev, UiEvent::ExtPanelClose { panel_id, .. } if panel_id == "todos-main"));
+    h.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_tool_manages_the_list_and_it_survives_a_restart() {
+    let copy = copy_example("todo");
+    let h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    let call = |args: Value| {
+        let host = h.host.clone();
+        async move { host.call_tool("todo_manage", args).await.unwrap() }
+    };
+    let r = call(json!({"action":"add","text":"write docs"})).await;
+    assert_eq!(text(&r.content), "added #1:\n#1 [ ] write docs");
+    call(json!({"action":"add","text":"ship"})).await;
+    let r = call(json!({"action":"complete","id":1})).await;
+    assert_eq!(
+        text(&r.content),
+        "completed #1:\n#1 [x] write docs\n#2 [ ] ship"
+    );
+    let r = call(json!({"action":"edit","id":2,"text":"ship it"})).await;
+    assert!(text(&r.content).ends_with("#2 [ ] ship it"));
+    let r = call(json!({"action":"remove","id":1})).await;
+    assert_eq!(text(&r.content), "removed #1:\n#2 [ ] ship it");
+
+    for bad in [
+        json!({"action":"remove","id":99}),
+        json!({"action":"add"}),
+        json!({"action":"edit","id":"x","text":"y"}),
+        json!({"action":"fly"}),
+    ] {
+        let r = call(bad.clone()).await;
+        assert!(r.is_error, "{bad} should fail: {:?}", r.content);
+    }
+    let r = h
+        .host
+        .invoke_command("todo", "from the editor")
+        .await
+        .unwrap()
+        .response;
+    assert_eq!(r.display.as_deref(), Some("added #3: from the editor"));
+    h.host.shutdown().await;
+
+    // A new process reads what the old one saved.
+    let h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    let r = h
+        .host
+        .call_tool("todo_manage", json!({"action":"list"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&r.content),
+        "todo list:\n#2 [ ] ship it\n#3 [ ] from the editor"
+    );
+    // Atomic writes leave no temp files behind.
+    let leftovers: Vec<_> = std::fs::read_dir(&copy.dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            n.ends_with(".tmp").then_some(n)
+        })
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    h.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_corrupt_todos_json_is_moved_aside_and_reported() {
+    let copy = copy_example("todo");
+    std::fs::write(
+        copy.dir.join("todos.json"),
+        "{\"todos\": [ {\"id\": 1, \"text\": \"half a fi",
+    )
+    .unwrap();
+    let mut h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+
+    let r = h
+        .host
+        .call_tool("todo_manage", json!({"action":"list"}))
+        .await
+        .unwrap();
+    let t = text(&r.content);
+    assert!(
+        t.contains("todos.json could not be read") && t.contains("moved to todos.json.corrupt-"),
+        "{t}"
+    );
+    let warn = h
+        .ui(|e| {
+            matches!(
+                e,
+                UiEvent::ExtNotify {
+                    level: NoteLevel::Warn,
+                    ..
+                }
+            )
+        })
+        .await;
+    assert!(
+        matches!(&warn, UiEvent::ExtNotify { message, .. } if message.contains("moved to todos.json.corrupt-")),
+        "{warn:?}"
+    );
+
+    let aside: Vec<_> = std::fs::read_dir(&copy.dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("todos.json.corrupt-")
+        })
+        .collect();
+    assert_eq!(aside.len(), 1, "exactly one file moved aside");
+    assert_eq!(
+        std::fs::read_to_string(&aside[0]).unwrap(),
+        "{\"todos\": [ {\"id\": 1, \"text\": \"half a fi"
+    );
+    assert!(h.log("todo").contains("could not be read"));
+
+    // Reported once; the list works from empty and saves a fresh file.
+    let r = h
+        .host
+        .call_tool("todo_manage", json!({"action":"add","text":"again"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&r.content), "added #1:\n#1 [ ] again");
+    assert_eq!(saved(&copy.dir)["todos"][0]["text"], "again");
+    h.host.shutdown().await;
+}
