@@ -59,7 +59,8 @@ pub fn missing_key_message(kind: ProviderKind, zot_home: &Path) -> String {
 /// file renamed into place with mode 0600 so a crash never leaves half a
 /// file and the key is never world-readable.
 pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()> {
-    std::fs::create_dir_all(zot_home).with_context(|| format!("cannot create {}", zot_home.display()))?;
+    std::fs::create_dir_all(zot_home)
+        .with_context(|| format!("cannot create {}", zot_home.display()))?;
     let path = zot_home.join("auth.json");
     let mut v: Value = std::fs::read_to_string(&path)
         .ok()
@@ -77,7 +78,9 @@ pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()
             use std::os::unix::fs::OpenOptionsExt;
             opts.mode(0o600);
         }
-        let mut f = opts.open(&tmp).with_context(|| format!("cannot write {}", tmp.display()))?;
+        let mut f = opts
+            .open(&tmp)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
         f.write_all(serde_json::to_string_pretty(&v)?.as_bytes())?;
         f.sync_all()?;
     }
@@ -94,12 +97,21 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         assert_eq!(resolve(ProviderKind::Ollama, None, home.path()), None);
         save(home.path(), ProviderKind::Ollama, "from-file").unwrap();
-        assert_eq!(resolve(ProviderKind::Ollama, None, home.path()), Some(("from-file".into(), KeySource::File)));
-        assert_eq!(resolve(ProviderKind::Ollama, Some("f"), home.path()), Some(("f".into(), KeySource::Flag)));
+        assert_eq!(
+            resolve(ProviderKind::Ollama, None, home.path()),
+            Some(("from-file".into(), KeySource::File))
+        );
+        assert_eq!(
+            resolve(ProviderKind::Ollama, Some("f"), home.path()),
+            Some(("f".into(), KeySource::Flag))
+        );
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(home.path().join("auth.json")).unwrap().permissions().mode();
+            let mode = std::fs::metadata(home.path().join("auth.json"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
     }

@@ -79,7 +79,10 @@ impl Backend {
             }
         });
 
-        let model = opts.model.clone().unwrap_or_else(|| opts.provider.default_model().to_owned());
+        let model = opts
+            .model
+            .clone()
+            .unwrap_or_else(|| opts.provider.default_model().to_owned());
         let mut hcfg = HostConfig::new(&opts.zot_home, &opts.cwd);
         hcfg.explicit = opts.explicit.clone();
         hcfg.discover = !opts.no_ext;
@@ -167,7 +170,10 @@ impl Backend {
                         let _ = inner.events.send(ev);
                     }
                     HostEvent::Submit { text, .. } if inner.opts.interactive => {
-                        Backend { inner: inner.clone() }.enqueue(vec![Block::text(text)]);
+                        Backend {
+                            inner: inner.clone(),
+                        }
+                        .enqueue(vec![Block::text(text)]);
                     }
                     _ => {}
                 }
@@ -186,7 +192,9 @@ impl Backend {
 
     fn announce_session(&self) {
         if !self.inner.started.swap(true, Ordering::SeqCst) {
-            self.inner.host.emit(LifecycleEvent::SessionStart, EventFields::default());
+            self.inner
+                .host
+                .emit(LifecycleEvent::SessionStart, EventFields::default());
             let _ = self.inner.events.send(UiEvent::SessionStart {});
         }
     }
@@ -204,7 +212,11 @@ impl Backend {
     /// anything was running.
     pub fn abort(&self) -> bool {
         self.inner.epoch.fetch_add(1, Ordering::SeqCst);
-        self.inner.cancel.lock().unwrap_or_else(|e| e.into_inner()).cancel();
+        self.inner
+            .cancel
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .cancel();
         self.busy()
     }
 

@@ -31,7 +31,9 @@ pub fn run() -> i32 {
 
 fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
     if matches!(cli.command, Some(Command::Ext(_))) {
-        let Some(Command::Ext(args)) = cli.command.take() else { unreachable!() };
+        let Some(Command::Ext(args)) = cli.command.take() else {
+            unreachable!()
+        };
         let globals = cli::ext::ExtGlobals {
             zot_home: backend::options::zot_home()?,
             cwd: backend::options::resolve_cwd(cli.cwd.as_ref())?,

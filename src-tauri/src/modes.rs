@@ -20,7 +20,9 @@ pub fn prompt_text(words: &[String]) -> anyhow::Result<String> {
         anyhow::bail!("no prompt: give it as an argument (zot -p \"…\") or on stdin");
     }
     let mut s = String::new();
-    stdin.read_to_string(&mut s).context("cannot read the prompt from stdin")?;
+    stdin
+        .read_to_string(&mut s)
+        .context("cannot read the prompt from stdin")?;
     if s.trim().is_empty() {
         anyhow::bail!("no prompt: give it as an argument (zot -p \"…\") or on stdin");
     }

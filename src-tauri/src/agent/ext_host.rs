@@ -16,7 +16,9 @@ impl Extensions for Host {
             .into_iter()
             .map(|t| ExtToolDef {
                 def: ToolDef {
-                    description: t.description.unwrap_or_else(|| format!("tool {} from extension {}", t.name, t.extension)),
+                    description: t.description.unwrap_or_else(|| {
+                        format!("tool {} from extension {}", t.name, t.extension)
+                    }),
                     name: t.name,
                     schema: t.schema,
                 },
@@ -48,7 +50,9 @@ impl Extensions for Host {
     async fn intercept_turn_start(&self, step: u32) -> Verdict<()> {
         match Host::intercept_turn_start(self, step).await {
             zot_ext_host::Verdict::Allow => Verdict::Allow(()),
-            zot_ext_host::Verdict::Block { extension, reason } => Verdict::Block { extension, reason },
+            zot_ext_host::Verdict::Block { extension, reason } => {
+                Verdict::Block { extension, reason }
+            }
         }
     }
 

@@ -34,8 +34,11 @@ enum Line {
 pub struct Session {
     /// Where it lives.
     path: PathBuf,
-    /// Opened for append.
-    file: File,
+    /// Opened for append; `None` until the first message, so a run that
+    /// never prompts leaves no empty file for `--continue` to pick.
+    file: Option<File>,
+    /// The header line, written just before the first message.
+    header: Option<Line>,
 }
 
 /// The directory name for a project: its path with separators made safe.
@@ -43,7 +46,13 @@ pub fn cwd_key(cwd: &Path) -> String {
     let s = cwd.to_string_lossy();
     let key: String = s
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     let key = key.trim_matches('-').to_owned();
     if key.is_empty() {
@@ -73,7 +82,8 @@ pub fn latest(zot_home: &Path, cwd: &Path) -> Option<PathBuf> {
 /// Reads every complete message of a session file; a torn or unreadable
 /// line (a kill mid-write) is skipped, and dangling tool calls are answered.
 pub fn load(path: &Path) -> anyhow::Result<Vec<Message>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read session {}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read session {}", path.display()))?;
     let mut out = Vec::new();
     for line in text.lines() {
         if let Ok(Line::Message { message }) = serde_json::from_str::<Line>(line) {
@@ -98,7 +108,11 @@ pub enum SessionChoice {
 }
 
 /// Opens the chosen session: the messages to resume and where to append.
-pub fn choose(choice: &SessionChoice, zot_home: &Path, cwd: &Path) -> anyhow::Result<(Vec<Message>, Option<Session>)> {
+pub fn choose(
+    choice: &SessionChoice,
+    zot_home: &Path,
+    cwd: &Path,
+) -> anyhow::Result<(Vec<Message>, Option<Session>)> {
     match choice {
         SessionChoice::Disabled => Ok((Vec::new(), None)),
         SessionChoice::New => Ok((Vec::new(), Some(Session::create(zot_home, cwd)?))),
@@ -107,8 +121,11 @@ pub fn choose(choice: &SessionChoice, zot_home: &Path, cwd: &Path) -> anyhow::Re
             None => Ok((Vec::new(), Some(Session::create(zot_home, cwd)?))),
         },
         SessionChoice::File(p) => {
-            let messages = if p.exists() { load(p)? } else { Vec::new() };
-            Ok((messages, Some(Session::open(p)?)))
+            if p.exists() {
+                Ok((load(p)?, Some(Session::open(p)?)))
+            } else {
+                Ok((Vec::new(), Some(Session::fresh(p.clone(), cwd))))
+            }
         }
     }
 }
@@ -117,44 +134,38 @@ impl Session {
     /// Starts a new session file for the project.
     pub fn create(zot_home: &Path, cwd: &Path) -> anyhow::Result<Session> {
         let d = dir(zot_home, cwd);
-        std::fs::create_dir_all(&d).with_context(|| format!("cannot create session directory {}", d.display()))?;
+        std::fs::create_dir_all(&d)
+            .with_context(|| format!("cannot create session directory {}", d.display()))?;
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
-        let path = d.join(format!("{:020}-{}.jsonl", now.as_micros(), std::process::id()));
-        let mut s = Session::open(&path)?;
-        s.write(&Line::Session {
-            version: 1,
-            cwd: cwd.to_string_lossy().into_owned(),
-        })?;
-        Ok(s)
+        let path = d.join(format!(
+            "{:020}-{}.jsonl",
+            now.as_micros(),
+            std::process::id()
+        ));
+        Ok(Session::fresh(path, cwd))
+    }
+
+    /// A session not yet on disk: the file and its header appear with the
+    /// first message.
+    pub fn fresh(path: PathBuf, cwd: &Path) -> Session {
+        Session {
+            path,
+            file: None,
+            header: Some(Line::Session {
+                version: 1,
+                cwd: cwd.to_string_lossy().into_owned(),
+            }),
+        }
     }
 
     /// Opens (or creates) a session file for appending.
     pub fn open(path: &Path) -> anyhow::Result<Session> {
-        if let Some(p) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(p).with_context(|| format!("cannot create {}", p.display()))?;
-        }
-        let mut file = OpenOptions::new()
-            .create(true)
-            .read(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open session {}", path.display()))?;
-        // A kill mid-write can leave a torn last line; end it so the next
-        // line starts clean (the torn one is skipped on load).
-        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if len > 0 {
-            let mut last = [0u8; 1];
-            file.seek(SeekFrom::Start(len - 1))?;
-            file.read_exact(&mut last)?;
-            if last[0] != b'\n' {
-                file.write_all(b"\n")?;
-            }
-        }
         Ok(Session {
             path: path.to_path_buf(),
-            file,
+            file: Some(open_append(path)?),
+            header: None,
         })
     }
 
@@ -165,6 +176,12 @@ impl Session {
 
     /// Appends one completed message.
     pub fn append(&mut self, message: &Message) -> anyhow::Result<()> {
+        if self.file.is_none() {
+            self.file = Some(open_append(&self.path)?);
+        }
+        if let Some(h) = self.header.take() {
+            self.write(&h)?;
+        }
         self.write(&Line::Message {
             message: message.clone(),
         })
@@ -173,11 +190,38 @@ impl Session {
     fn write(&mut self, line: &Line) -> anyhow::Result<()> {
         let mut buf = serde_json::to_vec(line)?;
         buf.push(b'\n');
+        let file = self.file.as_mut().expect("opened before writing");
         // One write call per line: a kill can tear only this line.
-        self.file
-            .write_all(&buf)
+        file.write_all(&buf)
             .with_context(|| format!("cannot write session {}", self.path.display()))
     }
+}
+
+/// Opens (or creates) a session file for appending, ending a torn last line.
+fn open_append(path: &Path) -> anyhow::Result<File> {
+    {
+        if let Some(p) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(p).with_context(|| format!("cannot create {}", p.display()))?;
+        }
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .read(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open session {}", path.display()))?;
+    // A kill mid-write can leave a torn last line; end it so the next line
+    // starts clean (the torn one is skipped on load).
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > 0 {
+        let mut last = [0u8; 1];
+        file.seek(SeekFrom::Start(len - 1))?;
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            file.write_all(b"\n")?;
+        }
+    }
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -192,12 +236,16 @@ mod tests {
         let path = s.path().to_path_buf();
         drop(s);
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(br#"{"type":"message","message":{"role":"user","cont"#).unwrap();
+        f.write_all(br#"{"type":"message","message":{"role":"user","cont"#)
+            .unwrap();
         drop(f);
         assert_eq!(load(&path).unwrap(), vec![Message::user_text("one")]);
         let mut s = Session::open(&path).unwrap();
         s.append(&Message::user_text("two")).unwrap();
-        assert_eq!(load(&path).unwrap(), vec![Message::user_text("one"), Message::user_text("two")]);
+        assert_eq!(
+            load(&path).unwrap(),
+            vec![Message::user_text("one"), Message::user_text("two")]
+        );
         assert_eq!(latest(home.path(), Path::new("/proj")), Some(path));
     }
 }

@@ -19,7 +19,8 @@ pub fn default_prompt(cwd: &Path) -> String {
 pub fn build(zot_home: &Path, cwd: &Path, replace: Option<&str>, append: &[String]) -> String {
     let mut s = match replace {
         Some(r) => r.to_owned(),
-        None => std::fs::read_to_string(zot_home.join("SYSTEM.md")).unwrap_or_else(|_| default_prompt(cwd)),
+        None => std::fs::read_to_string(zot_home.join("SYSTEM.md"))
+            .unwrap_or_else(|_| default_prompt(cwd)),
     };
     for a in append {
         if !s.is_empty() {
@@ -41,6 +42,9 @@ mod tests {
         assert!(build(home.path(), cwd, None, &[]).contains("You are zot"));
         std::fs::write(home.path().join("SYSTEM.md"), "from file").unwrap();
         assert_eq!(build(home.path(), cwd, None, &[]), "from file");
-        assert_eq!(build(home.path(), cwd, Some("flag"), &["a".into(), "b".into()]), "flag\n\na\n\nb");
+        assert_eq!(
+            build(home.path(), cwd, Some("flag"), &["a".into(), "b".into()]),
+            "flag\n\na\n\nb"
+        );
     }
 }

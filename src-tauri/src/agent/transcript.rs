@@ -105,7 +105,10 @@ pub fn repair(messages: &mut Vec<Message>) {
     let mut i = 0;
     while i < messages.len() {
         if messages[i].role == Role::Assistant {
-            let ids: Vec<String> = messages[i].tool_uses().map(|(id, _, _)| id.to_owned()).collect();
+            let ids: Vec<String> = messages[i]
+                .tool_uses()
+                .map(|(id, _, _)| id.to_owned())
+                .collect();
             if !ids.is_empty() {
                 let answered: Vec<String> = messages
                     .get(i + 1)
@@ -125,7 +128,9 @@ pub fn repair(messages: &mut Vec<Message>) {
                     .filter(|id| !answered.contains(id))
                     .map(|id| Block::ToolResult {
                         tool_use_id: id,
-                        content: vec![ContentBlock::text("the tool call was interrupted before it finished")],
+                        content: vec![ContentBlock::text(
+                            "the tool call was interrupted before it finished",
+                        )],
                         is_error: true,
                     })
                     .collect();
@@ -167,6 +172,8 @@ mod tests {
         ];
         repair(&mut m);
         assert_eq!(m.len(), 3);
-        assert!(matches!(&m[2].content[0], Block::ToolResult { tool_use_id, is_error: true, .. } if tool_use_id == "t1"));
+        assert!(
+            matches!(&m[2].content[0], Block::ToolResult { tool_use_id, is_error: true, .. } if tool_use_id == "t1")
+        );
     }
 }

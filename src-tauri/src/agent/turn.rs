@@ -18,13 +18,20 @@ impl Agent {
     /// Runs one prompt to its end, sending events as it goes.
     pub async fn run_prompt(&self, content: Vec<Block>, cancel: CancellationToken) {
         if let Some(problem) = &self.provider_problem {
-            self.send(UiEvent::Error { message: problem.clone() });
+            self.send(UiEvent::Error {
+                message: problem.clone(),
+            });
             self.end_step(StopReason::Error, Some(problem.clone()));
             self.send(UiEvent::Done {});
             return;
         }
-        let user = Message { role: Role::User, content };
-        self.send(UiEvent::UserMessage { content: user.text() });
+        let user = Message {
+            role: Role::User,
+            content,
+        };
+        self.send(UiEvent::UserMessage {
+            content: user.text(),
+        });
         self.push(user);
         self.steps(&cancel).await;
         self.send(UiEvent::Done {});
@@ -34,7 +41,10 @@ impl Agent {
     fn end_step(&self, stop: StopReason, error: Option<String>) {
         self.exts.emit(
             LifecycleEvent::TurnEnd,
-            EventFields { stop: Some(stop.as_str().into()), ..Default::default() },
+            EventFields {
+                stop: Some(stop.as_str().into()),
+                ..Default::default()
+            },
         );
         self.send(UiEvent::TurnEnd { stop, error });
     }
@@ -71,10 +81,20 @@ impl Agent {
                 _ = cancel.cancelled() => return self.end_step(StopReason::Aborted, None),
             };
             if let Verdict::Block { extension, reason } = verdict {
-                self.send(UiEvent::ExtStatus { extension, level: NoteLevel::Warn, text: reason });
+                self.send(UiEvent::ExtStatus {
+                    extension,
+                    level: NoteLevel::Warn,
+                    text: reason,
+                });
                 return self.end_step(StopReason::Blocked, None);
             }
-            self.exts.emit(LifecycleEvent::TurnStart, EventFields { step: Some(step), ..Default::default() });
+            self.exts.emit(
+                LifecycleEvent::TurnStart,
+                EventFields {
+                    step: Some(step),
+                    ..Default::default()
+                },
+            );
             self.send(UiEvent::TurnStart { step });
             self.send(UiEvent::AssistantStart {});
             let req = {
@@ -91,7 +111,9 @@ impl Agent {
             let events = self.events.clone();
             let mut sink = |d: &str| {
                 partial.push_str(d);
-                let _ = events.send(UiEvent::TextDelta { delta: d.to_owned() });
+                let _ = events.send(UiEvent::TextDelta {
+                    delta: d.to_owned(),
+                });
             };
             let result = tokio::select! {
                 r = self.provider.stream(&req, &mut sink) => Some(r),
@@ -102,14 +124,19 @@ impl Agent {
                     // Keep what the user already saw, so the model knows it
                     // was cut off.
                     if !partial.is_empty() {
-                        self.push(Message { role: Role::Assistant, content: vec![Block::text(partial)] });
+                        self.push(Message {
+                            role: Role::Assistant,
+                            content: vec![Block::text(partial)],
+                        });
                     }
                     return self.end_step(StopReason::Aborted, None);
                 }
                 Some(Err(e)) => {
                     // Nothing of a failed call enters the transcript, so the
                     // next prompt starts from a consistent state.
-                    self.send(UiEvent::Error { message: e.message.clone() });
+                    self.send(UiEvent::Error {
+                        message: e.message.clone(),
+                    });
                     return self.end_step(StopReason::Error, Some(e.message));
                 }
                 Some(Ok(c)) => c,
@@ -122,24 +149,36 @@ impl Agent {
                 st.usage.cache_read_tokens += completion.usage.cache_read_tokens;
                 st.usage.cache_write_tokens += completion.usage.cache_write_tokens;
             }
-            let msg = Message { role: Role::Assistant, content: completion.content };
+            let msg = Message {
+                role: Role::Assistant,
+                content: completion.content,
+            };
             let text = msg.text();
             if !text.is_empty() {
                 self.exts.emit(
                     LifecycleEvent::AssistantMessage,
-                    EventFields { text: Some(text.clone()), ..Default::default() },
+                    EventFields {
+                        text: Some(text.clone()),
+                        ..Default::default()
+                    },
                 );
                 // The transcript keeps the model's words; only the user sees
                 // a replacement.
                 match self.exts.intercept_assistant_message(text).await {
-                    Verdict::Allow(shown) => self.send(UiEvent::AssistantMessage { content: shown }),
-                    Verdict::Block { extension, reason } => {
-                        self.send(UiEvent::ExtStatus { extension, level: NoteLevel::Warn, text: reason })
+                    Verdict::Allow(shown) => {
+                        self.send(UiEvent::AssistantMessage { content: shown })
                     }
+                    Verdict::Block { extension, reason } => self.send(UiEvent::ExtStatus {
+                        extension,
+                        level: NoteLevel::Warn,
+                        text: reason,
+                    }),
                 }
             }
-            let calls: Vec<(String, String, Value)> =
-                msg.tool_uses().map(|(i, n, a)| (i.to_owned(), n.to_owned(), a.clone())).collect();
+            let calls: Vec<(String, String, Value)> = msg
+                .tool_uses()
+                .map(|(i, n, a)| (i.to_owned(), n.to_owned(), a.clone()))
+                .collect();
             self.push(msg);
             if calls.is_empty() {
                 let stop = match completion.stop {
@@ -153,7 +192,10 @@ impl Agent {
             for (id, name, args) in calls {
                 let (out, extension) = if aborted || cancel.is_cancelled() {
                     aborted = true;
-                    (ToolOutput::err("aborted by the user before this tool ran"), None)
+                    (
+                        ToolOutput::err("aborted by the user before this tool ran"),
+                        None,
+                    )
                 } else {
                     self.tool_call(&id, &name, args, cancel).await
                 };
@@ -166,9 +208,16 @@ impl Agent {
                     content: out.content.clone(),
                     extension,
                 });
-                results.push(Block::ToolResult { tool_use_id: id, content: out.content, is_error: out.is_error });
+                results.push(Block::ToolResult {
+                    tool_use_id: id,
+                    content: out.content,
+                    is_error: out.is_error,
+                });
             }
-            self.push(Message { role: Role::User, content: results });
+            self.push(Message {
+                role: Role::User,
+                content: results,
+            });
             if aborted {
                 return self.end_step(StopReason::Aborted, None);
             }
@@ -195,7 +244,11 @@ impl Agent {
         );
         let builtin = self.tools.iter().find(|t| t.def().name == name).cloned();
         let ext_owner = if builtin.is_none() && self.ext_tools {
-            self.exts.tools().into_iter().find(|t| t.def.name == name).map(|t| t.extension)
+            self.exts
+                .tools()
+                .into_iter()
+                .find(|t| t.def.name == name)
+                .map(|t| t.extension)
         } else {
             None
         };
@@ -206,19 +259,37 @@ impl Agent {
         let args = match verdict {
             Verdict::Allow(a) => a,
             Verdict::Block { extension, reason } => {
-                self.send(UiEvent::ToolCall { id: id.into(), name: name.into(), args, extension: ext_owner.clone() });
-                return (ToolOutput::err(format!("blocked by extension {extension}: {reason}")), ext_owner);
+                self.send(UiEvent::ToolCall {
+                    id: id.into(),
+                    name: name.into(),
+                    args,
+                    extension: ext_owner.clone(),
+                });
+                return (
+                    ToolOutput::err(format!("blocked by extension {extension}: {reason}")),
+                    ext_owner,
+                );
             }
         };
-        self.send(UiEvent::ToolCall { id: id.into(), name: name.into(), args: args.clone(), extension: ext_owner.clone() });
-        let ctx = ToolCtx { cwd: self.cwd.clone(), cancel: cancel.clone() };
+        self.send(UiEvent::ToolCall {
+            id: id.into(),
+            name: name.into(),
+            args: args.clone(),
+            extension: ext_owner.clone(),
+        });
+        let ctx = ToolCtx {
+            cwd: self.cwd.clone(),
+            cancel: cancel.clone(),
+        };
         if let Some(tool) = builtin {
             return (tools::run_checked(tool.as_ref(), args, &ctx).await, None);
         }
         if ext_owner.is_some() {
             if !args.is_object() {
                 return (
-                    ToolOutput::err(format!("invalid arguments for tool {name}: expected a JSON object")),
+                    ToolOutput::err(format!(
+                        "invalid arguments for tool {name}: expected a JSON object"
+                    )),
                     ext_owner,
                 );
             }
@@ -227,16 +298,29 @@ impl Agent {
                 _ = cancel.cancelled() => Some(Err("aborted by the user".into())),
             };
             return match r {
-                Some(Ok(r)) => (ToolOutput { content: r.content, is_error: r.is_error }, Some(r.extension)),
+                Some(Ok(r)) => (
+                    ToolOutput {
+                        content: r.content,
+                        is_error: r.is_error,
+                    },
+                    Some(r.extension),
+                ),
                 Some(Err(e)) => (ToolOutput::err(e), ext_owner),
-                None => (ToolOutput::err(format!("tool {name} is no longer available")), ext_owner),
+                None => (
+                    ToolOutput::err(format!("tool {name} is no longer available")),
+                    ext_owner,
+                ),
             };
         }
         (
             ToolOutput {
                 content: vec![ContentBlock::text(format!(
                     "unknown tool {name}; the available tools are: {}",
-                    self.tool_defs().iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+                    self.tool_defs()
+                        .iter()
+                        .map(|d| d.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ))],
                 is_error: true,
             },

@@ -17,7 +17,10 @@ const BUILTINS: [(&str, &str); 4] = [
     ("clear", "drop the conversation and every note"),
     ("help", "list the commands"),
     ("model", "show the model, or switch with /model ID"),
-    ("reload-ext", "restart every extension and re-read the manifests"),
+    (
+        "reload-ext",
+        "restart every extension and re-read the manifests",
+    ),
 ];
 
 pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String> {
@@ -33,24 +36,42 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
         RpcCommand::Prompt { message, images } => {
             let mut content = vec![Block::text(message)];
             for i in images {
-                if base64::engine::general_purpose::STANDARD.decode(&i.data).is_err() {
-                    return Err(format!("prompt: image data for {} is not valid base64", i.mime_type));
+                if base64::engine::general_purpose::STANDARD
+                    .decode(&i.data)
+                    .is_err()
+                {
+                    return Err(format!(
+                        "prompt: image data for {} is not valid base64",
+                        i.mime_type
+                    ));
                 }
-                content.push(Block::Image { mime_type: i.mime_type, data: i.data });
+                content.push(Block::Image {
+                    mime_type: i.mime_type,
+                    data: i.data,
+                });
             }
             b.enqueue(content);
             Ok(json!({"started": true}))
         }
-        RpcCommand::Command { name, args } => command(b, name.trim_start_matches('/'), args.trim()).await,
+        RpcCommand::Command { name, args } => {
+            command(b, name.trim_start_matches('/'), args.trim()).await
+        }
         RpcCommand::Abort {} => Ok(json!({"aborted": b.abort()})),
-        RpcCommand::PanelKey { panel_id, key, text } => b
+        RpcCommand::PanelKey {
+            panel_id,
+            key,
+            text,
+        } => b
             .inner
             .host
             .panel_key(&panel_id, key, text)
             .map(|()| json!({}))
             .map_err(|e| e.to_string()),
         RpcCommand::PanelClose { panel_id } => {
-            b.inner.host.close_panel(&panel_id).map_err(|e| e.to_string())?;
+            b.inner
+                .host
+                .close_panel(&panel_id)
+                .map_err(|e| e.to_string())?;
             Ok(json!({}))
         }
         RpcCommand::ExtList {} => Ok(json!({"extensions": b.inner.host.list()})),
@@ -70,7 +91,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
         RpcCommand::Clear {} => clear(b).await,
         RpcCommand::SetModel { model } => {
             if model.trim().is_empty() {
-                return Err("set_model: \"model\" is empty; give a model id (get_models lists them)".into());
+                return Err(
+                    "set_model: \"model\" is empty; give a model id (get_models lists them)".into(),
+                );
             }
             b.inner.agent.state().model = model.clone();
             Ok(json!({"model": model}))
@@ -78,7 +101,13 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
         RpcCommand::GetModels {} => {
             let mut cache = b.inner.models.lock().await;
             if cache.is_none() {
-                let models = b.inner.agent.provider.list_models().await.map_err(|e| e.message)?;
+                let models = b
+                    .inner
+                    .agent
+                    .provider
+                    .list_models()
+                    .await
+                    .map_err(|e| e.message)?;
                 *cache = Some(models);
             }
             Ok(json!({"models": cache.clone().unwrap_or_default()}))
@@ -94,7 +123,10 @@ async fn clear(b: &Backend) -> Result<Value, String> {
     }
     let fresh = match &b.inner.opts.session {
         SessionChoice::Disabled => None,
-        _ => Some(Session::create(&b.inner.opts.zot_home, &b.inner.opts.cwd).map_err(|e| format!("{e:#}"))?),
+        _ => Some(
+            Session::create(&b.inner.opts.zot_home, &b.inner.opts.cwd)
+                .map_err(|e| format!("{e:#}"))?,
+        ),
     };
     {
         let mut st = b.inner.agent.state();
@@ -118,16 +150,25 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
     match name.to_ascii_lowercase().as_str() {
         "clear" => return clear(b).await,
         "help" => {
-            let mut commands: Vec<Value> =
-                BUILTINS.iter().map(|(n, d)| json!({"name": n, "description": d})).collect();
+            let mut commands: Vec<Value> = BUILTINS
+                .iter()
+                .map(|(n, d)| json!({"name": n, "description": d}))
+                .collect();
             for c in b.inner.host.commands() {
                 commands.push(json!(c));
             }
             let text = commands
                 .iter()
                 .map(|c| {
-                    let owner = c["extension"].as_str().map(|e| format!(" [{e}]")).unwrap_or_default();
-                    format!("/{} - {}{owner}", c["name"].as_str().unwrap_or(""), c["description"].as_str().unwrap_or(""))
+                    let owner = c["extension"]
+                        .as_str()
+                        .map(|e| format!(" [{e}]"))
+                        .unwrap_or_default();
+                    format!(
+                        "/{} - {}{owner}",
+                        c["name"].as_str().unwrap_or(""),
+                        c["description"].as_str().unwrap_or("")
+                    )
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
@@ -142,18 +183,34 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
         }
         "reload-ext" => {
             let r = b.inner.host.reload().await;
-            let ev = UiEvent::ExtReload { stopped: r.stopped, loaded: r.loaded, ready: r.ready, errors: r.errors.clone() };
+            let ev = UiEvent::ExtReload {
+                stopped: r.stopped,
+                loaded: r.loaded,
+                ready: r.ready,
+                errors: r.errors.clone(),
+            };
             b.send(ev);
-            return Ok(json!({"stopped": r.stopped, "loaded": r.loaded, "ready": r.ready, "errors": r.errors}));
+            return Ok(
+                json!({"stopped": r.stopped, "loaded": r.loaded, "ready": r.ready, "errors": r.errors}),
+            );
         }
         _ => {}
     }
-    let out = b.inner.host.invoke_command(name, args).await.map_err(|e| e.to_string())?;
+    let out = b
+        .inner
+        .host
+        .invoke_command(name, args)
+        .await
+        .map_err(|e| e.to_string())?;
     let extension = out.extension;
     let r = out.response;
     let mut data = json!({"extension": extension});
     if let Some(err) = r.error.as_ref().filter(|e| !e.is_empty()) {
-        b.send(UiEvent::ExtStatus { extension: extension.clone(), level: NoteLevel::Error, text: err.clone() });
+        b.send(UiEvent::ExtStatus {
+            extension: extension.clone(),
+            level: NoteLevel::Error,
+            text: err.clone(),
+        });
         data["error"] = json!(err);
     }
     match r.action {
@@ -168,24 +225,37 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
             data["action"] = json!("insert");
             let text = r.insert.unwrap_or_default();
             data["insert"] = json!(text);
-            b.send(UiEvent::ExtInsert { extension: extension.clone(), text });
+            b.send(UiEvent::ExtInsert {
+                extension: extension.clone(),
+                text,
+            });
         }
         Some(CommandAction::Display) => {
             data["action"] = json!("display");
             let text = r.display.unwrap_or_default();
             data["display"] = json!(text);
-            b.send(UiEvent::ExtDisplay { extension: extension.clone(), text });
+            b.send(UiEvent::ExtDisplay {
+                extension: extension.clone(),
+                text,
+            });
         }
         Some(CommandAction::OpenPanel) => {
             data["action"] = json!("open_panel");
             match r.open_panel {
                 Some(panel) => {
                     data["open_panel"] = json!(panel);
-                    b.send(UiEvent::ExtPanelOpen { extension: extension.clone(), panel });
+                    b.send(UiEvent::ExtPanelOpen {
+                        extension: extension.clone(),
+                        panel,
+                    });
                 }
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
-                    b.send(UiEvent::ExtStatus { extension: extension.clone(), level: NoteLevel::Error, text: msg.clone() });
+                    b.send(UiEvent::ExtStatus {
+                        extension: extension.clone(),
+                        level: NoteLevel::Error,
+                        text: msg.clone(),
+                    });
                     data["error"] = json!(msg);
                 }
             }

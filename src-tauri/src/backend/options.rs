@@ -46,7 +46,8 @@ pub struct BackendOptions {
 
 /// `$ZOT_HOME`, or an error saying how to set it.
 pub fn zot_home() -> anyhow::Result<PathBuf> {
-    zot_ext_host::home::zot_home().context("cannot find a home directory for zot's state; set ZOT_HOME")
+    zot_ext_host::home::zot_home()
+        .context("cannot find a home directory for zot's state; set ZOT_HOME")
 }
 
 /// The project directory: `--cwd`, else the current one, made absolute.
@@ -57,7 +58,8 @@ pub fn resolve_cwd(flag: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
         Some(p) => here.join(p),
         None => here,
     };
-    std::fs::canonicalize(&cwd).with_context(|| format!("--cwd {} is not a directory zot can open", cwd.display()))
+    std::fs::canonicalize(&cwd)
+        .with_context(|| format!("--cwd {} is not a directory zot can open", cwd.display()))
 }
 
 impl BackendOptions {

@@ -144,7 +144,17 @@ mod tests {
 
     #[test]
     fn rpc_alias_and_repeatable_flags() {
-        let c = parse(&["rpc", "-e", "a", "--ext", "b", "--append-system-prompt", "x", "--append-system-prompt", "y"]);
+        let c = parse(&[
+            "rpc",
+            "-e",
+            "a",
+            "--ext",
+            "b",
+            "--append-system-prompt",
+            "x",
+            "--append-system-prompt",
+            "y",
+        ]);
         assert_eq!(c.mode(), Some(Mode::Rpc));
         assert_eq!(c.ext, vec![PathBuf::from("a"), PathBuf::from("b")]);
         assert_eq!(c.append_system_prompt, vec!["x", "y"]);

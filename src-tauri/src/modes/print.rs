@@ -16,7 +16,13 @@ pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Re
     if json {
         writeln!(out, "{}", serde_json::to_string(&UiEvent::Ready {})?)?;
     }
-    if let Err(e) = backend.handle(RpcCommand::Prompt { message: prompt, images: Vec::new() }).await {
+    if let Err(e) = backend
+        .handle(RpcCommand::Prompt {
+            message: prompt,
+            images: Vec::new(),
+        })
+        .await
+    {
         anyhow::bail!("{e}");
     }
     let mut last_text: Option<String> = None;
@@ -28,11 +34,20 @@ pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Re
         }
         match &ev {
             UiEvent::AssistantMessage { content } => last_text = Some(content.clone()),
-            UiEvent::TurnEnd { stop: StopReason::Error, .. } => failed = true,
+            UiEvent::TurnEnd {
+                stop: StopReason::Error,
+                ..
+            } => failed = true,
             UiEvent::Error { message } if !json => eprintln!("zot: {message}"),
-            UiEvent::ExtError { extension, message, .. } if !json => eprintln!("zot: [{extension}] {message}"),
-            UiEvent::ExtNotify { extension, message, .. } if !json => eprintln!("[{extension}] {message}"),
-            UiEvent::ExtStatus { extension, text, .. } if !json => eprintln!("[{extension}] {text}"),
+            UiEvent::ExtError {
+                extension, message, ..
+            } if !json => eprintln!("zot: [{extension}] {message}"),
+            UiEvent::ExtNotify {
+                extension, message, ..
+            } if !json => eprintln!("[{extension}] {message}"),
+            UiEvent::ExtStatus {
+                extension, text, ..
+            } if !json => eprintln!("[{extension}] {text}"),
             _ => {}
         }
         if matches!(ev, UiEvent::Done {}) {

@@ -110,9 +110,13 @@ fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcRespo
 }
 
 /// Parses one line; a bad one becomes the error response to print.
-pub fn parse(line: &str) -> Result<RpcRequest, RpcResponse> {
+pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
     let v: Value = serde_json::from_str(line).map_err(|e| {
-        RpcResponse::err(None, "unknown", format!("the line is not JSON ({e}); send one JSON object per line"))
+        Box::new(RpcResponse::err(
+            None,
+            "unknown",
+            format!("the line is not JSON ({e}); send one JSON object per line"),
+        ))
     })?;
     let id = match v.get("id") {
         Some(Value::String(s)) => Some(s.clone()),
@@ -120,10 +124,18 @@ pub fn parse(line: &str) -> Result<RpcRequest, RpcResponse> {
         _ => None,
     };
     let Some(obj) = v.as_object() else {
-        return Err(RpcResponse::err(id, "unknown", "the line is not a JSON object; send {\"type\":\"…\", …}"));
+        return Err(Box::new(RpcResponse::err(
+            id,
+            "unknown",
+            "the line is not a JSON object; send {\"type\":\"…\", …}",
+        )));
     };
     let Some(ty) = obj.get("type").and_then(Value::as_str) else {
-        return Err(RpcResponse::err(id, "unknown", "the command has no \"type\"; e.g. {\"type\":\"ping\"}"));
+        return Err(Box::new(RpcResponse::err(
+            id,
+            "unknown",
+            "the command has no \"type\"; e.g. {\"type\":\"ping\"}",
+        )));
     };
     let ty = ty.to_owned();
     let mut v = v;
@@ -133,7 +145,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, RpcResponse> {
     }
     serde_json::from_value::<RpcRequest>(v).map_err(|e| {
         let msg = e.to_string();
-        if msg.contains("unknown variant") {
+        Box::new(if msg.contains("unknown variant") {
             RpcResponse::err(
                 id.clone(),
                 &ty,
@@ -141,7 +153,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, RpcResponse> {
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
-        }
+        })
     })
 }
 
@@ -174,9 +186,22 @@ mod tests {
         assert!(!e.success && e.error.as_deref().unwrap().contains("not JSON"));
         let e = parse(r#"{"type":"fly","id":"7"}"#).unwrap_err();
         assert_eq!(e.id.as_deref(), Some("7"));
-        assert!(e.error.as_deref().unwrap().contains("unknown command type \"fly\""));
+        assert!(e
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("unknown command type \"fly\""));
         let e = parse(r#"{"type":"set_model"}"#).unwrap_err();
-        assert!(e.error.as_deref().unwrap().contains("missing field `model`"), "{e:?}");
-        assert_eq!(parse(r#"{"type":"ping","id":3}"#).unwrap().id.as_deref(), Some("3"));
+        assert!(
+            e.error
+                .as_deref()
+                .unwrap()
+                .contains("missing field `model`"),
+            "{e:?}"
+        );
+        assert_eq!(
+            parse(r#"{"type":"ping","id":3}"#).unwrap().id.as_deref(),
+            Some("3")
+        );
     }
 }

@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
 
-use super::{retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink};
+use super::{
+    retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+};
 use crate::agent::transcript::{Block, Role};
 
 /// A client for one Anthropic-compatible server.
@@ -55,7 +57,10 @@ pub fn body(req: &ChatRequest) -> Value {
         // messages in a row, so merge them.
         if let Some(last) = messages.last_mut() {
             if last["role"] == role {
-                last["content"].as_array_mut().expect("content is an array").extend(blocks);
+                last["content"]
+                    .as_array_mut()
+                    .expect("content is an array")
+                    .extend(blocks);
                 continue;
             }
         }
@@ -89,7 +94,11 @@ fn block(b: &Block) -> Option<Value> {
         Block::ToolUse { id, name, input } => {
             // Args that were not an object were refused at run time; the API
             // only accepts objects here.
-            let input = if input.is_object() { input.clone() } else { json!({}) };
+            let input = if input.is_object() {
+                input.clone()
+            } else {
+                json!({})
+            };
             json!({"type": "tool_use", "id": id, "name": name, "input": input})
         }
         Block::ToolResult {
@@ -116,7 +125,11 @@ fn image(mime: &str, data: &str) -> Value {
 /// A block being streamed.
 enum Partial {
     Text(String),
-    Tool { id: String, name: String, json: String },
+    Tool {
+        id: String,
+        name: String,
+        json: String,
+    },
 }
 
 #[async_trait]
@@ -125,7 +138,11 @@ impl Provider for Anthropic {
         "anthropic"
     }
 
-    async fn stream(&self, req: &ChatRequest, on_text: TextSink<'_>) -> Result<Completion, ProviderError> {
+    async fn stream(
+        &self,
+        req: &ChatRequest,
+        on_text: TextSink<'_>,
+    ) -> Result<Completion, ProviderError> {
         let url = self.url("messages");
         let body = body(req);
         let resp = retry::send("anthropic", &url, || {
@@ -142,13 +159,15 @@ impl Provider for Anthropic {
             if ev.data.is_empty() {
                 continue;
             }
-            let v: Value = serde_json::from_str(&ev.data).map_err(|e| sse::malformed("anthropic", &ev.data, e))?;
+            let v: Value = serde_json::from_str(&ev.data)
+                .map_err(|e| sse::malformed("anthropic", &ev.data, e))?;
             match v["type"].as_str().unwrap_or(ev.event.as_str()) {
                 "message_start" => {
                     let u = &v["message"]["usage"];
                     usage.input_tokens = u["input_tokens"].as_u64().unwrap_or(0);
                     usage.cache_read_tokens = u["cache_read_input_tokens"].as_u64().unwrap_or(0);
-                    usage.cache_write_tokens = u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
+                    usage.cache_write_tokens =
+                        u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
                     usage.output_tokens = u["output_tokens"].as_u64().unwrap_or(0);
                 }
                 "content_block_start" => {
@@ -176,7 +195,10 @@ impl Provider for Anthropic {
                 "content_block_delta" => {
                     let i = v["index"].as_u64().unwrap_or(0) as usize;
                     let d = &v["delta"];
-                    match (blocks.get_mut(i).and_then(Option::as_mut), d["type"].as_str()) {
+                    match (
+                        blocks.get_mut(i).and_then(Option::as_mut),
+                        d["type"].as_str(),
+                    ) {
                         (Some(Partial::Text(t)), Some("text_delta")) => {
                             let s = d["text"].as_str().unwrap_or_default();
                             on_text(s);
@@ -209,7 +231,9 @@ impl Provider for Anthropic {
                 }
                 "error" => {
                     let m = v["error"]["message"].as_str().unwrap_or("unknown error");
-                    return Err(ProviderError::fatal(format!("anthropic reported an error mid-stream: {m}")));
+                    return Err(ProviderError::fatal(format!(
+                        "anthropic reported an error mid-stream: {m}"
+                    )));
                 }
                 _ => {}
             }
@@ -222,20 +246,32 @@ impl Provider for Anthropic {
             .flatten()
             .map(|p| match p {
                 Partial::Text(text) => Block::Text { text },
-                Partial::Tool { id, name, json } => Block::ToolUse { id, name, input: parse_args(&json) },
+                Partial::Tool { id, name, json } => Block::ToolUse {
+                    id,
+                    name,
+                    input: parse_args(&json),
+                },
             })
             .collect::<Vec<_>>();
         let stop = stop.unwrap_or(StopReason::EndTurn);
-        Ok(Completion { content, stop, usage })
+        Ok(Completion {
+            content,
+            stop,
+            usage,
+        })
     }
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
         let url = self.url("models");
-        let resp = retry::send("anthropic", &url, || self.request(reqwest::Method::GET, &url)).await?;
-        let v: Value = resp
-            .json()
-            .await
-            .map_err(|e| ProviderError::fatal(format!("anthropic sent a model list that does not parse: {e}")))?;
+        let resp = retry::send("anthropic", &url, || {
+            self.request(reqwest::Method::GET, &url)
+        })
+        .await?;
+        let v: Value = resp.json().await.map_err(|e| {
+            ProviderError::fatal(format!(
+                "anthropic sent a model list that does not parse: {e}"
+            ))
+        })?;
         Ok(v["data"]
             .as_array()
             .map(|a| {
@@ -261,4 +297,3 @@ pub fn parse_args(s: &str) -> Value {
     }
     serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.to_owned()))
 }
-

@@ -8,7 +8,9 @@ use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
 
 use super::anthropic::parse_args;
-use super::{retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink};
+use super::{
+    retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+};
 use crate::agent::transcript::{Block, Role};
 
 /// A client for one OpenAI-compatible server.
@@ -76,7 +78,11 @@ pub fn body(req: &ChatRequest) -> Value {
                     match b {
                         Block::Text { text } => parts.push(json!({"type": "text", "text": text})),
                         Block::Image { mime_type, data } => parts.push(data_url(mime_type, data)),
-                        Block::ToolResult { tool_use_id, content, is_error } => {
+                        Block::ToolResult {
+                            tool_use_id,
+                            content,
+                            is_error,
+                        } => {
                             let mut text = String::new();
                             if *is_error {
                                 text.push_str("Error: ");
@@ -140,11 +146,18 @@ impl Provider for OpenAi {
         self.cfg.kind.as_str()
     }
 
-    async fn stream(&self, req: &ChatRequest, on_text: TextSink<'_>) -> Result<Completion, ProviderError> {
+    async fn stream(
+        &self,
+        req: &ChatRequest,
+        on_text: TextSink<'_>,
+    ) -> Result<Completion, ProviderError> {
         let name = self.name().to_owned();
         let url = self.url("chat/completions");
         let body = body(req);
-        let resp = retry::send(&name, &url, || self.request(reqwest::Method::POST, &url).json(&body)).await?;
+        let resp = retry::send(&name, &url, || {
+            self.request(reqwest::Method::POST, &url).json(&body)
+        })
+        .await?;
         let mut events = sse::events(&name, resp);
         let mut text = String::new();
         let mut calls: Vec<PartialCall> = Vec::new();
@@ -161,16 +174,23 @@ impl Provider for OpenAi {
                 done = true;
                 break;
             }
-            let v: Value = serde_json::from_str(data).map_err(|e| sse::malformed(&name, data, e))?;
+            let v: Value =
+                serde_json::from_str(data).map_err(|e| sse::malformed(&name, data, e))?;
             if let Some(m) = v["error"]["message"].as_str().or(v["error"].as_str()) {
-                return Err(ProviderError::fatal(format!("{name} reported an error mid-stream: {m}")));
+                return Err(ProviderError::fatal(format!(
+                    "{name} reported an error mid-stream: {m}"
+                )));
             }
             if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
                 usage.input_tokens = u["prompt_tokens"].as_u64().unwrap_or(0);
                 usage.output_tokens = u["completion_tokens"].as_u64().unwrap_or(0);
-                usage.cache_read_tokens = u["prompt_tokens_details"]["cached_tokens"].as_u64().unwrap_or(0);
+                usage.cache_read_tokens = u["prompt_tokens_details"]["cached_tokens"]
+                    .as_u64()
+                    .unwrap_or(0);
             }
-            let Some(choice) = v["choices"].get(0) else { continue };
+            let Some(choice) = v["choices"].get(0) else {
+                continue;
+            };
             let d = &choice["delta"];
             if let Some(s) = d["content"].as_str() {
                 if !s.is_empty() {
@@ -212,8 +232,16 @@ impl Provider for OpenAi {
             content.push(Block::Text { text });
         }
         for (i, c) in calls.into_iter().enumerate() {
-            let id = if c.id.is_empty() { format!("call_{i}") } else { c.id };
-            content.push(Block::ToolUse { id, name: c.name, input: parse_args(&c.args) });
+            let id = if c.id.is_empty() {
+                format!("call_{i}")
+            } else {
+                c.id
+            };
+            content.push(Block::ToolUse {
+                id,
+                name: c.name,
+                input: parse_args(&c.args),
+            });
         }
         let has_calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
         let stop = match stop {
@@ -222,17 +250,20 @@ impl Provider for OpenAi {
             Some(s) => s,
             None => StopReason::EndTurn,
         };
-        Ok(Completion { content, stop, usage })
+        Ok(Completion {
+            content,
+            stop,
+            usage,
+        })
     }
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {
         let name = self.name().to_owned();
         let url = self.url("models");
         let resp = retry::send(&name, &url, || self.request(reqwest::Method::GET, &url)).await?;
-        let v: Value = resp
-            .json()
-            .await
-            .map_err(|e| ProviderError::fatal(format!("{name} sent a model list that does not parse: {e}")))?;
+        let v: Value = resp.json().await.map_err(|e| {
+            ProviderError::fatal(format!("{name} sent a model list that does not parse: {e}"))
+        })?;
         Ok(v["data"]
             .as_array()
             .map(|a| {

@@ -26,7 +26,8 @@ pub fn delay(attempt: u32, retry_after: Option<f64>) -> Duration {
         return Duration::from_secs_f64(s.min(60.0));
     }
     let exp = base_delay().saturating_mul(1 << attempt.min(6));
-    exp.mul_f64(0.5 + fastrand::f64()).min(Duration::from_secs(30))
+    exp.mul_f64(0.5 + fastrand::f64())
+        .min(Duration::from_secs(30))
 }
 
 /// Sends the request built by `build` until it answers with success, a
@@ -59,7 +60,11 @@ pub async fn send(
                 err
             });
         }
-        tracing_log(&format!("{} ; retrying (attempt {})", err.message, attempt + 1));
+        tracing_log(&format!(
+            "{} ; retrying (attempt {})",
+            err.message,
+            attempt + 1
+        ));
         tokio::time::sleep(delay(attempt - 1, err.retry_after)).await;
     }
 }
@@ -84,7 +89,10 @@ mod tests {
         for attempt in 0..4 {
             let d = delay(attempt, None);
             let nominal = base * (1 << attempt);
-            assert!(d >= nominal / 2 && d <= nominal * 3 / 2, "{d:?} vs {nominal:?}");
+            assert!(
+                d >= nominal / 2 && d <= nominal * 3 / 2,
+                "{d:?} vs {nominal:?}"
+            );
         }
     }
 }

@@ -103,12 +103,22 @@ impl Tool for Bash {
             .kill_on_drop(true);
         let mut child = match cmd.spawn() {
             Ok(c) => c,
-            Err(e) => return ToolOutput::err(format!("cannot start bash in {}: {e}", ctx.cwd.display())),
+            Err(e) => {
+                return ToolOutput::err(format!("cannot start bash in {}: {e}", ctx.cwd.display()))
+            }
         };
         let pid = child.id().unwrap_or(0);
         let out = Arc::new(Mutex::new(Capped::default()));
-        let r1 = spawn_reader(child.stdout.take().expect("piped"), out.clone(), self.max_output);
-        let r2 = spawn_reader(child.stderr.take().expect("piped"), out.clone(), self.max_output);
+        let r1 = spawn_reader(
+            child.stdout.take().expect("piped"),
+            out.clone(),
+            self.max_output,
+        );
+        let r2 = spawn_reader(
+            child.stderr.take().expect("piped"),
+            out.clone(),
+            self.max_output,
+        );
         let end = tokio::select! {
             s = child.wait() => match s {
                 Ok(s) => End::Exited(s),
@@ -129,13 +139,29 @@ impl Tool for Bash {
         let o = out.lock().expect("output lock");
         let mut text = String::from_utf8_lossy(&o.buf).into_owned();
         if o.dropped > 0 {
-            text.push_str(&format!("\n[output capped: {} more bytes dropped]", o.dropped));
+            text.push_str(&format!(
+                "\n[output capped: {} more bytes dropped]",
+                o.dropped
+            ));
         }
         match end {
-            End::Exited(s) if s.success() => ToolOutput::ok(if text.is_empty() { "(no output)".into() } else { text }),
-            End::Exited(s) => ToolOutput::err(format!("{text}\n[exit status: {}]", s.code().map_or_else(|| "killed by a signal".to_owned(), |c| c.to_string()))),
-            End::TimedOut => ToolOutput::err(format!("{text}\n[timed out after {:.0} s; the command and its children were killed]", timeout.as_secs_f64())),
-            End::Aborted => ToolOutput::err(format!("{text}\n[aborted; the command and its children were killed]")),
+            End::Exited(s) if s.success() => ToolOutput::ok(if text.is_empty() {
+                "(no output)".into()
+            } else {
+                text
+            }),
+            End::Exited(s) => ToolOutput::err(format!(
+                "{text}\n[exit status: {}]",
+                s.code()
+                    .map_or_else(|| "killed by a signal".to_owned(), |c| c.to_string())
+            )),
+            End::TimedOut => ToolOutput::err(format!(
+                "{text}\n[timed out after {:.0} s; the command and its children were killed]",
+                timeout.as_secs_f64()
+            )),
+            End::Aborted => ToolOutput::err(format!(
+                "{text}\n[aborted; the command and its children were killed]"
+            )),
         }
     }
 }

@@ -60,16 +60,30 @@ impl Tool for Read {
             };
         }
         let text = String::from_utf8_lossy(&bytes);
-        let offset = args.get("offset").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
-        let limit = args.get("limit").and_then(Value::as_u64).map(|l| l as usize).unwrap_or(DEFAULT_LIMIT);
+        let offset = args
+            .get("offset")
+            .and_then(Value::as_u64)
+            .unwrap_or(1)
+            .max(1) as usize;
+        let limit = args
+            .get("limit")
+            .and_then(Value::as_u64)
+            .map(|l| l as usize)
+            .unwrap_or(DEFAULT_LIMIT);
         let total = text.lines().count();
         if offset > total.max(1) {
-            return ToolOutput::err(format!("offset {offset} is past the end of {} ({total} lines)", full.display()));
+            return ToolOutput::err(format!(
+                "offset {offset} is past the end of {} ({total} lines)",
+                full.display()
+            ));
         }
         let mut out = String::new();
         for (i, line) in text.lines().enumerate().skip(offset - 1).take(limit) {
             let line: String = if line.len() > MAX_LINE {
-                format!("{}… [line cut]", line.chars().take(MAX_LINE).collect::<String>())
+                format!(
+                    "{}… [line cut]",
+                    line.chars().take(MAX_LINE).collect::<String>()
+                )
             } else {
                 line.to_owned()
             };
@@ -77,7 +91,11 @@ impl Tool for Read {
         }
         let shown_end = (offset - 1 + limit).min(total);
         if shown_end < total {
-            out.push_str(&format!("[{} more lines; continue with offset {}]\n", total - shown_end, shown_end + 1));
+            out.push_str(&format!(
+                "[{} more lines; continue with offset {}]\n",
+                total - shown_end,
+                shown_end + 1
+            ));
         }
         ToolOutput::ok(out)
     }

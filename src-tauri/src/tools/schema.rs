@@ -19,7 +19,11 @@ pub fn check(schema: &Value, args: &Value) -> Result<(), String> {
     }
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
         for (k, v) in obj {
-            let Some(ty) = props.get(k).and_then(|p| p.get("type")).and_then(Value::as_str) else {
+            let Some(ty) = props
+                .get(k)
+                .and_then(|p| p.get("type"))
+                .and_then(Value::as_str)
+            else {
                 continue;
             };
             let ok = match ty {

@@ -14,7 +14,8 @@ impl Tool for Write {
     fn def(&self) -> ToolDef {
         ToolDef {
             name: "write".into(),
-            description: "Write a file, replacing it if it exists and creating parent directories.".into(),
+            description: "Write a file, replacing it if it exists and creating parent directories."
+                .into(),
             schema: json!({"type":"object","properties":{
                 "path":{"type":"string"},
                 "content":{"type":"string"}},
@@ -31,7 +32,11 @@ impl Tool for Write {
             }
         }
         match tokio::fs::write(&full, content).await {
-            Ok(()) => ToolOutput::ok(format!("wrote {} bytes to {}", content.len(), full.display())),
+            Ok(()) => ToolOutput::ok(format!(
+                "wrote {} bytes to {}",
+                content.len(),
+                full.display()
+            )),
             Err(e) => ToolOutput::err(format!("cannot write {}: {e}", full.display())),
         }
     }

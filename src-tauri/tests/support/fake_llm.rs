@@ -46,7 +46,10 @@ pub struct Recorded {
 impl Recorded {
     /// A header's value.
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -123,7 +126,12 @@ impl FakeLlm {
             }
         }
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        self.recorded.lock().unwrap().push(Recorded { method: method.clone(), path: path.clone(), headers, body });
+        self.recorded.lock().unwrap().push(Recorded {
+            method: method.clone(),
+            path: path.clone(),
+            headers,
+            body,
+        });
         if method == "GET" && path.ends_with("/models") {
             let b = json!({"data":[{"id":"fake-model-1"},{"id":"fake-model-2"}]}).to_string();
             let _ = write_plain(&mut sock, 200, &[], &b).await;
@@ -132,9 +140,19 @@ impl FakeLlm {
         let reply = self.replies.lock().unwrap().pop_front();
         match reply {
             None => {
-                let _ = write_plain(&mut sock, 500, &[], r#"{"error":{"message":"the fake server has no scripted reply left"}}"#).await;
+                let _ = write_plain(
+                    &mut sock,
+                    500,
+                    &[],
+                    r#"{"error":{"message":"the fake server has no scripted reply left"}}"#,
+                )
+                .await;
             }
-            Some(Reply::Status { code, headers, body }) => {
+            Some(Reply::Status {
+                code,
+                headers,
+                body,
+            }) => {
                 let _ = write_plain(&mut sock, code, &headers, &body).await;
             }
             Some(Reply::Sse(chunks)) => {
@@ -155,7 +173,12 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-async fn write_plain(sock: &mut TcpStream, code: u16, headers: &[(String, String)], body: &str) -> std::io::Result<()> {
+async fn write_plain(
+    sock: &mut TcpStream,
+    code: u16,
+    headers: &[(String, String)],
+    body: &str,
+) -> std::io::Result<()> {
     let mut h = format!("HTTP/1.1 {code} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
     for (k, v) in headers {
         h.push_str(&format!("{k}: {v}\r\n"));
@@ -188,12 +211,24 @@ pub fn data(v: Value) -> String {
 
 /// Anthropic: streamed text in pieces, then `end_turn`.
 pub fn anthropic_text(pieces: &[&str]) -> Reply {
-    let mut c = vec![ev("message_start", json!({"type":"message_start","message":{"id":"m1","usage":{"input_tokens":11,"output_tokens":1}}}))];
-    c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})));
+    let mut c = vec![ev(
+        "message_start",
+        json!({"type":"message_start","message":{"id":"m1","usage":{"input_tokens":11,"output_tokens":1}}}),
+    )];
+    c.push(ev(
+        "content_block_start",
+        json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}),
+    ));
     for p in pieces {
-        c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":p}})));
+        c.push(ev(
+            "content_block_delta",
+            json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":p}}),
+        ));
     }
-    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":0})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":0}),
+    ));
     c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}})));
     c.push(ev("message_stop", json!({"type":"message_stop"})));
     Reply::Sse(c)
@@ -201,19 +236,28 @@ pub fn anthropic_text(pieces: &[&str]) -> Reply {
 
 /// Anthropic: optional text, then one tool call whose args arrive in pieces.
 pub fn anthropic_tool(text: &str, id: &str, name: &str, arg_pieces: &[&str]) -> Reply {
-    let mut c = vec![ev("message_start", json!({"type":"message_start","message":{"usage":{"input_tokens":20}}}))];
+    let mut c = vec![ev(
+        "message_start",
+        json!({"type":"message_start","message":{"usage":{"input_tokens":20}}}),
+    )];
     let mut i = 0;
     if !text.is_empty() {
         c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})));
         c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":text}})));
-        c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":0})));
+        c.push(ev(
+            "content_block_stop",
+            json!({"type":"content_block_stop","index":0}),
+        ));
         i = 1;
     }
     c.push(ev("content_block_start", json!({"type":"content_block_start","index":i,"content_block":{"type":"tool_use","id":id,"name":name,"input":{}}})));
     for p in arg_pieces {
         c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":i,"delta":{"type":"input_json_delta","partial_json":p}})));
     }
-    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":i})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":i}),
+    ));
     c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}})));
     c.push(ev("message_stop", json!({"type":"message_stop"})));
     Reply::Sse(c)
@@ -221,24 +265,36 @@ pub fn anthropic_tool(text: &str, id: &str, name: &str, arg_pieces: &[&str]) -> 
 
 /// OpenAI: streamed text in pieces, then `stop`, then usage and `[DONE]`.
 pub fn openai_text(pieces: &[&str]) -> Reply {
-    let mut c = vec![data(json!({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}))];
+    let mut c = vec![data(
+        json!({"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}),
+    )];
     for p in pieces {
         c.push(data(json!({"choices":[{"index":0,"delta":{"content":p}}]})));
     }
-    c.push(data(json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})));
-    c.push(data(json!({"choices":[],"usage":{"prompt_tokens":13,"completion_tokens":4}})));
+    c.push(data(
+        json!({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}),
+    ));
+    c.push(data(
+        json!({"choices":[],"usage":{"prompt_tokens":13,"completion_tokens":4}}),
+    ));
     c.push("data: [DONE]\n\n".into());
     Reply::Sse(c)
 }
 
 /// OpenAI: one tool call whose argument JSON arrives in pieces.
 pub fn openai_tool(id: &str, name: &str, arg_pieces: &[&str]) -> Reply {
-    let mut c = vec![data(json!({"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":id,"type":"function","function":{"name":name,"arguments":""}}]}}]}))];
+    let mut c = vec![data(
+        json!({"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":id,"type":"function","function":{"name":name,"arguments":""}}]}}]}),
+    )];
     for p in arg_pieces {
         c.push(data(json!({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":p}}]}}]})));
     }
-    c.push(data(json!({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})));
-    c.push(data(json!({"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":9}})));
+    c.push(data(
+        json!({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}),
+    ));
+    c.push(data(
+        json!({"choices":[],"usage":{"prompt_tokens":30,"completion_tokens":9}}),
+    ));
     c.push("data: [DONE]\n\n".into());
     Reply::Sse(c)
 }
@@ -247,7 +303,9 @@ pub fn openai_tool(id: &str, name: &str, arg_pieces: &[&str]) -> Reply {
 pub fn error_status(code: u16, message: &str, retry_after: Option<&str>) -> Reply {
     Reply::Status {
         code,
-        headers: retry_after.map(|r| vec![("retry-after".to_owned(), r.to_owned())]).unwrap_or_default(),
+        headers: retry_after
+            .map(|r| vec![("retry-after".to_owned(), r.to_owned())])
+            .unwrap_or_default(),
         body: json!({"error":{"type":"x","message":message}}).to_string(),
     }
 }
