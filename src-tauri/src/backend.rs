@@ -43,6 +43,10 @@ struct Inner {
     host: Host,
     /// Into the one event stream.
     events: mpsc::UnboundedSender<UiEvent>,
+    /// Events caused by an extension's answer (command actions); they pass
+    /// through the host-event task after whatever the extension sent
+    /// before that answer, so a `notify` never trails its `display`.
+    after_host: mpsc::UnboundedSender<UiEvent>,
     /// Prompts for the worker.
     queue: mpsc::UnboundedSender<Queued>,
     /// Bumped by each abort, so queued prompts from before it are dropped.
@@ -129,11 +133,13 @@ impl Backend {
         });
 
         let (qtx, mut qrx) = mpsc::unbounded_channel::<Queued>();
+        let (atx, mut arx) = mpsc::unbounded_channel::<UiEvent>();
         let inner = Arc::new(Inner {
             opts,
             agent,
             host,
             events: tx,
+            after_host: atx,
             queue: qtx,
             epoch: AtomicU64::new(0),
             pending: AtomicUsize::new(0),
@@ -163,7 +169,24 @@ impl Backend {
         // in interactive front ends (the spec ignores it headless).
         let w = Arc::downgrade(&inner);
         tokio::spawn(async move {
-            while let Some(ev) = hrx.recv().await {
+            let mut host_open = true;
+            loop {
+                // Biased: host events already queued go out before an action
+                // event that a later frame of the same extension caused.
+                let ev = tokio::select! {
+                    biased;
+                    ev = hrx.recv(), if host_open => match ev {
+                        Some(ev) => ev,
+                        None => {
+                            host_open = false;
+                            continue;
+                        }
+                    },
+                    ev = arx.recv() => match ev {
+                        Some(ev) => HostEvent::Ui(ev),
+                        None => break,
+                    },
+                };
                 let Some(inner) = w.upgrade() else { break };
                 match ev {
                     HostEvent::Ui(ev) => {
@@ -262,6 +285,12 @@ impl Backend {
     /// Sends an event into the stream.
     fn send(&self, ev: UiEvent) {
         let _ = self.inner.events.send(ev);
+    }
+
+    /// Sends an event caused by an extension's answer, after the frames it
+    /// sent before that answer.
+    fn send_after_host(&self, ev: UiEvent) {
+        let _ = self.inner.after_host.send(ev);
     }
 
     /// The rpc.md `hello` data.

@@ -206,7 +206,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
     let r = out.response;
     let mut data = json!({"extension": extension});
     if let Some(err) = r.error.as_ref().filter(|e| !e.is_empty()) {
-        b.send(UiEvent::ExtStatus {
+        b.send_after_host(UiEvent::ExtStatus {
             extension: extension.clone(),
             level: NoteLevel::Error,
             text: err.clone(),
@@ -225,7 +225,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
             data["action"] = json!("insert");
             let text = r.insert.unwrap_or_default();
             data["insert"] = json!(text);
-            b.send(UiEvent::ExtInsert {
+            b.send_after_host(UiEvent::ExtInsert {
                 extension: extension.clone(),
                 text,
             });
@@ -234,7 +234,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
             data["action"] = json!("display");
             let text = r.display.unwrap_or_default();
             data["display"] = json!(text);
-            b.send(UiEvent::ExtDisplay {
+            b.send_after_host(UiEvent::ExtDisplay {
                 extension: extension.clone(),
                 text,
             });
@@ -244,14 +244,14 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
             match r.open_panel {
                 Some(panel) => {
                     data["open_panel"] = json!(panel);
-                    b.send(UiEvent::ExtPanelOpen {
+                    b.send_after_host(UiEvent::ExtPanelOpen {
                         extension: extension.clone(),
                         panel,
                     });
                 }
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
-                    b.send(UiEvent::ExtStatus {
+                    b.send_after_host(UiEvent::ExtStatus {
                         extension: extension.clone(),
                         level: NoteLevel::Error,
                         text: msg.clone(),
