@@ -282,11 +282,6 @@ impl Backend {
         &self.inner.opts
     }
 
-    /// Sends an event into the stream.
-    fn send(&self, ev: UiEvent) {
-        let _ = self.inner.events.send(ev);
-    }
-
     /// Sends an event caused by an extension's answer, after the frames it
     /// sent before that answer.
     fn send_after_host(&self, ev: UiEvent) {

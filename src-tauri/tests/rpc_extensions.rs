@@ -373,6 +373,12 @@ async fn reload_ext_reports_and_the_extension_keeps_working() {
         "{rep}"
     );
     assert_eq!(rep["errors"], json!([]));
+    z.call(json!({"type":"ping"})).await;
+    assert_eq!(
+        of(&z.log, "ext_reload").len(),
+        1,
+        "one ext_reload per reload"
+    );
     let r = z.call(json!({"type":"command","name":"hi"})).await;
     assert_eq!(r["data"]["display"], "hello");
 }

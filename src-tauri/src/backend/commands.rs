@@ -182,14 +182,8 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
             return Ok(json!({"model": args}));
         }
         "reload-ext" => {
+            // The host itself announces the `ext_reload` event.
             let r = b.inner.host.reload().await;
-            let ev = UiEvent::ExtReload {
-                stopped: r.stopped,
-                loaded: r.loaded,
-                ready: r.ready,
-                errors: r.errors.clone(),
-            };
-            b.send(ev);
             return Ok(
                 json!({"stopped": r.stopped, "loaded": r.loaded, "ready": r.ready, "errors": r.errors}),
             );
