@@ -1,0 +1,159 @@
+//! The desktop window: a Tauri shell around the same backend the headless
+//! modes use. This module is glue (STYLE.md §9): it starts the backend
+//! without waiting for extensions, forwards its events to the page, and
+//! exposes a few commands that call the backend or the host's management
+//! library. No agent or extension logic lives here.
+
+mod bridge;
+mod commands;
+mod error;
+mod manager;
+mod settings;
+
+use std::path::PathBuf;
+
+use tauri::{Manager, RunEvent};
+use tokio::sync::watch;
+
+use crate::backend::{Backend, BackendOptions};
+
+use error::{IpcError, IpcResult};
+
+/// What the manager and settings commands need to know about this run.
+#[derive(Debug, Clone)]
+pub(crate) struct RunContext {
+    /// `$ZOT_HOME`.
+    pub zot_home: PathBuf,
+    /// The project directory (project-local extensions live under it).
+    pub cwd: PathBuf,
+    /// `--ext` paths, for the doctor.
+    pub explicit: Vec<PathBuf>,
+    /// `false` with `--no-ext`.
+    pub discover: bool,
+    /// Provider at start.
+    pub provider: String,
+    /// Model at start.
+    pub model: String,
+}
+
+impl RunContext {
+    fn from_options(o: &BackendOptions) -> Self {
+        RunContext {
+            zot_home: o.zot_home.clone(),
+            cwd: o.cwd.clone(),
+            explicit: o.explicit.clone(),
+            discover: !o.no_ext,
+            provider: o.provider.as_str().to_string(),
+            model: o
+                .model
+                .clone()
+                .unwrap_or_else(|| o.provider.default_model().to_string()),
+        }
+    }
+}
+
+/// State shared by every command.
+pub(crate) struct Desktop {
+    /// Set once the backend has started (or failed to).
+    backend: watch::Receiver<Option<Result<Backend, String>>>,
+    /// Flipped by `ui_ready`; the event bridge holds events until then.
+    ui_ready: watch::Sender<bool>,
+    /// This run's paths and names.
+    pub ctx: RunContext,
+}
+
+impl Desktop {
+    /// The backend, waiting for its start (which never waits on extensions).
+    pub async fn backend(&self) -> IpcResult<Backend> {
+        let mut rx = self.backend.clone();
+        let got = rx
+            .wait_for(|b| b.is_some())
+            .await
+            .map_err(|_| IpcError::new("backend", "the backend is gone; restart zot"))?;
+        match got.as_ref() {
+            Some(Ok(b)) => Ok(b.clone()),
+            Some(Err(e)) => Err(IpcError::new("backend", e)),
+            None => unreachable!("wait_for returned without a value"),
+        }
+    }
+
+    /// Reloads extensions after a manager action, so the change shows at once.
+    pub async fn reload(&self) -> IpcResult<()> {
+        let backend = self.backend().await?;
+        backend
+            .handle(zot_ext_protocol::rpc::RpcCommand::Command {
+                name: "reload-ext".into(),
+                args: String::new(),
+            })
+            .await
+            .map(|_| ())
+            .map_err(|e| IpcError::new("reload", e))
+    }
+}
+
+/// Opens the window and runs until it closes; returns the exit code.
+pub fn run(opts: BackendOptions) -> i32 {
+    let ctx = RunContext::from_options(&opts);
+    let (backend_tx, backend_rx) = watch::channel(None);
+    let (ready_tx, ready_rx) = watch::channel(false);
+    let desktop = Desktop {
+        backend: backend_rx,
+        ui_ready: ready_tx,
+        ctx,
+    };
+
+    let app = tauri::Builder::default()
+        .plugin(tauri_plugin_shell::init())
+        .plugin(tauri_plugin_dialog::init())
+        .manage(desktop)
+        .invoke_handler(tauri::generate_handler![
+            commands::rpc,
+            commands::ui_ready,
+            manager::ext_install,
+            manager::ext_set_enabled,
+            manager::ext_remove,
+            manager::ext_doctor,
+            manager::ext_log_read,
+            manager::ext_log_open,
+            manager::pick_folder,
+            settings::settings_get,
+            settings::settings_save,
+            settings::themes_list,
+        ])
+        .setup(move |app| {
+            let handle = app.handle().clone();
+            tauri::async_runtime::spawn(async move {
+                match Backend::start(opts).await {
+                    Ok((backend, events)) => {
+                        let _ = backend_tx.send(Some(Ok(backend)));
+                        bridge::forward(handle, events, ready_rx).await;
+                    }
+                    Err(e) => {
+                        let message = format!("zot could not start its backend: {e:#}");
+                        eprintln!("{message}");
+                        let _ = backend_tx.send(Some(Err(message)));
+                    }
+                }
+            });
+            Ok(())
+        })
+        .build(tauri::generate_context!());
+
+    let app = match app {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("zot: cannot open the window: {e} (is a display available? try `zot --mode rpc` headless)");
+            return 1;
+        }
+    };
+    app.run_return(|handle, event| {
+        if let RunEvent::Exit = event {
+            // Extensions get their shutdown frame and grace before we go.
+            let state = handle.state::<Desktop>();
+            let backend = state.backend.borrow().clone();
+            if let Some(Ok(backend)) = backend {
+                tauri::async_runtime::block_on(backend.shutdown());
+            }
+        }
+    })
+}

@@ -1,0 +1,26 @@
+//! The one error shape every zot IPC command returns: `{code, message}`. The
+//! UI decodes it in one place (`ui/src/lib/backend/errors.ts`).
+
+use serde::Serialize;
+
+/// An IPC failure as the page sees it.
+#[derive(Debug, Clone, Serialize)]
+pub struct IpcError {
+    /// A stable, machine-readable kind (`backend`, `install`, `io`, …).
+    pub code: &'static str,
+    /// What happened and what to do, for the user.
+    pub message: String,
+}
+
+impl IpcError {
+    /// An error of kind `code`.
+    pub fn new(code: &'static str, message: impl std::fmt::Display) -> Self {
+        IpcError {
+            code,
+            message: message.to_string(),
+        }
+    }
+}
+
+/// The result type of every command.
+pub type IpcResult<T> = Result<T, IpcError>;

@@ -1,0 +1,219 @@
+//! The extension manager's commands: thin wrappers over the host's
+//! management library (the same code as `zot ext`), each followed by a
+//! reload so the window shows the change at once.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::PathBuf;
+
+use serde::Serialize;
+use tauri::ipc::Channel;
+use tauri::{AppHandle, State};
+use tauri_plugin_dialog::DialogExt;
+use zot_ext_host::install::{self, Cancel, Progress, Source};
+use zot_ext_host::{ext_ops, logs, remove, theme, toggle, HostConfig};
+
+use super::error::{IpcError, IpcResult};
+use super::Desktop;
+
+/// One progress line of an install.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstallProgress {
+    /// What is being installed.
+    pub source: String,
+    /// What is happening now.
+    pub message: String,
+}
+
+/// What an install put on disk (the UI shows it before enabling).
+#[derive(Debug, Clone, Serialize)]
+pub struct InstallSummary {
+    name: String,
+    version: Option<String>,
+    dir: String,
+    description: Option<String>,
+    commands: Vec<String>,
+    tools: Vec<String>,
+    themes: Vec<String>,
+}
+
+/// Installs from a folder or a git URL, leaves it disabled, and reports
+/// what it is. The user enables it from the summary.
+#[tauri::command]
+pub async fn ext_install(
+    state: State<'_, Desktop>,
+    source: String,
+    progress: Channel<InstallProgress>,
+) -> IpcResult<InstallSummary> {
+    let zot_home = state.ctx.zot_home.clone();
+    let arg = source.clone();
+    let done = tauri::async_runtime::spawn_blocking(move || {
+        let parsed = Source::parse(&arg)?;
+        let mut report = |p: Progress| {
+            let message = match p {
+                Progress::Copying { from } => format!("copying {}", from.display()),
+                Progress::Cloning { url } => format!("cloning {url}"),
+                Progress::Git(line) => line,
+                Progress::Validating => "checking extension.json".to_string(),
+            };
+            let _ = progress.send(InstallProgress {
+                source: arg.clone(),
+                message,
+            });
+        };
+        let installed = install::install(&zot_home, &parsed, false, &Cancel::new(), &mut report)?;
+        // Installed extensions start disabled: the user sees what it is first.
+        toggle::set_enabled(&installed.dir.join(ext_ops::MANIFEST_FILE), false)?;
+        let manifest = install::read_manifest(&installed.dir)?;
+        Ok::<_, ext_ops::OpsError>((installed, manifest))
+    })
+    .await
+    .map_err(|e| IpcError::new("install", e))?;
+    let (installed, manifest) = done.map_err(|e| IpcError::new("install", e))?;
+    let themes = theme::theme_files(&installed.dir)
+        .iter()
+        .filter_map(|p| theme::load_file(p, &installed.name).ok())
+        .map(|t| t.theme.name)
+        .collect();
+    state.reload().await?;
+    Ok(InstallSummary {
+        name: installed.name,
+        version: installed.version,
+        dir: installed.dir.display().to_string(),
+        description: manifest.description,
+        commands: Vec::new(),
+        tools: Vec::new(),
+        themes,
+    })
+}
+
+/// Enables or disables an extension by name, then reloads.
+#[tauri::command]
+pub async fn ext_set_enabled(
+    state: State<'_, Desktop>,
+    name: String,
+    enabled: bool,
+) -> IpcResult<()> {
+    let located = ext_ops::locate(&state.ctx.zot_home, &state.ctx.cwd, &name)
+        .map_err(|e| IpcError::new("toggle", e))?;
+    toggle::set_enabled(&located.manifest_path(), enabled)
+        .map_err(|e| IpcError::new("toggle", e))?;
+    state.reload().await
+}
+
+/// Removes an installed extension (the UI has asked for confirmation), then reloads.
+#[tauri::command]
+pub async fn ext_remove(state: State<'_, Desktop>, name: String) -> IpcResult<()> {
+    remove::remove(&state.ctx.zot_home, &state.ctx.cwd, &name)
+        .map_err(|e| IpcError::new("remove", e))?;
+    state.reload().await
+}
+
+/// The doctor's report, as the CLI's `--json` gives it.
+#[tauri::command]
+pub async fn ext_doctor(
+    state: State<'_, Desktop>,
+) -> IpcResult<zot_ext_host::doctor::DoctorReport> {
+    let ctx = &state.ctx;
+    let mut cfg = HostConfig::new(&ctx.zot_home, &ctx.cwd);
+    cfg.explicit = ctx.explicit.clone();
+    cfg.discover = ctx.discover;
+    cfg.provider = ctx.provider.clone();
+    cfg.model = ctx.model.clone();
+    cfg.zot_version = env!("CARGO_PKG_VERSION").to_string();
+    Ok(zot_ext_host::doctor::diagnose(cfg).await)
+}
+
+/// New bytes of a log from `offset`, for the viewer that follows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogChunk {
+    path: String,
+    text: String,
+    offset: u64,
+}
+
+/// Most a single read returns, so a huge log never stalls the page.
+const LOG_CHUNK: u64 = 256 * 1024;
+
+/// Reads an extension's log from `offset`; a shrunk file starts over.
+#[tauri::command]
+pub async fn ext_log_read(
+    state: State<'_, Desktop>,
+    name: String,
+    offset: u64,
+) -> IpcResult<LogChunk> {
+    let path = logs::log_file(&state.ctx.zot_home, &state.ctx.cwd, &name)
+        .map_err(|e| IpcError::new("log", e))?;
+    let read = || -> std::io::Result<(String, u64)> {
+        let mut f = std::fs::File::open(&path)?;
+        let len = f.metadata()?.len();
+        let from = if offset > len { 0 } else { offset };
+        f.seek(SeekFrom::Start(from))?;
+        let mut buf = Vec::new();
+        f.take(LOG_CHUNK).read_to_end(&mut buf)?;
+        Ok((
+            String::from_utf8_lossy(&buf).into_owned(),
+            from + buf.len() as u64,
+        ))
+    };
+    let (text, offset) =
+        read().map_err(|e| IpcError::new("log", format!("cannot read {}: {e}", path.display())))?;
+    Ok(LogChunk {
+        path: path.display().to_string(),
+        text,
+        offset,
+    })
+}
+
+/// Opens a log with the desktop's default app (or its folder when the file
+/// is missing). Only paths under `$ZOT_HOME/logs` are opened.
+#[tauri::command]
+pub fn ext_log_open(app: AppHandle, state: State<'_, Desktop>, path: String) -> IpcResult<()> {
+    let logs_dir = state.ctx.zot_home.join("logs");
+    let wanted = PathBuf::from(&path);
+    let target = if wanted.is_file() {
+        wanted.clone()
+    } else {
+        logs_dir.clone()
+    };
+    let inside = target
+        .canonicalize()
+        .ok()
+        .zip(logs_dir.canonicalize().ok())
+        .is_some_and(|(t, l)| t.starts_with(l));
+    if !inside {
+        return Err(IpcError::new(
+            "log",
+            format!(
+                "{path} is not an extension log under {}",
+                logs_dir.display()
+            ),
+        ));
+    }
+    open_path(&app, &target)
+}
+
+#[allow(deprecated)] // `Shell::open` is the plugin's Rust-side opener; the page cannot reach it.
+fn open_path(app: &AppHandle, path: &std::path::Path) -> IpcResult<()> {
+    use tauri_plugin_shell::ShellExt;
+    app.shell()
+        .open(path.display().to_string(), None)
+        .map_err(|e| IpcError::new("open", format!("cannot open {}: {e}", path.display())))
+}
+
+/// A native folder picker for "install from a folder"; `None` when cancelled.
+#[tauri::command]
+pub async fn pick_folder(app: AppHandle) -> IpcResult<Option<String>> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_title("Choose an extension folder")
+        .pick_folder(move |dir| {
+            let _ = tx.send(dir);
+        });
+    let picked = rx
+        .await
+        .map_err(|_| IpcError::new("dialog", "the folder picker closed unexpectedly"))?;
+    Ok(picked
+        .and_then(|p| p.into_path().ok())
+        .map(|p| p.display().to_string()))
+}
