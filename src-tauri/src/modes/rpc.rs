@@ -4,8 +4,9 @@
 //! get `success:false` and the process keeps serving.
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tokio::sync::mpsc;
+use std::io::Write;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
 
 use crate::backend::{Backend, BackendOptions};
@@ -13,29 +14,13 @@ use crate::backend::{Backend, BackendOptions};
 /// Serves until stdin closes; returns the exit code.
 pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
     let (backend, mut events) = Backend::start(opts).await?;
-    // One writer owns stdout, so lines never interleave.
-    let (out_tx, mut out_rx) = mpsc::unbounded_channel::<String>();
-    let writer = tokio::spawn(async move {
-        let mut stdout = tokio::io::stdout();
-        while let Some(mut line) = out_rx.recv().await {
-            line.push('\n');
-            // Write what is already waiting in one go, then flush once.
-            while let Ok(mut more) = out_rx.try_recv() {
-                more.push('\n');
-                line.push_str(&more);
-            }
-            if stdout.write_all(line.as_bytes()).await.is_err() || stdout.flush().await.is_err() {
-                break;
-            }
-        }
-    });
     backend.wait_ready().await;
-    let _ = out_tx.send(serde_json::to_string(&UiEvent::Ready {})?);
-    let ev_tx = out_tx.clone();
+    let out = Out;
+    let _ = out.send(serde_json::to_string(&UiEvent::Ready {})?);
     let pump = tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             if let Ok(s) = serde_json::to_string(&ev) {
-                if ev_tx.send(s).is_err() {
+                if Out.send(s).is_err() {
                     break;
                 }
             }
@@ -51,7 +36,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         let req = match parse(&line) {
             Ok(r) => r,
             Err(resp) => {
-                let _ = out_tx.send(serde_json::to_string(&resp)?);
+                let _ = out.send(serde_json::to_string(&resp)?);
                 continue;
             }
         };
@@ -60,19 +45,19 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             // The response goes out before the prompt's first event.
             RpcCommand::Prompt { .. } => {
                 let id = req.id.clone();
-                let _ = out_tx.send(serde_json::to_string(&RpcResponse::ok(
+                let _ = out.send(serde_json::to_string(&RpcResponse::ok(
                     id.clone(),
                     name,
                     Some(serde_json::json!({"started": true})),
                 ))?);
                 if let Err(e) = backend.handle(req.command).await {
-                    let _ = out_tx.send(serde_json::to_string(&UiEvent::Error { message: e })?);
+                    let _ = out.send(serde_json::to_string(&UiEvent::Error { message: e })?);
                 }
             }
             RpcCommand::Hello { .. } => {
                 let r = backend.handle(req.command).await;
                 let failed = r.is_err();
-                let _ = out_tx.send(serde_json::to_string(&respond(req.id, name, r))?);
+                let _ = out.send(serde_json::to_string(&respond(req.id, name, r))?);
                 if failed {
                     code = 1;
                     break;
@@ -81,7 +66,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             // Slow commands run beside the loop so `abort` still acts at once.
             RpcCommand::Command { .. } | RpcCommand::GetModels {} | RpcCommand::Clear {} => {
                 let b = backend.clone();
-                let tx = out_tx.clone();
+                let tx = out;
                 tokio::spawn(async move {
                     let r = b.handle(req.command).await;
                     if let Ok(s) = serde_json::to_string(&respond(req.id, name, r)) {
@@ -91,15 +76,31 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             }
             cmd => {
                 let r = backend.handle(cmd).await;
-                let _ = out_tx.send(serde_json::to_string(&respond(req.id, name, r))?);
+                let _ = out.send(serde_json::to_string(&respond(req.id, name, r))?);
             }
         }
     }
     backend.shutdown().await;
+    // Let the events of the shutdown itself (extension exits) go out.
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     pump.abort();
-    drop(out_tx);
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), writer).await;
     Ok(code)
+}
+
+/// stdout, written a whole line at a time under its lock and flushed at
+/// once: no writer task and no blocking-pool hop between an event and the
+/// client, and lines from the event pump and the command loop never
+/// interleave.
+#[derive(Clone, Copy)]
+struct Out;
+
+impl Out {
+    fn send(&self, mut line: String) -> std::io::Result<()> {
+        line.push('\n');
+        let mut lock = std::io::stdout().lock();
+        lock.write_all(line.as_bytes())?;
+        lock.flush()
+    }
 }
 
 fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcResponse {

@@ -1,0 +1,235 @@
+//! `make bench` for the agent (ignored in normal test runs): the latency
+//! from an SSE delta leaving the provider's socket to the matching
+//! `text_delta` line on RPC stdout, and loading a 10 000-message session.
+//! Each is reported beside a floor measured in the same run (a line through
+//! `cat`, and a bare start-up), and written to docs/performance.md.
+
+#[path = "support/zot_proc.rs"]
+mod zot_proc;
+
+use std::io::Write as _;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+use zot_proc::*;
+
+const DELTAS: usize = 1000;
+
+fn pct(v: &mut [Duration], p: f64) -> Duration {
+    v.sort();
+    v[((v.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// The floor: one line through a `cat` child (pipe in, pipe out).
+async fn cat_floor(n: usize) -> Vec<Duration> {
+    let mut c = tokio::process::Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut w = c.stdin.take().unwrap();
+    let mut r = BufReader::new(c.stdout.take().unwrap()).lines();
+    let mut out = Vec::new();
+    for i in 0..n {
+        let t = Instant::now();
+        w.write_all(format!("{{\"type\":\"text_delta\",\"delta\":\"d{i} \"}}\n").as_bytes())
+            .await
+            .unwrap();
+        w.flush().await.unwrap();
+        r.next_line().await.unwrap().unwrap();
+        out.push(t.elapsed());
+    }
+    out
+}
+
+async fn delta_latency(home: &std::path::Path, cwd: &std::path::Path) -> Vec<Duration> {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let (go_tx, mut go_rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+    let (sent_tx, mut sent_rx) = tokio::sync::mpsc::unbounded_channel::<Instant>();
+    tokio::spawn(async move {
+        let (mut sock, _) = listener.accept().await.unwrap();
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 65536];
+        // Read the request head and body (content-length).
+        loop {
+            let n = sock.read(&mut chunk).await.unwrap();
+            buf.extend_from_slice(&chunk[..n]);
+            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
+                let len: usize = head
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix("content-length:")
+                            .map(|v| v.trim().parse().unwrap())
+                    })
+                    .unwrap_or(0);
+                while buf.len() < i + 4 + len {
+                    let n = sock.read(&mut chunk).await.unwrap();
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                break;
+            }
+        }
+        sock.write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
+        )
+        .await
+        .unwrap();
+        let start = json!({"type":"message_start","message":{"usage":{"input_tokens":1}}});
+        let block = json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}});
+        sock.write_all(format!("event: message_start\ndata: {start}\n\nevent: content_block_start\ndata: {block}\n\n").as_bytes()).await.unwrap();
+        while let Some(i) = go_rx.recv().await {
+            if i == usize::MAX {
+                break;
+            }
+            let d = json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":format!("d{i} ")}});
+            let frame = format!("event: content_block_delta\ndata: {d}\n\n");
+            let t = Instant::now();
+            sock.write_all(frame.as_bytes()).await.unwrap();
+            sent_tx.send(t).unwrap();
+        }
+        let end = "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        sock.write_all(end.as_bytes()).await.unwrap();
+    });
+    let mut z = Rpc::start(
+        home,
+        cwd,
+        &[
+            "--no-ext",
+            "--no-session",
+            "--base-url",
+            &url,
+            "--api-key",
+            "k",
+        ],
+        &[],
+    )
+    .await;
+    z.send(json!({"type":"prompt","message":"bench"})).await;
+    z.until(|v| v["type"] == "assistant_start").await;
+    let mut out = Vec::with_capacity(DELTAS);
+    for i in 0..DELTAS {
+        go_tx.send(i).unwrap();
+        let want = format!("d{i} ");
+        z.until(|v| v["type"] == "text_delta" && v["delta"] == want.as_str())
+            .await;
+        let arrived = Instant::now();
+        let sent = sent_rx.recv().await.unwrap();
+        out.push(arrived.saturating_duration_since(sent));
+    }
+    go_tx.send(usize::MAX).unwrap();
+    z.until(|v| v["type"] == "done").await;
+    z.close().await;
+    out
+}
+
+/// Writes a session file of `n` messages shaped like a real coding session.
+fn write_session(path: &std::path::Path, n: usize) {
+    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    writeln!(
+        f,
+        "{}",
+        json!({"type":"session","version":1,"cwd":"/bench"})
+    )
+    .unwrap();
+    for i in 0..n {
+        let m = match i % 4 {
+            0 => {
+                json!({"role":"user","content":[{"type":"text","text":format!("please look at file {i} and fix the failing test in it")}]})
+            }
+            1 => {
+                json!({"role":"assistant","content":[{"type":"text","text":"Reading it."},{"type":"tool_use","id":format!("t{i}"),"name":"read","input":{"path":format!("src/f{i}.rs")}}]})
+            }
+            2 => {
+                json!({"role":"user","content":[{"type":"tool_result","tool_use_id":format!("t{}", i - 1),"content":[{"type":"text","text":"fn main() {\n    println!(\"hello\");\n}\n".repeat(4)}],"is_error":false}]})
+            }
+            _ => {
+                json!({"role":"assistant","content":[{"type":"text","text":"Fixed: the assertion compared the wrong field; it passes now."}]})
+            }
+        };
+        writeln!(f, "{}", json!({"type":"message","message":m})).unwrap();
+    }
+}
+
+async fn time_start(
+    home: &std::path::Path,
+    cwd: &std::path::Path,
+    extra: &[&str],
+    expect: u64,
+) -> Duration {
+    let mut args = vec!["--no-ext", "--api-key", "k"];
+    args.extend_from_slice(extra);
+    let t = Instant::now();
+    let mut z = Rpc::start(home, cwd, &args, &[]).await;
+    let st = z.call(json!({"type":"get_state"})).await;
+    let d = t.elapsed();
+    assert_eq!(st["data"]["message_count"], expect);
+    z.close().await;
+    d
+}
+
+fn write_report(section: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/performance.md");
+    let old = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Performance\n".into());
+    let (b, e) = ("<!-- agent-bench:start -->", "<!-- agent-bench:end -->");
+    let block = format!("{b}\n{section}{e}");
+    let new = match (old.find(b), old.find(e)) {
+        (Some(i), Some(j)) => format!("{}{}{}", &old[..i], block, &old[j + e.len()..]),
+        _ => format!("{}\n## Agent\n\n{block}\n", old.trim_end()),
+    };
+    std::fs::write(&path, new).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "benchmark: run with `make bench`"]
+async fn bench_agent() {
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut floor = cat_floor(DELTAS).await;
+    let mut lat = delta_latency(home.path(), cwd.path()).await;
+    let (f50, f99) = (pct(&mut floor, 0.5), pct(&mut floor, 0.99));
+    let (l50, l99) = (pct(&mut lat, 0.5), pct(&mut lat, 0.99));
+
+    let file = home.path().join("big.jsonl");
+    write_session(&file, 10_000);
+    let t = Instant::now();
+    let msgs = zot_lib::agent::session::load(&file).unwrap();
+    let load = t.elapsed();
+    assert_eq!(msgs.len(), 10_000);
+    let bare = time_start(home.path(), cwd.path(), &["--no-session"], 0).await;
+    let full = time_start(
+        home.path(),
+        cwd.path(),
+        &["--session", file.to_str().unwrap()],
+        10_000,
+    )
+    .await;
+
+    let section = format!(
+        "Measured by `make bench` (`src-tauri/tests/bench_agent.rs`, release build), {n} deltas, one at a time.\n\n\
+         | what | p50 | p99 | floor p50 / p99 | p99 / floor p99 | target |\n|---|---|---|---|---|---|\n\
+         | SSE delta written to loopback → `text_delta` line on RPC stdout | {l50:.0} µs | {l99:.0} µs | {f50:.0} / {f99:.0} µs (a line through `cat`) | {r:.1}× | p99 ≤ 1000 µs |\n\n\
+         | what | time | floor | target |\n|---|---|---|---|\n\
+         | `session::load` of 10 000 messages ({size} KiB) | {load:.1} ms | | ≤ 1000 ms |\n\
+         | `zot --mode rpc --session` (10 000 messages) to its `get_state` answer | {full:.1} ms | {bare:.1} ms with no session | ≤ 1000 ms over the floor |\n",
+        n = DELTAS,
+        l50 = us(l50),
+        l99 = us(l99),
+        f50 = us(f50),
+        f99 = us(f99),
+        r = us(l99) / us(f99).max(1.0),
+        size = std::fs::metadata(&file).unwrap().len() / 1024,
+        load = load.as_secs_f64() * 1e3,
+        full = full.as_secs_f64() * 1e3,
+        bare = bare.as_secs_f64() * 1e3,
+    );
+    println!("{section}");
+    write_report(&section);
+}
