@@ -9,14 +9,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 use zot_ext_protocol::rpc::{CommandInfo, ExtState, ShadowKind, Shadowing, UiEvent};
 use zot_ext_protocol::{
     CommandAction, CommandInvoked, CommandResponse, ContentBlock, Event, EventFields, HostToExt,
     LifecycleEvent, ToolCall,
 };
 
-use crate::config::{HostConfig, READY_GRACE};
+use crate::config::HostConfig;
 use crate::discovery::{self, FoundKind};
 use crate::error::HostError;
 use crate::extension::{encode, Ext, ExtMut, Reply};
@@ -91,8 +90,6 @@ pub(crate) struct State {
     pub panels: HashMap<String, Arc<Ext>>,
     pub themes: Vec<LoadedTheme>,
     pub manifest_errors: Vec<ManifestError>,
-    /// When `wait_ready` stops waiting for the current batch.
-    pub grace_until: Option<Instant>,
 }
 
 impl Inner {
@@ -220,7 +217,6 @@ pub(crate) fn load(inner: &Arc<Inner>) -> usize {
         st.panels.clear();
         st.themes = themes;
         st.manifest_errors = manifest_errors;
-        st.grace_until = Some(Instant::now() + READY_GRACE);
     }
     for ext in &exts {
         let m = ext.lock();
@@ -291,20 +287,16 @@ impl Host {
         (Host { inner }, rx)
     }
 
-    /// Waits until every spawned extension is ready or failed, or the
-    /// 3 s grace of the current batch has passed.
+    /// Waits until every spawned extension is ready (explicitly, or by the
+    /// 250 ms idle rule within its 3 s grace after `hello_ack`), failed or
+    /// exited. Each one settles at most `hello_timeout` + 3 s after spawn, so
+    /// a slow interpreter is waited for but a mute one cannot hang startup.
     pub async fn wait_ready(&self) {
-        let (exts, until) = {
-            let st = self.inner.lock();
-            (st.exts.clone(), st.grace_until.unwrap_or_else(Instant::now))
-        };
-        let all = async {
-            for e in exts {
-                let mut rx = e.settled.subscribe();
-                let _ = rx.wait_for(|s| *s).await;
-            }
-        };
-        let _ = tokio::time::timeout_at(until, all).await;
+        let exts = self.inner.lock().exts.clone();
+        for e in exts {
+            let mut rx = e.settled.subscribe();
+            let _ = rx.wait_for(|s| *s).await;
+        }
     }
 
     /// Active extension commands, in load order.

@@ -56,7 +56,7 @@ pub fn spawn(exec: &Path, args: &[String], dir: &Path, log: &Path) -> io::Result
         pgid,
         stdin,
         stdout,
-        guard: GroupGuard { pgid },
+        guard: GroupGuard { pgid, armed: true },
     })
 }
 
@@ -119,7 +119,11 @@ fn signal_name(sig: i32) -> &'static str {
 /// Kills the whole process group when dropped, so a dropped host or a
 /// panicking supervisor leaves nothing running.
 pub struct GroupGuard {
+    /// The group.
     pgid: i32,
+    /// Cleared once the group is known to be gone, so a recycled pgid is
+    /// never signalled.
+    armed: bool,
 }
 
 impl GroupGuard {
@@ -127,10 +131,19 @@ impl GroupGuard {
     pub fn pgid(&self) -> i32 {
         self.pgid
     }
+
+    /// Stops guarding if the OS reports the group empty.
+    pub fn disarm_if_gone(&mut self) {
+        if !group_alive(self.pgid) {
+            self.armed = false;
+        }
+    }
 }
 
 impl Drop for GroupGuard {
     fn drop(&mut self) {
-        signal_group(self.pgid, libc::SIGKILL);
+        if self.armed {
+            signal_group(self.pgid, libc::SIGKILL);
+        }
     }
 }

@@ -80,7 +80,7 @@ pub(crate) async fn connect(
         .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
     ext.lock().pid = Some(sp.pgid);
     let mut child = sp.child;
-    let guard = sp.guard;
+    let mut guard = sp.guard;
     let sink: Arc<dyn FrameSink> = match PipeSink::new(sp.stdin) {
         Ok(s) => s,
         Err(e) => {
@@ -95,6 +95,7 @@ pub(crate) async fn connect(
         Ok(line) => line,
         Err(f) => {
             kill_and_reap(&mut child, guard.pgid()).await;
+            guard.disarm_if_gone();
             return Err(f);
         }
     };
@@ -114,6 +115,7 @@ pub(crate) async fn connect(
     };
     if let Some(message) = refusal {
         kill_and_reap(&mut child, guard.pgid()).await;
+        guard.disarm_if_gone();
         return Err(Failure::msg(message));
     }
     let ack = HostToExt::HelloAck(HelloAck {
@@ -127,6 +129,7 @@ pub(crate) async fn connect(
     });
     if sink.send(&encode(&ack)).is_err() {
         let status = reap_soon(&mut child, guard.pgid()).await;
+        guard.disarm_if_gone();
         return Err(Failure::Failed {
             message: format!("exited ({status}) right after hello"),
             exit_status: Some(status),
@@ -192,7 +195,7 @@ enum End {
 async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
     let Session {
         mut child,
-        guard,
+        mut guard,
         mut source,
     } = session;
     let start = Instant::now();
@@ -274,7 +277,7 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
             );
         }
     }
-    drop(guard);
+    guard.disarm_if_gone();
 }
 
 /// Records the end of `ext`: state, pending calls, panels, registry, and an

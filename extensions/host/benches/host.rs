@@ -1,0 +1,405 @@
+//! `make bench` for the extension host. Every number is a ratio against a
+//! floor measured in the same run (the same child programs over a raw
+//! blocking pipe loop), first unpinned, then with the process and its
+//! children pinned to CPU 0 (like `taskset -c 0`). Results go to stdout
+//! and into the "Extension host" section of docs/performance.md.
+
+#[path = "host/floor.rs"]
+mod floor;
+#[path = "host/stats.rs"]
+mod stats;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use stats::{rss_kib, summarize};
+use zot_ext_host::{Host, HostConfig};
+use zot_ext_protocol::rpc::ExtState;
+
+const ROUND_TRIPS: usize = 5000;
+const WARMUP: usize = 300;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Python,
+    Rust,
+}
+
+impl Kind {
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Python => "Python child",
+            Kind::Rust => "Rust SDK child",
+        }
+    }
+}
+
+struct Bench {
+    tmp: tempfile::TempDir,
+    python: PathBuf,
+    rust_child: PathBuf,
+    out: String,
+}
+
+impl Bench {
+    fn exec(&self, kind: Kind, name: &str, intercept: bool) -> (PathBuf, Vec<String>) {
+        let mut args = vec![name.to_owned()];
+        if intercept {
+            args.push("intercept".into());
+        }
+        match kind {
+            Kind::Python => {
+                let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/fixtures/echo.py");
+                args.insert(0, script.display().to_string());
+                (self.python.clone(), args)
+            }
+            Kind::Rust => (self.rust_child.clone(), args),
+        }
+    }
+
+    /// An `--ext` directory for one bench child.
+    fn ext_dir(&self, kind: Kind, name: &str, intercept: bool) -> PathBuf {
+        let (exec, args) = self.exec(kind, name, intercept);
+        let dir = self.tmp.path().join("exts").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let m = json!({"name": name, "exec": exec, "args": args});
+        std::fs::write(dir.join("extension.json"), m.to_string()).unwrap();
+        dir
+    }
+
+    fn config(&self, explicit: Vec<PathBuf>) -> HostConfig {
+        let mut cfg = HostConfig::new(self.tmp.path().join("home"), self.tmp.path());
+        cfg.discover = false;
+        cfg.explicit = explicit;
+        cfg
+    }
+}
+
+fn main() {
+    let python = PathBuf::from(
+        String::from_utf8(
+            std::process::Command::new("python3")
+                .args(["-c", "import sys;print(sys.executable)"])
+                .output()
+                .expect("python3")
+                .stdout,
+        )
+        .unwrap()
+        .trim(),
+    );
+    let exe = std::env::current_exe().unwrap();
+    let rust_child = exe
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples/bench_echo");
+    assert!(
+        rust_child.exists(),
+        "build it first: cargo build --release -p zot-ext-host --example bench_echo ({})",
+        rust_child.display()
+    );
+    let mut b = Bench {
+        tmp: tempfile::TempDir::new().unwrap(),
+        python,
+        rust_child,
+        out: String::new(),
+    };
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let _ = writeln!(
+        b.out,
+        "Measured by `make bench` (`cargo bench -p zot-ext-host --bench host`), {cores} vCPUs, tokio multi-thread runtime.\n"
+    );
+    for pinned in [false, true] {
+        if pinned {
+            stats::pin_to_cpu0();
+        }
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let side = if pinned { "pinned (CPU 0)" } else { "unpinned" };
+        let _ = writeln!(b.out, "### {side}\n");
+        rt.block_on(round_trips(&mut b));
+        rt.block_on(interception(&mut b));
+        rt.block_on(spawn_to_ready(&mut b));
+        if pinned {
+            rt.block_on(notify_parsing(&mut b));
+            rt.block_on(idle_memory(&mut b));
+        }
+    }
+    println!("{}", b.out);
+    write_docs(&b.out);
+}
+
+async fn round_trips(b: &mut Bench) {
+    let _ = writeln!(
+        b.out,
+        "| tool_call round trip | floor p50 / p99 (µs) | host p50 / p99 (µs) | ratio p50 / p99 |"
+    );
+    let _ = writeln!(b.out, "|---|---|---|---|");
+    for kind in [Kind::Rust, Kind::Python] {
+        let name = if kind == Kind::Rust {
+            "rt_rust"
+        } else {
+            "rt_py"
+        };
+        // Floor: the same program, raw pipes, blocking.
+        let (exec, args) = b.exec(kind, name, false);
+        let mut raw = floor::spawn(&exec, &args);
+        raw.handshake();
+        let frame = format!("{{\"type\":\"tool_call\",\"id\":\"1\",\"name\":\"echo_{name}\",\"args\":{{\"x\":1}}}}\n");
+        let mut samples = Vec::with_capacity(ROUND_TRIPS);
+        for i in 0..WARMUP + ROUND_TRIPS {
+            let t = Instant::now();
+            raw.round_trip(frame.as_bytes());
+            if i >= WARMUP {
+                samples.push(t.elapsed());
+            }
+        }
+        raw.finish();
+        let fl = summarize(samples);
+        // Through the host.
+        let dir = b.ext_dir(kind, name, false);
+        let (host, _rx) = Host::start(b.config(vec![dir]));
+        host.wait_ready().await;
+        let tool = format!("echo_{name}");
+        let mut samples = Vec::with_capacity(ROUND_TRIPS);
+        for i in 0..WARMUP + ROUND_TRIPS {
+            let t = Instant::now();
+            host.call_tool(&tool, json!({"x":1})).await.unwrap();
+            if i >= WARMUP {
+                samples.push(t.elapsed());
+            }
+        }
+        host.shutdown().await;
+        let h = summarize(samples);
+        let _ = writeln!(
+            b.out,
+            "| {} | {:.1} / {:.1} | {:.1} / {:.1} | {:.2}× / {:.2}× |",
+            kind.label(),
+            fl.p50,
+            fl.p99,
+            h.p50,
+            h.p99,
+            h.p50 / fl.p50,
+            h.p99 / fl.p99
+        );
+    }
+    let _ = writeln!(b.out);
+}
+
+async fn interception(b: &mut Bench) {
+    let _ = writeln!(
+        b.out,
+        "| interception chain (Python) | floor p50 (µs) | host p50 (µs) | ratio p50 |"
+    );
+    let _ = writeln!(b.out, "|---|---|---|---|");
+    for n in [1usize, 5, 20] {
+        let names: Vec<String> = (0..n).map(|i| format!("ic{n}_{i:02}")).collect();
+        let mut raws: Vec<_> = names
+            .iter()
+            .map(|name| {
+                let (exec, args) = b.exec(Kind::Python, name, true);
+                floor::spawn(&exec, &args)
+            })
+            .collect();
+        for r in &mut raws {
+            r.handshake();
+        }
+        let frame = b"{\"type\":\"event_intercept\",\"id\":\"1\",\"event\":\"tool_call\",\"tool_id\":\"t\",\"tool_name\":\"bash\",\"tool_args\":{\"command\":\"ls\"}}\n";
+        let iters = 20_000 / n.max(1);
+        let mut samples = Vec::new();
+        for i in 0..WARMUP + iters {
+            let t = Instant::now();
+            for r in &mut raws {
+                r.round_trip(frame);
+            }
+            if i >= WARMUP {
+                samples.push(t.elapsed());
+            }
+        }
+        raws.into_iter().for_each(floor::RawChild::finish);
+        let fl = summarize(samples);
+        let dirs = names
+            .iter()
+            .map(|name| b.ext_dir(Kind::Python, name, true))
+            .collect();
+        let (host, _rx) = Host::start(b.config(dirs));
+        host.wait_ready().await;
+        let mut samples = Vec::new();
+        for i in 0..WARMUP + iters {
+            let t = Instant::now();
+            let v = host
+                .intercept_tool_call("t", "bash", json!({"command":"ls"}))
+                .await;
+            assert!(matches!(v, zot_ext_host::ToolCallVerdict::Allow { .. }));
+            if i >= WARMUP {
+                samples.push(t.elapsed());
+            }
+        }
+        host.shutdown().await;
+        let h = summarize(samples);
+        let _ = writeln!(
+            b.out,
+            "| {n} interceptor(s) | {:.1} | {:.1} | {:.2}× |",
+            fl.p50,
+            h.p50,
+            h.p50 / fl.p50
+        );
+    }
+    let _ = writeln!(b.out);
+}
+
+async fn spawn_to_ready(b: &mut Bench) {
+    let _ = writeln!(
+        b.out,
+        "| 50 extensions, spawn to all ready | floor (ms) | host (ms) | ratio |"
+    );
+    let _ = writeln!(b.out, "|---|---|---|---|");
+    for kind in [Kind::Rust, Kind::Python] {
+        let tag = if kind == Kind::Rust { "sr" } else { "sp" };
+        let names: Vec<String> = (0..50).map(|i| format!("{tag}{i:02}")).collect();
+        let dirs: Vec<PathBuf> = names.iter().map(|n| b.ext_dir(kind, n, false)).collect();
+        let mut floors = Vec::new();
+        let mut hosts = Vec::new();
+        for _ in 0..5 {
+            // Floor: Rust children spawned and handshaken raw; Python is
+            // measured as interpreter boot alone (`python -c pass`).
+            let t = Instant::now();
+            match kind {
+                Kind::Rust => {
+                    let mut raws: Vec<_> = names
+                        .iter()
+                        .map(|n| {
+                            let (exec, args) = b.exec(kind, n, false);
+                            floor::spawn(&exec, &args)
+                        })
+                        .collect();
+                    for r in &mut raws {
+                        r.handshake();
+                    }
+                    floors.push(t.elapsed());
+                    raws.into_iter().for_each(floor::RawChild::finish);
+                }
+                Kind::Python => {
+                    let mut kids: Vec<_> = (0..50)
+                        .map(|_| {
+                            std::process::Command::new(&b.python)
+                                .args(["-c", "pass"])
+                                .spawn()
+                                .unwrap()
+                        })
+                        .collect();
+                    for k in &mut kids {
+                        k.wait().unwrap();
+                    }
+                    floors.push(t.elapsed());
+                }
+            }
+            let t = Instant::now();
+            let (host, _rx) = Host::start(b.config(dirs.clone()));
+            host.wait_ready().await;
+            hosts.push(t.elapsed());
+            let bad: Vec<_> = host
+                .list()
+                .into_iter()
+                .filter(|s| s.state != ExtState::Ready)
+                .map(|s| (s.name, s.state, s.error))
+                .collect();
+            assert!(bad.is_empty(), "not ready: {bad:?}");
+            host.shutdown().await;
+        }
+        floors.sort();
+        hosts.sort();
+        let (f, h) = (floors[2].as_secs_f64() * 1e3, hosts[2].as_secs_f64() * 1e3);
+        let _ = writeln!(
+            b.out,
+            "| {} (median of 5) | {f:.1} | {h:.1} | {:.2}× |",
+            kind.label(),
+            h / f
+        );
+    }
+    let _ = writeln!(b.out);
+}
+
+async fn notify_parsing(b: &mut Bench) {
+    const FRAMES: usize = 1_000_000;
+    let dir = b.tmp.path().join("exts/flood");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = String::from("{\"type\":\"hello\",\"name\":\"flood\"}\n{\"type\":\"ready\"}\n");
+    for i in 0..FRAMES {
+        let _ = writeln!(
+            text,
+            "{{\"type\":\"notify\",\"level\":\"info\",\"message\":\"note {i}\"}}"
+        );
+    }
+    std::fs::write(dir.join("frames.jsonl"), &text).unwrap();
+    std::fs::write(
+        dir.join("extension.json"),
+        json!({"name":"flood","exec":"cat","args":["frames.jsonl"]}).to_string(),
+    )
+    .unwrap();
+    let before = rss_kib();
+    let t = Instant::now();
+    let (host, mut rx) = Host::start(b.config(vec![dir]));
+    let drain = tokio::spawn(async move {
+        let mut n = 0u64;
+        while rx.recv().await.is_some() {
+            n += 1;
+        }
+        n
+    });
+    while host.list()[0].state != ExtState::Exited {
+        tokio::time::sleep(Duration::from_micros(200)).await;
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let grown = rss_kib().saturating_sub(before);
+    host.shutdown().await;
+    drop(host);
+    drain.abort();
+    let _ = writeln!(
+        b.out,
+        "child→host `notify` parsing (one core, `cat` as the child): {:.2} M frames/s; RSS grew {} KiB over {FRAMES} frames.\n",
+        FRAMES as f64 / secs / 1e6,
+        grown
+    );
+}
+
+async fn idle_memory(b: &mut Bench) {
+    let dirs: Vec<PathBuf> = (0..50)
+        .map(|i| b.ext_dir(Kind::Rust, &format!("idle{i:02}"), false))
+        .collect();
+    // Warm the runtime and allocator first so the delta is the extensions'.
+    let (host, _rx) = Host::start(b.config(dirs.clone()));
+    host.wait_ready().await;
+    host.shutdown().await;
+    let before = rss_kib();
+    let (host, _rx) = Host::start(b.config(dirs));
+    host.wait_ready().await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let per = rss_kib().saturating_sub(before) as f64 / 50.0;
+    host.shutdown().await;
+    let _ = writeln!(
+        b.out,
+        "Host memory per idle extension (RSS delta over 50 ready Rust extensions): {per:.0} KiB (a Rust extension process itself uses about 2 MiB).\n"
+    );
+}
+
+fn write_docs(section: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/performance.md");
+    let start = "<!-- host-bench:start -->";
+    let end = "<!-- host-bench:end -->";
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Performance\n".into());
+    let block = format!("{start}\n{section}{end}");
+    let new = match (text.find(start), text.find(end)) {
+        (Some(s), Some(e)) if e > s => format!("{}{block}{}", &text[..s], &text[e + end.len()..]),
+        _ => format!("{text}\n## Extension host\n\n{block}\n"),
+    };
+    std::fs::write(&path, new).unwrap();
+    eprintln!("wrote {}", path.display());
+}
