@@ -173,20 +173,6 @@ pub fn process_alive(pid: i32) -> bool {
     }
 }
 
-/// The pid of an extension's process, read from `ps` by its argv.
-pub fn pids_matching(needle: &str) -> Vec<i32> {
-    let out = std::process::Command::new("ps")
-        .args(["-eo", "pid=,stat=,args="])
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| l.contains(needle))
-        .filter(|l| !l.split_whitespace().nth(1).unwrap_or("").starts_with('Z'))
-        .filter_map(|l| l.split_whitespace().next()?.parse().ok())
-        .collect()
-}
-
 /// The pid an extension wrote to `dir/<file>`.
 pub fn read_pid(dir: &Path, file: &str) -> i32 {
     std::fs::read_to_string(dir.join(file))
