@@ -156,9 +156,41 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
 /// Parses one line into a frame, saying precisely what is wrong if it is not.
 pub fn decode(line: &[u8]) -> Result<ExtToHost, DecodeError> {
+    if let Some(frame) = fast_decode(line) {
+        return Ok(frame);
+    }
     match serde_json::from_slice::<ExtToHost>(line) {
         Ok(frame) => Ok(frame),
         Err(e) => Err(classify(line, e)),
+    }
+}
+
+/// The common case, `{"type":"<name>",…}` with `type` first (as every SDK
+/// and the spec's examples write it): the tag is read by hand and the body
+/// parsed straight into its struct (which ignores the `type` key), skipping
+/// serde's buffering of internally tagged enums. `None` means "use the
+/// general path", which also produces the precise error.
+fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
+    const PREFIX: &[u8] = b"{\"type\":\"";
+    let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
+    let rest = line[start..].strip_prefix(PREFIX)?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    fn parse<T: serde::de::DeserializeOwned>(line: &[u8], wrap: fn(T) -> ExtToHost) -> Option<ExtToHost> {
+        serde_json::from_slice::<T>(line).ok().map(wrap)
+    }
+    match &rest[..end] {
+        b"notify" => parse(line, ExtToHost::Notify),
+        b"tool_result" => parse(line, ExtToHost::ToolResult),
+        b"event_intercept_response" => parse(line, ExtToHost::EventInterceptResponse),
+        b"command_response" => parse(line, ExtToHost::CommandResponse),
+        b"panel_render" => parse(line, ExtToHost::PanelRender),
+        b"register_command" => parse(line, ExtToHost::RegisterCommand),
+        b"register_tool" => parse(line, ExtToHost::RegisterTool),
+        b"hello" => parse(line, ExtToHost::Hello),
+        _ => None,
     }
 }
 
@@ -236,6 +268,28 @@ mod tests {
         let (l, e) = lines(&input, 1000).await;
         assert_eq!(l, vec![b"ok".to_vec()]);
         assert!(e.unwrap().contains("longer than"));
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_general_one() {
+        let lines: [&[u8]; 7] = [
+            br#"{"type":"notify","level":"warn","message":"x \"q\""}"#,
+            br#"{"type":"tool_result","id":"7","content":[{"type":"text","text":"t"}],"activate_tools":["a"]}"#,
+            br#"{"type":"event_intercept_response","id":"1","block":true,"reason":"r"}"#,
+            br#"{"type":"command_response","id":"2","action":"display","display":"d"}"#,
+            br#"{"type":"panel_render","panel_id":"p","lines":["a"]}"#,
+            br#"{"type":"register_tool","name":"t","schema":{"type":"object"},"deferred":true}"#,
+            br#"  {"type":"hello","name":"n","capabilities":["tools"]}"#,
+        ];
+        for l in lines {
+            let fast = fast_decode(l).unwrap_or_else(|| panic!("no fast path for {}", String::from_utf8_lossy(l)));
+            assert_eq!(fast, serde_json::from_slice::<ExtToHost>(l).unwrap());
+        }
+        // Not first, escaped, or broken: left to the general path.
+        assert!(fast_decode(br#"{"id":"1","type":"notify","message":"m"}"#).is_none());
+        assert!(fast_decode(br#"{"type":"not\u0069fy","message":"m"}"#).is_none());
+        assert!(fast_decode(br#"{"type":"notify"}"#).is_none());
+        assert!(decode(br#"{"id":"1","type":"notify","message":"m"}"#).is_ok());
     }
 
     #[test]
