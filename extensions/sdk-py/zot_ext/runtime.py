@@ -1,17 +1,18 @@
-"""The handshake, then a small elastic thread pool that reads frames and
-runs handlers.
+"""The handshake, then the loop that reads frames and runs handlers.
 
-Leader/follower, as in the Rust SDK: one thread at a time holds stdin and
-reads a line, releases it to an idle thread, and runs the handler itself.
-A frame reaches its handler on the thread that read it (no queue or
-hand-off on the hot path), while a slow handler never stops the next frame
-from being read. Keys, panel closes and events take a ticket while stdin is
-held and run in ticket order.
+As in the Rust SDK: one thread at a time is the reader. It reads a frame
+and runs the handler itself, inline, so the hot path has no queue and no
+thread hand-off. A watchdog thread looks at the reader every millisecond
+while frames are flowing; when one handler has run for a whole tick, it
+promotes another thread (idle or new) to reader, so a slow tool delays
+other frames by a millisecond or two, never by its own duration. Keys,
+panel closes and events take a ticket when read and run in ticket order.
 """
 
 import json
 import sys
 import threading
+import time
 import traceback
 from typing import Any, BinaryIO, Callable, Dict, Optional, Tuple
 
@@ -91,23 +92,32 @@ def _announce(ext: Extension, out: Writer) -> None:
     out.send({"type": "ready"})
 
 
+_decode = json.JSONDecoder().decode
+
+
 def _parse(line: bytes) -> Tuple[Optional[Dict[str, Any]], str]:
     """A frame, or ``None`` and what to log about the line."""
-    preview = line[:200].decode("utf-8", "replace").rstrip()
     try:
-        frame = json.loads(line)
-    except ValueError as e:
+        frame = _decode(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as e:
+        preview = line[:200].decode("utf-8", "replace").rstrip()
         return None, f"ignoring a line from zot that is not JSON ({e}): {preview}"
     if not isinstance(frame, dict):
+        preview = line[:200].decode("utf-8", "replace").rstrip()
         return None, f"ignoring a line from zot that is not a JSON object: {preview}"
     ty = frame.get("type")
     if ty not in KNOWN:
+        preview = line[:200].decode("utf-8", "replace").rstrip()
         return None, f"ignoring unknown frame type {ty!r} from zot: {preview}"
     return frame, ""
 
 
 def _describe(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
+
+
+TICK = 0.001
+IDLE_TICKS = 50
 
 
 class _Pool:
@@ -122,60 +132,121 @@ class _Pool:
         for t in ext.tools:
             self.tools.setdefault(t.name, t.handler)
         self.read_lock = threading.Lock()
-        self.state = threading.Lock()  # guards waiting and next_ticket
-        self.waiting = 0
+        # busy: the sequence number of the frame the reader is handling (0
+        # while reading). Whoever clears a non-zero value decides: the
+        # reader (stays reader) or the watchdog (promotes another thread).
+        self.busy_lock = threading.Lock()
+        self.busy = 0
+        self.seq = 0
         self.next_ticket = 0
         self.turn = 0
         self.turn_cv = threading.Condition()
+        self.idle_cv = threading.Condition()
+        self.idle_waiting = 0
+        self.promotions = 0
+        self.watchdog_cv = threading.Condition()
+        self.watchdog_parked = False
         self.done = threading.Event()
 
     def run(self) -> None:
+        threading.Thread(target=self._watchdog, name="zot-ext-watchdog", daemon=True).start()
         self._spawn()
         self.done.wait()
 
     def _spawn(self) -> None:
-        threading.Thread(target=self._worker, name="zot-ext", daemon=True).start()
+        threading.Thread(target=self._thread, name="zot-ext", daemon=True).start()
 
-    def _worker(self) -> None:
-        while True:
-            with self.state:
-                self.waiting += 1
-            with self.read_lock:
-                with self.state:
-                    self.waiting -= 1
-                if self.done.is_set():
-                    return
-                try:
-                    line = self.stdin.readline()
-                except (OSError, ValueError) as e:
-                    self.ctx.log(f"reading from zot failed: {e}")
-                    line = b""
-                if not line:
-                    self.done.set()
-                    return
-                frame, why = _parse(line)
-                if frame is None:
-                    self.ctx.log(why)
-                    continue
-                if frame["type"] == "shutdown":
-                    self._dispatch(frame)
-                    self.done.set()
-                    return
-                ticket = None
-                with self.state:
-                    if frame["type"] in ORDERED:
-                        ticket = self.next_ticket
-                        self.next_ticket += 1
-                    idle = self.waiting
-                if idle == 0:
-                    self._spawn()
-            if ticket is None:
-                self._dispatch(frame)
-            else:
-                self._in_turn(ticket, frame)
-            with self.state:
-                if self.done.is_set() or self.waiting >= MAX_IDLE:
-                    return
+    def _thread(self) -> None:
+        while not self.done.is_set():
+            if not self._read_and_handle() and not self._wait_for_promotion():
+                return
+
+    def _read_and_handle(self) -> bool:
+        """Reads and handles one frame; True if still the reader after."""
+        with self.read_lock:
+            if self.done.is_set():
+                return False
+            try:
+                line = self.stdin.readline()
+            except (OSError, ValueError) as e:
+                self.ctx.log(f"reading from zot failed: {e}")
+                line = b""
+        if not line:
+            self.done.set()
+            return False
+        frame, why = _parse(line)
+        if frame is None:
+            self.ctx.log(why)
+            return True
+        if frame["type"] == "shutdown":
+            self._dispatch(frame)
+            self.done.set()
+            return False
+        ticket = None
+        if frame["type"] in ORDERED:
+            ticket = self.next_ticket
+            self.next_ticket += 1
+        # Only the reader writes a new value, and a plain store is atomic
+        # under the GIL; clearing it (reader or watchdog) takes the lock.
+        self.seq += 1
+        seq = self.busy = self.seq
+        if self.watchdog_parked:
+            with self.watchdog_cv:
+                self.watchdog_parked = False
+                self.watchdog_cv.notify()
+        if ticket is None:
+            self._dispatch(frame)
+        else:
+            self._in_turn(ticket, frame)
+        with self.busy_lock:
+            if self.busy == seq:
+                self.busy = 0
+                return True
+            return False  # the watchdog promoted another reader meanwhile
+
+    def _promote(self) -> None:
+        with self.idle_cv:
+            if self.idle_waiting > self.promotions:
+                self.promotions += 1
+                self.idle_cv.notify()
+                return
+        self._spawn()
+
+    def _wait_for_promotion(self) -> bool:
+        with self.idle_cv:
+            if self.done.is_set() or self.idle_waiting >= MAX_IDLE:
+                return False
+            self.idle_waiting += 1
+            self.idle_cv.wait_for(lambda: self.promotions > 0 or self.done.is_set())
+            self.idle_waiting -= 1
+            if self.promotions == 0:
+                return False
+            self.promotions -= 1
+            return True
+
+    def _watchdog(self) -> None:
+        last, quiet = 0, 0
+        while not self.done.is_set():
+            time.sleep(TICK)
+            with self.busy_lock:
+                now = self.busy
+                if now and now == last:
+                    self.busy = 0
+                    promote = True
+                else:
+                    promote = False
+            if promote:
+                self._promote()
+                last = 0
+                continue
+            last = now
+            quiet = quiet + 1 if now == 0 else 0
+            if quiet >= IDLE_TICKS:
+                with self.watchdog_cv:
+                    self.watchdog_parked = True
+                    self.watchdog_cv.wait_for(lambda: not self.watchdog_parked or self.busy or self.done.is_set())
+                    self.watchdog_parked = False
+                last, quiet = 0, 0
 
     def _in_turn(self, ticket: int, frame: Dict[str, Any]) -> None:
         with self.turn_cv:
@@ -193,9 +264,13 @@ class _Pool:
         try:
             return fn(), None
         except Exception as e:
-            msg = f"{what} raised {_describe(e)}"
-            self.ctx.log(msg + "\n" + traceback.format_exc().rstrip())
-            return None, msg
+            return None, self._failed(what, e)
+
+    def _failed(self, what: str, e: Exception) -> str:
+        """Logs a handler's exception with its traceback; returns the message."""
+        msg = f"{what} raised {_describe(e)}"
+        self.ctx.log(msg + "\n" + traceback.format_exc().rstrip())
+        return msg
 
     def _dispatch(self, f: Dict[str, Any]) -> None:
         ty = f["type"]
@@ -217,9 +292,15 @@ class _Pool:
                 result = ToolResult.error(f"{ctx.name} has no tool named {name!r}")
             else:
                 args = f.get("args")
-                args = args if isinstance(args, dict) else {}
-                r, err = self._guard(f"tool {name}", lambda: tool(ctx, args))
-                result = ToolResult.error(err) if err else _as_tool_result(r)
+                try:
+                    r = tool(ctx, args if isinstance(args, dict) else {})
+                except Exception as e:
+                    result = ToolResult.error(self._failed(f"tool {name}", e))
+                else:
+                    if type(r) is str:  # the common case, without building objects
+                        ctx.send({"type": "tool_result", "id": rid, "content": [{"type": "text", "text": r}]})
+                        return
+                    result = _as_tool_result(r)
             ctx.send(result.frame(rid))
         elif ty == "event_intercept":
             ctx.send(self._intercept(f, rid))

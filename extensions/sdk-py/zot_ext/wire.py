@@ -13,6 +13,10 @@ import threading
 from typing import Any, BinaryIO, Dict, Optional
 
 
+# Built once: json.dumps with non-default options builds a new encoder per call.
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
 class Writer:
     """Writes whole frames, one line each, never interleaved across threads."""
 
@@ -31,7 +35,7 @@ class Writer:
 
     def send(self, frame: Dict[str, Any]) -> None:
         """Serialises and writes one frame (no buffering: zot sees it now)."""
-        data = (json.dumps(frame, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        data = (_encode(frame) + "\n").encode()
         with self._lock:
             self._out.write(data)
 

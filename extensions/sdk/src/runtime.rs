@@ -1,20 +1,22 @@
-//! The handshake, then a small elastic thread pool that reads frames and
-//! runs handlers.
+//! The handshake, then the loop that reads frames and runs handlers.
 //!
-//! The pool is leader/follower: one thread at a time holds stdin and reads a
-//! line; it then hands the reading role to an idle thread (just by releasing
-//! the lock) and runs the handler itself. A frame therefore reaches its
-//! handler on the thread that read it, with no queue or wake-up in between
-//! (the hot path costs about what a hand-written loop costs), while a slow
-//! handler never stops the next frame from being read. When no thread is
-//! idle the reader spawns one before handling. Keys, panel closes and events
-//! take a ticket while stdin is held and run in ticket order, so a panel
-//! never sees `x` before the `down` that preceded it.
+//! One thread at a time is the reader. It reads a frame and runs the handler
+//! itself, inline, so a frame reaches its handler with no queue, no thread
+//! hand-off and no wake-up syscall: the hot path costs what a hand-written
+//! loop costs (see the SDK section of docs/performance.md). A watchdog
+//! thread looks at the reader every millisecond while frames are flowing;
+//! when one handler has run for a whole tick, the watchdog promotes another
+//! thread (an idle one, or a new one) to reader, so a slow tool delays other
+//! frames by a millisecond or two, never by its own duration. The slow
+//! handler's thread, once done, sees it lost the reader role and goes idle.
+//! Keys, panel closes and events take a ticket when read and run in ticket
+//! order, so a panel never sees `x` before the `down` that preceded it.
 
 use std::io::{self, BufRead, BufReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use zot_ext_protocol::{
     ExtToHost, Hello, HostToExt, Ready, RegisterCommand, RegisterTool, ShutdownAck, Subscribe,
@@ -26,9 +28,13 @@ use crate::extension::Extension;
 use crate::wire::{self, Writer};
 use crate::Error;
 
-/// Idle threads kept beyond the reader; more than this and finished
-/// handlers exit instead of queueing for stdin.
+/// Idle threads kept for promotion; more than this and demoted threads exit.
 const MAX_IDLE: usize = 4;
+/// How often the watchdog looks at the reader while frames are flowing.
+const TICK: Duration = Duration::from_millis(1);
+/// Ticks without a running handler before the watchdog parks itself, so an
+/// idle extension uses no CPU.
+const IDLE_TICKS: u32 = 50;
 
 type Input = Box<dyn BufRead + Send>;
 
@@ -72,12 +78,28 @@ pub(crate) fn run_with(
         handlers: Handlers::from_extension(&ext),
         ctx: Context::new(&name, host, out),
         input: Mutex::new(input),
-        waiting: AtomicUsize::new(0),
+        busy: AtomicU64::new(0),
+        next_seq: AtomicU64::new(1),
+        idle: (Mutex::new(Idle::default()), Condvar::new()),
+        watchdog: (Mutex::new(()), Condvar::new()),
+        watchdog_parked: AtomicBool::new(false),
         done: AtomicBool::new(false),
         finished: (Mutex::new(false), Condvar::new()),
         next_ticket: AtomicUsize::new(0),
         turn: (Mutex::new(0), Condvar::new()),
     });
+    {
+        let s = shared.clone();
+        let spawned = std::thread::Builder::new()
+            .name("zot-ext-watchdog".into())
+            .spawn(move || watchdog(s));
+        if let Err(e) = spawned {
+            // Without it handlers still run, only one at a time.
+            shared
+                .ctx
+                .log(format!("could not start the watchdog thread: {e}"));
+        }
+    }
     spawn_worker(&shared);
     let (lock, cv) = &shared.finished;
     let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -152,18 +174,34 @@ fn announce(ext: &Extension, out: &Writer) -> Result<(), Error> {
 struct Shared {
     handlers: Handlers,
     ctx: Context,
-    /// Whoever holds this is the reader.
+    /// The reader takes this to read one line; never held while handling.
     input: Mutex<Input>,
-    /// Threads queued for the reader role; 0 means the reader must spawn.
-    waiting: AtomicUsize,
+    /// The sequence number of the frame the reader is handling, 0 when it
+    /// is reading. Whoever swaps a non-zero value out of it owns the
+    /// decision: the reader (done in time, stays reader) or the watchdog
+    /// (too slow, elects another reader). Exactly one reader at all times.
+    busy: AtomicU64,
+    next_seq: AtomicU64,
+    /// Idle threads waiting to be promoted.
+    idle: (Mutex<Idle>, Condvar),
+    /// The watchdog parks here when nothing is flowing.
+    watchdog: (Mutex<()>, Condvar),
+    watchdog_parked: AtomicBool,
     /// Set on `shutdown` or end of stdin; threads leave when they see it.
     done: AtomicBool,
     /// Signals `run` that the extension is finished.
     finished: (Mutex<bool>, Condvar),
-    /// Tickets for ordered frames, handed out while `input` is held.
+    /// Tickets for ordered frames, handed out by the reader.
     next_ticket: AtomicUsize,
     /// The ticket whose turn it is.
     turn: (Mutex<usize>, Condvar),
+}
+
+/// The idle pool: how many wait, and how many promotions are pending.
+#[derive(Default)]
+struct Idle {
+    waiting: usize,
+    promotions: usize,
 }
 
 impl Shared {
@@ -172,6 +210,8 @@ impl Shared {
         let (lock, cv) = &self.finished;
         *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
         cv.notify_all();
+        self.idle.1.notify_all();
+        self.watchdog.1.notify_all();
     }
 
     /// Runs an ordered frame when its ticket comes up.
@@ -186,13 +226,53 @@ impl Shared {
         *lock.lock().unwrap_or_else(|e| e.into_inner()) += 1;
         cv.notify_all();
     }
+
+    /// Makes another thread the reader: an idle one if any, else a new one.
+    fn promote(self: &Arc<Self>) {
+        let (lock, cv) = &self.idle;
+        let mut idle = lock.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.waiting > idle.promotions {
+            idle.promotions += 1;
+            cv.notify_one();
+        } else {
+            drop(idle);
+            spawn_reader(self);
+        }
+    }
+
+    /// Waits in the idle pool; `true` once promoted, `false` to exit.
+    fn wait_for_promotion(&self) -> bool {
+        let (lock, cv) = &self.idle;
+        let mut idle = lock.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.waiting >= MAX_IDLE {
+            return false;
+        }
+        idle.waiting += 1;
+        while idle.promotions == 0 && !self.done.load(Ordering::SeqCst) {
+            idle = cv.wait(idle).unwrap_or_else(|e| e.into_inner());
+        }
+        idle.waiting -= 1;
+        if idle.promotions == 0 {
+            return false;
+        }
+        idle.promotions -= 1;
+        true
+    }
+
+    /// Wakes the watchdog if it parked (once per burst of frames).
+    fn kick_watchdog(&self) {
+        if self.watchdog_parked.swap(false, Ordering::SeqCst) {
+            let _guard = self.watchdog.0.lock().unwrap_or_else(|e| e.into_inner());
+            self.watchdog.1.notify_one();
+        }
+    }
 }
 
-fn spawn_worker(shared: &Arc<Shared>) {
+fn spawn_reader(shared: &Arc<Shared>) {
     let s = shared.clone();
     if let Err(e) = std::thread::Builder::new()
         .name("zot-ext".into())
-        .spawn(move || worker(s))
+        .spawn(move || reader(s))
     {
         shared
             .ctx
@@ -200,52 +280,112 @@ fn spawn_worker(shared: &Arc<Shared>) {
     }
 }
 
-fn worker(s: Arc<Shared>) {
+/// Spawned once `ready` is sent: the first reader.
+fn spawn_worker(shared: &Arc<Shared>) {
+    spawn_reader(shared);
+}
+
+/// A pool thread: the reader until a slow handler loses it the role, then
+/// idle until promoted again.
+fn reader(s: Arc<Shared>) {
     let mut buf = Vec::new();
     loop {
-        s.waiting.fetch_add(1, Ordering::SeqCst);
-        let (frame, ticket) = {
-            let mut input = s.input.lock().unwrap_or_else(|e| e.into_inner());
-            s.waiting.fetch_sub(1, Ordering::SeqCst);
-            if s.done.load(Ordering::SeqCst) {
+        if !read_and_handle(&s, &mut buf) {
+            // Demoted (or finished): wait to be the reader again.
+            if s.done.load(Ordering::SeqCst) || !s.wait_for_promotion() {
                 return;
             }
-            match wire::read_line(&mut *input, &mut buf) {
-                Ok(true) => {}
-                Ok(false) => return s.finish(),
-                Err(e) => {
-                    s.ctx.log(format!("reading from zot failed: {e}"));
-                    return s.finish();
-                }
-            }
-            let frame = match dispatch::parse(&buf) {
-                Parsed::Frame(f) => f,
-                Parsed::Bad(reply, why) => {
-                    s.ctx.log(why);
-                    if let Some(r) = reply {
-                        s.ctx.send(r);
-                    }
-                    continue;
-                }
-            };
-            if matches!(frame, HostToExt::Shutdown(_)) {
-                // Still holding stdin, so nothing else is read after it.
-                dispatch::dispatch(&s.handlers, &s.ctx, frame);
-                return s.finish();
-            }
-            let ticket =
-                dispatch::is_ordered(&frame).then(|| s.next_ticket.fetch_add(1, Ordering::SeqCst));
-            if s.waiting.load(Ordering::SeqCst) == 0 {
-                spawn_worker(&s);
-            }
-            (frame, ticket)
-        };
-        match ticket {
-            Some(t) => s.in_turn(t, || dispatch::dispatch(&s.handlers, &s.ctx, frame)),
-            None => dispatch::dispatch(&s.handlers, &s.ctx, frame),
         }
-        if s.done.load(Ordering::SeqCst) || s.waiting.load(Ordering::SeqCst) >= MAX_IDLE {
-            return;
+    }
+}
+
+/// Reads one frame and handles it; `true` if this thread is still the
+/// reader afterwards.
+fn read_and_handle(s: &Arc<Shared>, buf: &mut Vec<u8>) -> bool {
+    if s.done.load(Ordering::SeqCst) {
+        return false;
+    }
+    let read = {
+        let mut input = s.input.lock().unwrap_or_else(|e| e.into_inner());
+        wire::read_line(&mut *input, buf)
+    };
+    match read {
+        Ok(true) => {}
+        Ok(false) => {
+            s.finish();
+            return false;
+        }
+        Err(e) => {
+            s.ctx.log(format!("reading from zot failed: {e}"));
+            s.finish();
+            return false;
+        }
+    }
+    let frame = match dispatch::parse(buf) {
+        Parsed::Frame(f) => f,
+        Parsed::Bad(reply, why) => {
+            s.ctx.log(why);
+            if let Some(r) = reply {
+                s.ctx.send(r);
+            }
+            return true;
+        }
+    };
+    if matches!(frame, HostToExt::Shutdown(_)) {
+        // Nothing is read after it: this thread keeps the reader role.
+        dispatch::dispatch(&s.handlers, &s.ctx, frame);
+        s.finish();
+        return false;
+    }
+    let ticket = dispatch::is_ordered(&frame).then(|| s.next_ticket.fetch_add(1, Ordering::SeqCst));
+    let seq = s.next_seq.fetch_add(1, Ordering::Relaxed);
+    s.busy.store(seq, Ordering::SeqCst);
+    s.kick_watchdog();
+    match ticket {
+        Some(t) => s.in_turn(t, || dispatch::dispatch(&s.handlers, &s.ctx, frame)),
+        None => dispatch::dispatch(&s.handlers, &s.ctx, frame),
+    }
+    // Still ours unless the watchdog promoted someone else meanwhile.
+    s.busy
+        .compare_exchange(seq, 0, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok()
+}
+
+/// Promotes a new reader when the current one has been handling the same
+/// frame for a whole tick; parks when nothing is flowing.
+fn watchdog(s: Arc<Shared>) {
+    let mut quiet = 0;
+    let mut last = 0;
+    while !s.done.load(Ordering::SeqCst) {
+        std::thread::sleep(TICK);
+        let now = s.busy.load(Ordering::SeqCst);
+        if now != 0 && now == last {
+            if s.busy
+                .compare_exchange(now, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                s.promote();
+            }
+            last = 0;
+            continue;
+        }
+        last = now;
+        quiet = if now == 0 { quiet + 1 } else { 0 };
+        if quiet >= IDLE_TICKS {
+            let (lock, cv) = &s.watchdog;
+            let mut guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            s.watchdog_parked.store(true, Ordering::SeqCst);
+            // Re-check after announcing the park, so a frame that started
+            // in between is not missed.
+            while s.watchdog_parked.load(Ordering::SeqCst)
+                && s.busy.load(Ordering::SeqCst) == 0
+                && !s.done.load(Ordering::SeqCst)
+            {
+                guard = cv.wait(guard).unwrap_or_else(|e| e.into_inner());
+            }
+            s.watchdog_parked.store(false, Ordering::SeqCst);
+            quiet = 0;
+            last = 0;
         }
     }
 }
