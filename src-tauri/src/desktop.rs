@@ -34,6 +34,8 @@ pub(crate) struct RunContext {
     pub provider: String,
     /// Model at start.
     pub model: String,
+    /// `--api-key`, which wins over auth.json (for the key hint).
+    pub api_key: Option<String>,
 }
 
 impl RunContext {
@@ -48,6 +50,7 @@ impl RunContext {
                 .model
                 .clone()
                 .unwrap_or_else(|| o.provider.default_model().to_string()),
+            api_key: o.api_key.clone(),
         }
     }
 }

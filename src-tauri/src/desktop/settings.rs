@@ -122,7 +122,7 @@ async fn current(state: &Desktop) -> IpcResult<Settings> {
     let model = pick("model", &state.ctx.model);
     let key_hint = parse_provider(&provider)
         .ok()
-        .and_then(|kind| crate::auth::resolve(kind, None, home))
+        .and_then(|kind| crate::auth::resolve(kind, state.ctx.api_key.as_deref(), home))
         .map(|(key, _)| hint(&key));
     Ok(Settings {
         provider,

@@ -245,11 +245,9 @@ export class AppState {
     }
     this.notes.clearAll();
     try {
-      const data = (await this.backend.rpc({ type: "command", name: known?.name ?? name, args })) as {
-        error?: string;
-      } | null;
-      if (data?.error)
-        this.chat.push({ kind: "status", level: "error", text: data.error, extension: known?.extension });
+      // An extension's `error` also arrives as an ext_status event, which
+      // shows it; the response needs no handling here.
+      await this.backend.rpc({ type: "command", name: known?.name ?? name, args });
     } catch (e) {
       this.chat.push({ kind: "status", level: "error", text: errorMessage(e) });
     }

@@ -1,0 +1,119 @@
+// Starts the real zot binary under tauri-driver with a temp ZOT_HOME, the
+// fake LLM and the given --ext paths, and hands back a WebDriver session.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import net from "node:net";
+import { fileURLToPath } from "node:url";
+import { Session } from "./webdriver.mjs";
+import { startFakeLlm } from "./fake-llm.mjs";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const SHOTS = path.join(ROOT, "docs", "screenshots");
+
+async function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Launches zot; call `stop()` when done. */
+export async function startApp({ exts = [], theme } = {}) {
+  const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target-e2e", "debug", "zot");
+  if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-"));
+  const home = path.join(tmp, "home");
+  const project = path.join(tmp, "project");
+  fs.mkdirSync(home);
+  fs.mkdirSync(project);
+  if (theme) fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ theme }));
+  const llm = await startFakeLlm();
+  const args = ["--provider", "anthropic", "--model", "fake-model", "--api-key", "sk-e2e-000000001234", "--base-url", llm.url, "--cwd", project, "--no-session"];
+  // Extensions run from copies, so their data (todos.json, frames.jsonl)
+  // stays in the temp dir and never touches the checkout.
+  for (const e of exts) {
+    const copy = path.join(tmp, "exts", path.basename(e));
+    fs.cpSync(e, copy, { recursive: true });
+    args.push("--ext", copy);
+  }
+  const wrapper = path.join(tmp, "zot-app");
+  const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
+  fs.writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexport ZOT_HOME=${q(home)}\nunset ANTHROPIC_API_KEY OPENAI_API_KEY\nexport PYTHONPATH=${q(path.join(ROOT, "extensions", "sdk-py"))}\nexec ${q(bin)} ${args.map(q).join(" ")} "$@"\n`,
+    { mode: 0o755 },
+  );
+
+  const port = await freePort();
+  const nativePort = await freePort();
+  const log = fs.openSync(path.join(tmp, "tauri-driver.log"), "a");
+  // Its own process group: stopping the group also ends WebKitWebDriver.
+  const driver = spawn("tauri-driver", ["--port", String(port), "--native-port", String(nativePort)], {
+    detached: true,
+    stdio: ["ignore", log, log],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const stopDriver = () => {
+    try {
+      process.kill(-driver.pid, "SIGTERM");
+    } catch {}
+  };
+  try {
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      try {
+        const r = await fetch(`${base}/status`);
+        if (r.ok) break;
+      } catch {}
+      if (Date.now() > deadline) throw new Error("tauri-driver did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const s = await Session.create(base, wrapper);
+    await s.until("the editor", () => s.exec(`return !!document.querySelector('[data-test=editor]');`));
+    return {
+      s,
+      home,
+      project,
+      tmp,
+      llm,
+      async stop() {
+        await s.close();
+        stopDriver();
+        await llm.close();
+      },
+    };
+  } catch (e) {
+    stopDriver();
+    await llm.close();
+    throw e;
+  }
+}
+
+/** Types into the editor and sends with Enter. */
+export async function send(s, text) {
+  const editor = await s.find("[data-test=editor]");
+  await s.click(editor);
+  await s.type(editor, text);
+  await s.keys("\uE007");
+}
+
+/** Saves a screenshot into docs/screenshots. */
+export async function shot(s, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  fs.writeFileSync(path.join(SHOTS, name), await s.screenshot());
+}
+
+/** Frames the probe fixture received. */
+export function probeFrames(app) {
+  const f = path.join(app.tmp, "exts", "probe", "frames.jsonl");
+  if (!fs.existsSync(f)) return [];
+  return fs.readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+export const PROBE = path.join(ROOT, "e2e", "fixtures", "probe");
+export const TODO = path.join(ROOT, "examples", "extensions", "todo");

@@ -1,0 +1,97 @@
+// A fake Anthropic Messages server on loopback that speaks real SSE. What it
+// answers depends on the conversation, so tests can steer it by prompt:
+//   "use the tool"  → a todo_manage tool call, then (after the result) text;
+//   "xss"           → text full of markup and javascript: links;
+//   anything else   → a short streamed markdown answer.
+import http from "node:http";
+
+/** The XSS strings the tests must see as inert text. */
+export const XSS = [
+  "<script>window.__pwned = 1</script>",
+  '<img src=x onerror="window.__pwned = 2">',
+  "[click me](javascript:window.__pwned=3)",
+];
+
+function sse(res, events) {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const [event, data] of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  res.end();
+}
+
+function message(blocks, stop) {
+  const ev = [
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: { id: "msg_fake", type: "message", role: "assistant", model: "fake", content: [], stop_reason: null, usage: { input_tokens: 3, output_tokens: 0 } },
+      },
+    ],
+  ];
+  blocks.forEach((b, index) => {
+    if (b.type === "text") {
+      ev.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
+      for (const piece of b.text.match(/.{1,7}/gs) ?? []) {
+        ev.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } }]);
+      }
+    } else {
+      ev.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } }]);
+      ev.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } }]);
+    }
+    ev.push(["content_block_stop", { type: "content_block_stop", index }]);
+  });
+  ev.push(["message_delta", { type: "message_delta", delta: { stop_reason: stop }, usage: { output_tokens: 7 } }]);
+  ev.push(["message_stop", { type: "message_stop" }]);
+  return ev;
+}
+
+function lastUserText(messages) {
+  const last = messages[messages.length - 1];
+  if (!last) return "";
+  if (typeof last.content === "string") return last.content;
+  return last.content.map((b) => (b.type === "text" ? b.text : b.type === "tool_result" ? "\u0000tool_result" : "")).join("");
+}
+
+/** Starts the server; resolves to `{url, requests, close}`. */
+export async function startFakeLlm() {
+  const requests = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      let json = {};
+      try {
+        json = JSON.parse(body || "{}");
+      } catch {}
+      requests.push({ url: req.url, body: json });
+      if (!req.url.endsWith("/messages")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ data: [{ id: "fake-model", type: "model" }] }));
+        return;
+      }
+      const text = lastUserText(json.messages ?? []);
+      if (text.includes("\u0000tool_result")) {
+        return sse(res, message([{ type: "text", text: "The tool ran. **Done.**" }], "end_turn"));
+      }
+      if (/use the tool/i.test(text)) {
+        return sse(
+          res,
+          message(
+            [
+              { type: "text", text: "Calling the tool." },
+              { type: "tool_use", id: "toolu_e2e_1", name: "todo_manage", input: { action: "add", text: "from the model" } },
+            ],
+            "tool_use",
+          ),
+        );
+      }
+      if (/xss/i.test(text)) {
+        return sse(res, message([{ type: "text", text: `Inert: ${XSS.join(" ")} \u001b[2J end` }], "end_turn"));
+      }
+      return sse(res, message([{ type: "text", text: "Hello **streamed** world.\n\n```rust\nfn main() {}\n```" }], "end_turn"));
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) };
+}

@@ -1,0 +1,117 @@
+// A minimal W3C WebDriver client over fetch: just the calls the E2E tests
+// use, so the suite needs no npm dependencies.
+
+/** Keys as WebDriver encodes them. */
+export const Keys = {
+  up: "\uE013",
+  down: "\uE015",
+  left: "\uE012",
+  right: "\uE014",
+  enter: "\uE007",
+  escape: "\uE00C",
+  tab: "\uE004",
+  backspace: "\uE003",
+  shift: "\uE008",
+  control: "\uE009",
+};
+
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecc";
+
+/** One WebDriver session. */
+export class Session {
+  constructor(base, id) {
+    this.base = base;
+    this.id = id;
+  }
+
+  /** Creates a session for a Tauri application binary. */
+  static async create(base, application) {
+    const res = await call(base, "POST", "/session", {
+      capabilities: { alwaysMatch: { "tauri:options": { application } } },
+    });
+    return new Session(base, res.sessionId);
+  }
+
+  cmd(method, path, body) {
+    return call(this.base, method, `/session/${this.id}${path}`, body);
+  }
+
+  async find(css) {
+    const el = await this.cmd("POST", "/element", { using: "css selector", value: css });
+    this.elKey = Object.keys(el)[0];
+    return el[this.elKey];
+  }
+
+  async findAll(css) {
+    const els = await this.cmd("POST", "/elements", { using: "css selector", value: css });
+    return els.map((e) => Object.values(e)[0]);
+  }
+
+  async click(el) {
+    // Rows off screen use content-visibility, so bring the target into view first.
+    await this.exec(`arguments[0].scrollIntoView({ block: "center" });`, [{ [this.elKey ?? ELEMENT]: el }]);
+    return this.cmd("POST", `/element/${el}/click`, {});
+  }
+
+  type(el, text) {
+    return this.cmd("POST", `/element/${el}/value`, { text });
+  }
+
+  text(el) {
+    return this.cmd("GET", `/element/${el}/text`);
+  }
+
+  /** Runs a script in the page; `args` are passed as `arguments`. */
+  exec(script, args = []) {
+    return this.cmd("POST", "/execute/sync", { script, args });
+  }
+
+  /** Presses keys on whatever has focus (Actions API). */
+  async keys(...keys) {
+    const actions = [];
+    for (const k of keys) actions.push({ type: "keyDown", value: k }, { type: "keyUp", value: k });
+    await this.cmd("POST", "/actions", { actions: [{ type: "key", id: "kbd", actions }] });
+    await this.cmd("DELETE", "/actions");
+  }
+
+  async screenshot() {
+    const b64 = await this.cmd("GET", "/screenshot");
+    return Buffer.from(b64, "base64");
+  }
+
+  /** Polls `fn` until it returns a truthy value; fails with `what`. */
+  async until(what, fn, timeoutMs = 20000) {
+    const deadline = Date.now() + timeoutMs;
+    let last;
+    while (Date.now() < deadline) {
+      try {
+        last = await fn();
+        if (last) return last;
+      } catch (e) {
+        last = e;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
+  }
+
+  /** Text content of every element matching `css`. */
+  texts(css) {
+    return this.exec(`return [...document.querySelectorAll(arguments[0])].map(e => e.textContent);`, [css]);
+  }
+
+  close() {
+    return call(this.base, "DELETE", `/session/${this.id}`).catch(() => {});
+  }
+}
+
+async function call(base, method, path, body) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.value ?? json)}`);
+  return json.value;
+}

@@ -1,0 +1,54 @@
+// The extension manager in the real app: install from a folder, enable,
+// disable, enable, remove; screenshots of the manager in both themes.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startApp, shot, PROBE } from "./lib/app.mjs";
+
+let app;
+let s;
+before(async () => {
+  app = await startApp({});
+  s = app.s;
+});
+after(async () => app?.stop());
+
+const card = (name) => s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
+  return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
+
+async function clickIn(name, test) {
+  await s.click(await s.find(`[data-test=ext-card][data-name="${name}"] [data-test=${test}]`));
+}
+
+test("install from a folder, disable, enable, remove", async () => {
+  await s.click(await s.find("[data-test=nav-manager]"));
+  const input = await s.find("[data-test=install-source]");
+  await s.type(input, PROBE);
+  await s.click(await s.find("[data-test=install]"));
+  await s.until("the install summary", async () => (await s.texts("[data-test=install-summary]")).join("").includes("probe"));
+  const dir = path.join(app.home, "extensions", "probe");
+  assert.ok(fs.existsSync(path.join(dir, "extension.json")));
+  await s.until("a disabled card", async () => (await card("probe")) === "disabled");
+  await s.click(await s.find("[data-test=enable-installed]"));
+  await s.until("a ready card", async () => (await card("probe")) === "ready", 30000);
+  await shot(s, "manager-dark.png");
+  await s.click(await s.find("[data-test=nav-settings]"));
+  await s.click(await s.find("[data-test=theme-light]"));
+  await s.click(await s.find("[data-test=nav-manager]"));
+  await s.until("the manager", () => s.exec(`return !!document.querySelector('[data-test=manager]')`));
+  await s.until("the light theme", async () => (await s.exec(`return document.documentElement.dataset.theme`)) === "light");
+  await shot(s, "manager-light.png");
+  const config = JSON.parse(fs.readFileSync(path.join(app.home, "config.json"), "utf8"));
+  assert.equal(config.theme, "light");
+
+  await clickIn("probe", "disable");
+  await s.until("a disabled card", async () => (await card("probe")) === "disabled");
+  assert.equal(JSON.parse(fs.readFileSync(path.join(dir, "extension.json"), "utf8")).enabled, false);
+  await clickIn("probe", "enable");
+  await s.until("a ready card", async () => (await card("probe")) === "ready", 30000);
+  await clickIn("probe", "remove");
+  await clickIn("probe", "confirm-remove");
+  await s.until("the card to go", async () => (await card("probe")) === null);
+  assert.equal(fs.existsSync(dir), false);
+});

@@ -1,0 +1,54 @@
+# The desktop UI (ui/) and the real app: install, unit tests, type and
+# format checks, the end-to-end run under Xvfb, `make run` and `make build`.
+
+UI_DIR := ui
+# The E2E binary is built into its own target dir: `cargo test` overwrites
+# target/debug/zot with a dev-mode build that has no UI embedded.
+E2E_TARGET_DIR ?= $(CURDIR)/target-e2e
+E2E_BIN := $(E2E_TARGET_DIR)/debug/zot
+TAURI_DRIVER := $(HOME)/.cargo/bin/tauri-driver
+
+DEPS_TARGETS += deps-ui
+TEST_TARGETS += test-ui test-e2e
+
+.PHONY: deps-ui ui-dist test-ui test-e2e e2e-bin run build
+
+## npm ci only when the lockfile changed since the last install; tauri-driver once.
+deps-ui: $(UI_DIR)/node_modules/.zot-installed
+	@command -v tauri-driver >/dev/null 2>&1 || [ -x $(TAURI_DRIVER) ] || \
+		cargo install tauri-driver --locked --version 2.1.0
+
+$(UI_DIR)/node_modules/.zot-installed: $(UI_DIR)/package-lock.json $(UI_DIR)/package.json
+	cd $(UI_DIR) && npm ci --no-audit --no-fund
+	@touch $@
+
+ui-dist: deps-ui
+	cd $(UI_DIR) && npm run build
+
+## Unit tests (vitest), types (svelte-check + tsc) and formatting (prettier).
+test-ui: deps-ui
+	cd $(UI_DIR) && npx vitest run
+	cd $(UI_DIR) && npm run check
+	cd $(UI_DIR) && npx prettier --check .
+
+## A debug binary with the UI embedded, in its own target dir.
+e2e-bin: ui-dist
+	CARGO_TARGET_DIR=$(E2E_TARGET_DIR) cargo build -p zot --features custom-protocol
+
+## The real app under Xvfb through tauri-driver and WebKitWebDriver.
+test-e2e: apt e2e-bin
+	rm -f e2e.log
+	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(E2E_BIN) timeout -k 10 600 \
+		xvfb-run -a -s "-screen 0 1280x800x24" node --test --test-concurrency=1 e2e/ > e2e.log 2>&1 \
+		|| { cat e2e.log; exit 1; }
+	@tail -n 12 e2e.log
+
+## Builds the UI and the backend, then opens the window.
+run: deps ui-dist
+	cargo build -p zot --features custom-protocol
+	./target/debug/zot $(ARGS)
+
+## A release binary with the UI embedded at target/release/zot.
+build: deps ui-dist
+	cargo build -p zot --release --features custom-protocol
+	@echo "built target/release/zot"
