@@ -3,7 +3,7 @@
 //! merges everything they say into one `UiEvent` stream that the RPC mode
 //! prints and the desktop forwards as Tauri events.
 
-mod commands;
+pub mod commands;
 pub mod options;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

@@ -158,6 +158,11 @@ pub trait Provider: Send + Sync {
     ) -> Result<Completion, ProviderError>;
     /// Lists the models the server offers.
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError>;
+    /// Model-specific placement of deferred tools that the previous step's
+    /// `tool_result`s activated (Kimi's native format would go here). The
+    /// default does nothing: the request's tool list already holds every
+    /// active tool, which every provider accepts.
+    fn place_activated_tools(&self, _req: &mut ChatRequest, _activated: &[ToolDef]) {}
 }
 
 /// How to reach a provider.

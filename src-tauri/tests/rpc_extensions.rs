@@ -382,3 +382,27 @@ async fn reload_ext_reports_and_the_extension_keeps_working() {
     let r = z.call(json!({"type":"command","name":"hi"})).await;
     assert_eq!(r["data"]["display"], "hello");
 }
+
+#[tokio::test]
+async fn without_an_api_key_extensions_still_work() {
+    let e = env(json!({"commands": {"hi": {"action": "display", "display": "still here"}}})).await;
+    let ext = e.ext.to_str().unwrap().to_owned();
+    let mut z = Rpc::start(
+        e.home.path(),
+        e.cwd.path(),
+        &["--no-session", "--no-ext", "-e", &ext],
+        &[],
+    )
+    .await;
+    let r = z.call(json!({"type":"command","name":"hi"})).await;
+    assert_eq!(r["data"]["display"], "still here");
+    let evs = z.prompt("hello").await;
+    assert!(of(&evs, "error")[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("no API key for anthropic"));
+    assert_eq!(
+        z.call(json!({"type":"ext_list"})).await["data"]["extensions"][0]["state"],
+        "ready"
+    );
+}

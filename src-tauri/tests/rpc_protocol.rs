@@ -217,3 +217,36 @@ async fn system_prompt_flags_reach_the_model() {
     z.prompt("hi").await;
     assert_eq!(s.requests()[0].body["system"], "from SYSTEM.md\n\nA1\n\nA2");
 }
+
+#[tokio::test]
+async fn prompt_images_reach_the_model_and_bad_base64_is_refused() {
+    let s = FakeLlm::start().await;
+    s.push(anthropic_text(&["a cat"]));
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let mut z = Rpc::start(
+        home.path(),
+        cwd.path(),
+        &[
+            "--no-ext",
+            "--no-session",
+            "--base-url",
+            &s.url,
+            "--api-key",
+            "k",
+        ],
+        &[],
+    )
+    .await;
+    let r = z.call(json!({"type":"prompt","message":"what?","images":[{"mime_type":"image/png","data":"not base64!"}]})).await;
+    assert_eq!(r["success"], false);
+    assert!(
+        r["error"].as_str().unwrap().contains("not valid base64"),
+        "{r}"
+    );
+    z.send(json!({"type":"prompt","message":"what?","images":[{"mime_type":"image/png","data":"iVBORw=="}]})).await;
+    let evs = z.until(|v| v["type"] == "done").await;
+    assert_eq!(of(&evs, "assistant_message")[0]["content"], "a cat");
+    let img = &s.requests()[0].body["messages"][0]["content"][1];
+    assert_eq!(img["source"]["data"], "iVBORw==");
+    assert_eq!(img["source"]["media_type"], "image/png");
+}

@@ -38,6 +38,7 @@ impl Extensions for Host {
                     extension: o.extension,
                     content: o.content,
                     is_error: o.is_error,
+                    activated: o.activated,
                 })
                 .map_err(|e| e.to_string()),
         )

@@ -26,6 +26,8 @@ pub struct ExtToolResult {
     pub content: Vec<ContentBlock>,
     /// Whether it failed.
     pub is_error: bool,
+    /// Deferred tools this result activated.
+    pub activated: Vec<String>,
 }
 
 /// The answer to a `turn_start` or `assistant_message` interception.

@@ -65,6 +65,8 @@ impl Agent {
 
     async fn steps(&self, cancel: &CancellationToken) {
         let mut step: u32 = 0;
+        // Deferred tools the last step's results activated.
+        let mut activated: Vec<String> = Vec::new();
         loop {
             step += 1;
             if step > self.max_steps {
@@ -97,7 +99,7 @@ impl Agent {
             );
             self.send(UiEvent::TurnStart { step });
             self.send(UiEvent::AssistantStart {});
-            let req = {
+            let mut req = {
                 let st = self.state();
                 ChatRequest {
                     model: st.model.clone(),
@@ -107,6 +109,16 @@ impl Agent {
                     max_tokens: self.max_tokens,
                 }
             };
+            if !activated.is_empty() {
+                let defs: Vec<ToolDef> = req
+                    .tools
+                    .iter()
+                    .filter(|d| activated.contains(&d.name))
+                    .cloned()
+                    .collect();
+                self.provider.place_activated_tools(&mut req, &defs);
+                activated.clear();
+            }
             let mut partial = String::new();
             let events = self.events.clone();
             let mut sink = |d: &str| {
@@ -197,7 +209,8 @@ impl Agent {
                         None,
                     )
                 } else {
-                    self.tool_call(&id, &name, args, cancel).await
+                    self.tool_call(&id, &name, args, cancel, &mut activated)
+                        .await
                 };
                 if cancel.is_cancelled() {
                     aborted = true;
@@ -232,6 +245,7 @@ impl Agent {
         name: &str,
         args: Value,
         cancel: &CancellationToken,
+        activated: &mut Vec<String>,
     ) -> (ToolOutput, Option<String>) {
         self.exts.emit(
             LifecycleEvent::ToolCall,
@@ -299,9 +313,12 @@ impl Agent {
             };
             return match r {
                 Some(Ok(r)) => (
-                    ToolOutput {
-                        content: r.content,
-                        is_error: r.is_error,
+                    {
+                        activated.extend(r.activated);
+                        ToolOutput {
+                            content: r.content,
+                            is_error: r.is_error,
+                        }
                     },
                     Some(r.extension),
                 ),

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use base64::Engine;
 use serde_json::{json, Value};
-use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
+use zot_ext_protocol::rpc::{ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::{CommandAction, NoteLevel};
 
 use super::Backend;
@@ -34,17 +34,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
             Ok(b.hello_data())
         }
         RpcCommand::Prompt { message, images } => {
+            check_images(&images)?;
             let mut content = vec![Block::text(message)];
             for i in images {
-                if base64::engine::general_purpose::STANDARD
-                    .decode(&i.data)
-                    .is_err()
-                {
-                    return Err(format!(
-                        "prompt: image data for {} is not valid base64",
-                        i.mime_type
-                    ));
-                }
                 content.push(Block::Image {
                     mime_type: i.mime_type,
                     data: i.data,
@@ -114,6 +106,22 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
         }
         RpcCommand::Ping {} => Ok(json!({"pong": true})),
     }
+}
+
+/// Refuses prompt images whose data is not base64, before anything runs.
+pub fn check_images(images: &[ImageInput]) -> Result<(), String> {
+    for i in images {
+        if base64::engine::general_purpose::STANDARD
+            .decode(&i.data)
+            .is_err()
+        {
+            return Err(format!(
+                "prompt: image data for {} is not valid base64",
+                i.mime_type
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Drops the transcript (starting a new session file) and every note.

@@ -43,8 +43,12 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         let name = command_name(&req.command);
         match req.command {
             // The response goes out before the prompt's first event.
-            RpcCommand::Prompt { .. } => {
+            RpcCommand::Prompt { ref images, .. } => {
                 let id = req.id.clone();
+                if let Err(e) = crate::backend::commands::check_images(images) {
+                    let _ = out.send(serde_json::to_string(&RpcResponse::err(id, name, e))?);
+                    continue;
+                }
                 let _ = out.send(serde_json::to_string(&RpcResponse::ok(
                     id.clone(),
                     name,

@@ -1,7 +1,6 @@
 //! The Anthropic Messages API with SSE streaming.
 
 use async_trait::async_trait;
-use futures::StreamExt;
 use serde_json::{json, Value};
 use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
@@ -150,11 +149,12 @@ impl Provider for Anthropic {
         })
         .await?;
         let mut events = sse::events("anthropic", resp);
+        let provider_name = "anthropic";
         let mut blocks: Vec<Option<Partial>> = Vec::new();
         let mut usage = Usage::default();
         let mut stop: Option<StopReason> = None;
         let mut finished = false;
-        while let Some(ev) = events.next().await {
+        while let Some(ev) = sse::next(provider_name, &mut events).await {
             let ev = ev?;
             if ev.data.is_empty() {
                 continue;

@@ -2,7 +2,6 @@
 //! and Kimi/Moonshot, differing only in base URL, key and defaults.
 
 use async_trait::async_trait;
-use futures::StreamExt;
 use serde_json::{json, Value};
 use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
@@ -164,7 +163,7 @@ impl Provider for OpenAi {
         let mut usage = Usage::default();
         let mut stop: Option<StopReason> = None;
         let mut done = false;
-        while let Some(ev) = events.next().await {
+        while let Some(ev) = sse::next(&name, &mut events).await {
             let ev = ev?;
             let data = ev.data.trim();
             if data.is_empty() {

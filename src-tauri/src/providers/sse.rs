@@ -35,3 +35,21 @@ pub fn malformed(provider: &str, data: &str, e: serde_json::Error) -> ProviderEr
         "{provider} sent a malformed stream event ({e}): {snippet}"
     ))
 }
+
+/// How long a stream may stay silent before zot gives up on it.
+pub const IDLE: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// The next event, or an error once the stream has been silent for [`IDLE`]
+/// (a stalled server must not hang the agent until the user aborts).
+pub async fn next(
+    provider: &str,
+    events: &mut (impl Stream<Item = Result<Event, ProviderError>> + Unpin),
+) -> Option<Result<Event, ProviderError>> {
+    match tokio::time::timeout(IDLE, events.next()).await {
+        Ok(ev) => ev,
+        Err(_) => Some(Err(ProviderError::fatal(format!(
+            "the {provider} stream sent nothing for {} s; giving up on this answer",
+            IDLE.as_secs()
+        )))),
+    }
+}
