@@ -120,31 +120,47 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
       }
     };
 
+    // Runs a handler and passes its value on, synchronously when it returns
+    // a plain value (no promise hops on the hot path), after settling when
+    // it returns a promise; a throw or rejection becomes `failed(message)`.
+    const settle = <T>(what: string, f: () => T | Promise<T>, ok: (v: T) => void, failed: (m: string) => void): void => {
+      const fail = (e: unknown) => {
+        const msg = `${what} threw ${describe(e)}`;
+        log(e instanceof Error && e.stack ? `${msg}\n${e.stack}` : msg);
+        failed(msg);
+      };
+      let v: T | Promise<T>;
+      try {
+        v = f();
+      } catch (e) {
+        return fail(e);
+      }
+      if (v instanceof Promise || (v !== null && typeof v === "object" && typeof (v as any).then === "function")) {
+        (v as Promise<T>).then(ok, fail);
+      } else {
+        ok(v as T);
+      }
+    };
+
     const handle = async (f: HostToExt): Promise<void> => {
       const c = ctx!;
       switch (f.type) {
         case "command_invoked": {
           const cmd = commands.get(f.name.toLowerCase());
-          let r: Response;
-          if (!cmd) r = Response.error(`${ext.name} has no command /${f.name}`);
-          else {
-            const [v, err] = await guard(`command /${f.name}`, () => cmd.handler(c, f.args ?? ""));
-            r = err ? Response.error(err) : typeof v === "string" ? Response.display(v) : v ?? Response.noop();
-          }
-          send({ type: "command_response", id: f.id, ...r });
-          return;
+          const reply = (r: Response) => send({ type: "command_response", id: f.id, ...r });
+          if (!cmd) return reply(Response.error(`${ext.name} has no command /${f.name}`));
+          return settle(`command /${f.name}`, () => cmd.handler(c, f.args ?? ""),
+            (v) => reply(typeof v === "string" ? Response.display(v) : v ?? Response.noop()),
+            (err) => reply(Response.error(err)));
         }
         case "tool_call": {
           const tool = tools.get(f.name);
-          let r: ToolResult;
-          if (!tool) r = ToolResult.error(`${ext.name} has no tool named ${JSON.stringify(f.name)}`);
-          else {
-            const args = (f.args && typeof f.args === "object" && !Array.isArray(f.args) ? f.args : {}) as ToolArgs;
-            const [v, err] = await guard(`tool ${f.name}`, () => tool.handler(c, args));
-            r = err ? ToolResult.error(err) : typeof v === "string" ? ToolResult.text(v) : v!;
-          }
-          send({ type: "tool_result", id: f.id, ...r });
-          return;
+          const reply = (r: ToolResult) => send({ type: "tool_result", id: f.id, ...r });
+          if (!tool) return reply(ToolResult.error(`${ext.name} has no tool named ${JSON.stringify(f.name)}`));
+          const args = (f.args && typeof f.args === "object" && !Array.isArray(f.args) ? f.args : {}) as ToolArgs;
+          return settle(`tool ${f.name}`, () => tool.handler(c, args),
+            (v) => reply(typeof v === "string" ? ToolResult.text(v) : v),
+            (err) => reply(ToolResult.error(err)));
         }
         case "event_intercept": {
           let d: Decision | undefined;

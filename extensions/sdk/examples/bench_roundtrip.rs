@@ -11,8 +11,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
 const WARMUP: usize = 300;
-const ROUNDS: usize = 8;
-const PER_ROUND: usize = 500;
+const ROUNDS: usize = 16;
+const PER_ROUND: usize = 250;
 const START: &str = "<!-- sdk-bench:start -->";
 const END: &str = "<!-- sdk-bench:end -->";
 
