@@ -406,3 +406,24 @@ async fn without_an_api_key_extensions_still_work() {
         "ready"
     );
 }
+
+#[tokio::test]
+async fn a_crashed_extensions_tools_fail_the_call_and_leave_the_registry() {
+    let e = env(json!({"tools": {"boom": {"crash": true}}})).await;
+    e.s.push(anthropic_tool("", "t1", "boom", &["{}"]));
+    e.s.push(anthropic_text(&["ok"]));
+    let mut z = start(&e).await;
+    let evs = z.prompt("go").await;
+    let r = of(&evs, "tool_result")[0];
+    assert_eq!(r["is_error"], true);
+    let text = r["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("fx") && text.contains("ext-fx.log"), "{text}");
+    let names: Vec<Value> = e.s.requests()[1].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].clone())
+        .collect();
+    assert!(!names.contains(&json!("boom")), "{names:?}");
+    assert!(names.contains(&json!("read")));
+}

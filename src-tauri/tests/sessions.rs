@@ -171,3 +171,85 @@ async fn kill_9_mid_answer_loses_only_the_message_in_flight() {
     let evs = z.prompt("go on").await;
     assert_eq!(of(&evs, "assistant_message")[0]["content"], "recovered");
 }
+
+#[tokio::test]
+async fn a_kill_at_any_moment_leaves_a_session_that_loads_and_works() {
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let s = FakeLlm::start().await;
+    for round in 0..6u64 {
+        for i in 0..3 {
+            s.push(anthropic_tool(
+                "step",
+                &format!("t{round}{i}"),
+                "bash",
+                &["{\"command\":\"echo hi\"}"],
+            ));
+        }
+        s.push(anthropic_text(&["end"]));
+        let mut args = vec!["--no-ext", "--base-url", &s.url, "--api-key", "k"];
+        if round > 0 {
+            args.push("--continue");
+        }
+        let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+        z.send(json!({"type":"prompt","message":format!("round {round}")}))
+            .await;
+        z.until(|v| v["type"] == "user_message").await;
+        // Kill at a different point of the multi-step turn each round.
+        tokio::time::sleep(std::time::Duration::from_millis(5 + round * 15)).await;
+        z.child.start_kill().unwrap();
+        z.child.wait().await.unwrap();
+        let files = session_files(home.path());
+        assert_eq!(files.len(), 1, "round {round}: {files:?}; log {:?}", z.log);
+        let msgs = zot_lib::agent::session::load(&files[0]).unwrap();
+        assert!(
+            !msgs.is_empty(),
+            "round {round}: the user message was written first"
+        );
+        // Every tool call has its result (repaired if the kill came between).
+        let mut open = 0i64;
+        for m in &msgs {
+            for b in &m.content {
+                match b {
+                    zot_lib::agent::transcript::Block::ToolUse { .. } => open += 1,
+                    zot_lib::agent::transcript::Block::ToolResult { .. } => open -= 1,
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(open, 0, "round {round}: {msgs:#?}");
+    }
+    // After all that, a resumed session still talks to the model.
+    let z = Rpc::start(
+        home.path(),
+        cwd.path(),
+        &[
+            "--no-ext",
+            "--base-url",
+            &s.url,
+            "--api-key",
+            "k",
+            "--continue",
+        ],
+        &[],
+    )
+    .await;
+    let fresh = FakeLlm::start().await;
+    z.close().await;
+    fresh.push(anthropic_text(&["alive"]));
+    let mut z = Rpc::start(
+        home.path(),
+        cwd.path(),
+        &[
+            "--no-ext",
+            "--base-url",
+            &fresh.url,
+            "--api-key",
+            "k",
+            "--continue",
+        ],
+        &[],
+    )
+    .await;
+    let evs = z.prompt("still there?").await;
+    assert_eq!(of(&evs, "assistant_message")[0]["content"], "alive");
+}

@@ -29,10 +29,11 @@ impl Agent {
             role: Role::User,
             content,
         };
-        self.send(UiEvent::UserMessage {
-            content: user.text(),
-        });
+        let text = user.text();
+        // Saved before it is announced: a client that saw `user_message`
+        // can rely on it surviving a crash.
         self.push(user);
+        self.send(UiEvent::UserMessage { content: text });
         self.steps(&cancel).await;
         self.send(UiEvent::Done {});
     }
