@@ -100,7 +100,7 @@ pub(crate) fn run_with(
                 .log(format!("could not start the watchdog thread: {e}"));
         }
     }
-    spawn_worker(&shared);
+    spawn_reader(&shared);
     let (lock, cv) = &shared.finished;
     let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
     while !*finished {
@@ -278,11 +278,6 @@ fn spawn_reader(shared: &Arc<Shared>) {
             .ctx
             .log(format!("could not start a handler thread: {e}"));
     }
-}
-
-/// Spawned once `ready` is sent: the first reader.
-fn spawn_worker(shared: &Arc<Shared>) {
-    spawn_reader(shared);
 }
 
 /// A pool thread: the reader until a slow handler loses it the role, then

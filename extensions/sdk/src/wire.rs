@@ -24,14 +24,6 @@ impl Writer {
         })
     }
 
-    /// A writer over any sink; tests and benchmarks use it.
-    #[allow(dead_code)]
-    pub(crate) fn new(out: Box<dyn Write + Send>) -> Self {
-        Writer {
-            out: Mutex::new(out),
-        }
-    }
-
     /// Serialises and writes one frame, then flushes so zot sees it now.
     pub(crate) fn send(&self, frame: &ExtToHost) -> io::Result<()> {
         let mut line = serde_json::to_vec(frame).map_err(io::Error::other)?;

@@ -3,9 +3,13 @@
 
 /// One city's made-up weather.
 pub struct City {
+    /// As shown to the model.
     pub name: &'static str,
+    /// Current temperature.
     pub temp_c: i32,
+    /// Current conditions.
     pub sky: &'static str,
+    /// The next three days: temperature and conditions.
     pub forecast: [(i32, &'static str); 3],
 }
 
