@@ -94,6 +94,18 @@ async fn hello_reports_versions_and_a_wrong_token_exits_1() {
         &[("ZOT_RPC_TOKEN", "s3cret")],
     )
     .await;
+    let r = z.call(json!({"type":"ping"})).await;
+    assert_eq!(
+        r["success"], false,
+        "commands before hello are refused when a token is required"
+    );
+    assert!(
+        r["error"].as_str().unwrap().contains("ZOT_RPC_TOKEN"),
+        "{r}"
+    );
+    let r = z.call(json!({"type":"hello","token":"s3cret"})).await;
+    assert_eq!(r["success"], true);
+    assert_eq!(z.call(json!({"type":"ping"})).await["success"], true);
     let r = z.call(json!({"type":"hello","token":"s3cret"})).await;
     assert_eq!(r["success"], true);
     let r = z.call(json!({"type":"hello","token":"guess"})).await;

@@ -29,6 +29,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
 
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     let mut code = 0;
+    // With ZOT_RPC_TOKEN set, nothing but `hello` is served until a hello
+    // carried the token.
+    let mut locked = std::env::var_os("ZOT_RPC_TOKEN").is_some();
     while let Ok(Some(line)) = lines.next_line().await {
         if line.trim().is_empty() {
             continue;
@@ -41,6 +44,11 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             }
         };
         let name = command_name(&req.command);
+        if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
+            let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN first";
+            let _ = out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
+            continue;
+        }
         match req.command {
             // The response goes out before the prompt's first event.
             RpcCommand::Prompt { ref images, .. } => {
@@ -61,6 +69,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             RpcCommand::Hello { .. } => {
                 let r = backend.handle(req.command).await;
                 let failed = r.is_err();
+                locked = locked && failed;
                 let _ = out.send(serde_json::to_string(&respond(req.id, name, r))?);
                 if failed {
                     code = 1;
