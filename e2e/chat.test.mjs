@@ -75,3 +75,17 @@ test("/clear empties the chat and the notes", async () => {
   await send(s, "/clear");
   await s.until("an empty chat", async () => (await s.texts(".transcript .row")).length === 0 && (await s.texts("[data-test=note]")).length === 0);
 });
+
+test("/reload-ext shows a temporary status that dismisses itself", async () => {
+  await send(s, "/reload-ext");
+  await s.until("the reload status", async () => (await s.texts("[data-test=status]")).join("").includes("extensions reloaded"));
+  await s.until("the status to go", async () => (await s.texts("[data-test=status]")).length === 0, 15000);
+});
+
+test("Esc in the editor clears the notes", async () => {
+  await send(s, "/note three");
+  await s.until("the note", async () => (await s.texts("[data-test=note]")).length === 1);
+  await s.click(await s.find("[data-test=editor]"));
+  await s.keys("\uE00C");
+  await s.until("the notes to clear", async () => (await s.texts("[data-test=note]")).length === 0);
+});

@@ -42,6 +42,11 @@ test("install from a folder, disable, enable, remove", async () => {
   const config = JSON.parse(fs.readFileSync(path.join(app.home, "config.json"), "utf8"));
   assert.equal(config.theme, "light");
 
+  await s.click(await s.find("[data-test=doctor]"));
+  await s.until("the doctor report", async () => (await s.texts("[data-test=doctor-report]")).join("").includes("probe (global)"));
+  await clickIn("probe", "logs");
+  await s.until("the log viewer", () => s.exec(`return !!document.querySelector('[data-test=log-viewer]')`));
+
   await clickIn("probe", "disable");
   await s.until("a disabled card", async () => (await card("probe")) === "disabled");
   assert.equal(JSON.parse(fs.readFileSync(path.join(dir, "extension.json"), "utf8")).enabled, false);

@@ -52,3 +52,15 @@ run: deps ui-dist
 build: deps ui-dist
 	cargo build -p zot --release --features custom-protocol
 	@echo "built target/release/zot"
+
+BENCH_TARGETS += bench-ui
+.PHONY: bench-ui
+
+## Keypress→repaint, start-up, memory and a 10 000-message session, in the
+## release app; writes the Desktop section of docs/performance.md.
+bench-ui: apt ui-dist
+	CARGO_TARGET_DIR=$(E2E_TARGET_DIR) cargo build -p zot --release --features custom-protocol
+	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(E2E_TARGET_DIR)/release/zot timeout -k 10 900 \
+		xvfb-run -a -s "-screen 0 1280x800x24" node e2e/bench/ui-bench.mjs > bench-ui.log 2>&1 \
+		|| { cat bench-ui.log; exit 1; }
+	@cat bench-ui.log

@@ -23,7 +23,7 @@ async function freePort() {
 }
 
 /** Launches zot; call `stop()` when done. */
-export async function startApp({ exts = [], theme } = {}) {
+export async function startApp({ exts = [], theme, extraArgs = [] } = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target-e2e", "debug", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-"));
@@ -33,7 +33,8 @@ export async function startApp({ exts = [], theme } = {}) {
   fs.mkdirSync(project);
   if (theme) fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ theme }));
   const llm = await startFakeLlm();
-  const args = ["--provider", "anthropic", "--model", "fake-model", "--api-key", "sk-e2e-000000001234", "--base-url", llm.url, "--cwd", project, "--no-session"];
+  const args = ["--provider", "anthropic", "--model", "fake-model", "--api-key", "sk-e2e-000000001234", "--base-url", llm.url, "--cwd", project];
+  args.push(...(extraArgs.length ? extraArgs : ["--no-session"]));
   // Extensions run from copies, so their data (todos.json, frames.jsonl)
   // stays in the temp dir and never touches the checkout.
   for (const e of exts) {

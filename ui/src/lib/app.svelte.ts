@@ -6,7 +6,7 @@ import type { UiEvent } from "./bindings/UiEvent";
 import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 import type { ThemeFile } from "./bindings/ThemeFile";
 import type { PanelKey } from "./bindings/PanelKey";
-import { ChatState } from "./chat/chat.svelte";
+import { ChatState, type TranscriptMessage } from "./chat/chat.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
@@ -44,7 +44,7 @@ export class AppState {
   async start(): Promise<void> {
     await this.backend.onEvent((e) => this.handle(e));
     await this.backend.uiReady();
-    await Promise.all([this.refreshExtensions(), this.loadSettings(), this.loadThemes()]);
+    await Promise.all([this.refreshExtensions(), this.loadSettings(), this.loadThemes(), this.loadSession()]);
   }
 
   async loadSettings(): Promise<void> {
@@ -60,6 +60,20 @@ export class AppState {
       }
     } catch (e) {
       this.chat.push({ kind: "error", text: `could not read settings: ${errorMessage(e)}` });
+    }
+  }
+
+  /** Shows a resumed session (`--continue`, `--session`). */
+  async loadSession(): Promise<void> {
+    try {
+      const data = (await this.backend.rpc({ type: "get_messages" })) as {
+        messages?: TranscriptMessage[];
+      } | null;
+      const messages = data?.messages ?? [];
+      if (messages.length) this.chat.loadTranscript(messages);
+      if (typeof performance !== "undefined") performance.mark("zot-session-loaded");
+    } catch (e) {
+      this.chat.push({ kind: "error", text: `could not read the session: ${errorMessage(e)}` });
     }
   }
 

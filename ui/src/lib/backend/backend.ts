@@ -69,8 +69,8 @@ export interface Backend {
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** Removes an installed extension, then reloads. */
   remove(name: string): Promise<void>;
-  /** The `zot ext doctor` report as text. */
-  doctor(): Promise<string>;
+  /** The `zot ext doctor` report (the host's DoctorReport, as `--json` gives it). */
+  doctor(): Promise<unknown>;
   /** Reads an extension's log from `offset` (follow by calling again). */
   readLog(name: string, offset: number): Promise<LogChunk>;
   /** Opens a log file (or its folder) with the desktop's default app. */

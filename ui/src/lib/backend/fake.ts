@@ -82,7 +82,7 @@ export class FakeBackend implements Backend {
   async remove(name: string): Promise<void> {
     this.calls.push({ method: "remove", args: name });
   }
-  async doctor(): Promise<string> {
+  async doctor(): Promise<unknown> {
     return "no extensions found";
   }
   async readLog(name: string, offset: number): Promise<LogChunk> {

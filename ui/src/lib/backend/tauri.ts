@@ -32,7 +32,7 @@ export class TauriBackend implements Backend {
   remove(name: string): Promise<void> {
     return invoke("ext_remove", { name });
   }
-  doctor(): Promise<string> {
+  doctor(): Promise<unknown> {
     return invoke("ext_doctor");
   }
   readLog(name: string, offset: number): Promise<LogChunk> {

@@ -31,6 +31,17 @@ export type ChatItem =
       exitStatus?: string;
     };
 
+/** One message of `get_messages` (the agent's transcript). */
+export interface TranscriptMessage {
+  role: "user" | "assistant";
+  content: (
+    | { type: "text"; text: string }
+    | { type: "image"; mime_type: string; data: string }
+    | { type: "tool_use"; id: string; name: string; input: JsonValue }
+    | { type: "tool_result"; tool_use_id: string; content: ContentBlock[]; is_error?: boolean }
+  )[];
+}
+
 /** Distributes Omit over the union so each variant keeps its own fields. */
 type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "id"> : never) : never;
 
@@ -120,6 +131,50 @@ export class ChatState {
       isError,
       done: true,
     });
+  }
+
+  /** A resumed session's transcript (`get_messages`), placed before any
+   * rows already shown. Built in one assignment so 10⁴ messages cost one
+   * update. Tool results are folded into their call's card. */
+  loadTranscript(messages: TranscriptMessage[]): void {
+    const rows: ChatItem[] = [];
+    const cards = new Map<string, Extract<ChatItem, { kind: "tool" }>>();
+    for (const m of messages) {
+      const text = m.content
+        .filter((b) => b.type === "text")
+        .map((b) => (b as { text: string }).text)
+        .join("");
+      if (text) {
+        rows.push(
+          m.role === "user"
+            ? { id: this.#next++, kind: "user", text }
+            : { id: this.#next++, kind: "assistant", text, streaming: false },
+        );
+      }
+      for (const b of m.content) {
+        if (b.type === "tool_use") {
+          const card: Extract<ChatItem, { kind: "tool" }> = {
+            id: this.#next++,
+            kind: "tool",
+            callId: b.id,
+            name: b.name,
+            args: b.input,
+            isError: false,
+            done: false,
+          };
+          cards.set(b.id, card);
+          rows.push(card);
+        } else if (b.type === "tool_result") {
+          const card = cards.get(b.tool_use_id);
+          if (card) {
+            card.result = b.content;
+            card.isError = b.is_error ?? false;
+            card.done = true;
+          }
+        }
+      }
+    }
+    this.items = [...rows, ...this.items];
   }
 
   /** Drops everything (/clear). */

@@ -29,3 +29,27 @@ describe("ChatState", () => {
     expect(c.items).toEqual([]);
   });
 });
+
+describe("loadTranscript", () => {
+  it("rebuilds user, assistant and tool rows from a resumed session", () => {
+    const c = new ChatState();
+    c.push({ kind: "status", level: "warn", text: "already here" });
+    c.loadTranscript([
+      { role: "user", content: [{ type: "text", text: "hi" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "calling" },
+          { type: "tool_use", id: "t1", name: "read", input: { path: "a" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "A" }] }],
+      },
+    ]);
+    expect(c.items.map((i) => i.kind)).toEqual(["user", "assistant", "tool", "status"]);
+    expect(c.items[2]).toMatchObject({ done: true, result: [{ type: "text", text: "A" }] });
+    expect(new Set(c.items.map((i) => i.id)).size).toBe(4);
+  });
+});

@@ -5,6 +5,7 @@
 import type { AppState } from "../app.svelte";
 import type { InstallSummary } from "../backend/backend";
 import { errorMessage } from "../backend/errors";
+import { formatDoctor } from "./doctor";
 
 /** Reactive manager state. */
 export class ManagerState {
@@ -85,7 +86,7 @@ export class ManagerState {
 
   async runDoctor(): Promise<void> {
     await this.#run("doctor failed", async () => {
-      this.doctor = await this.app.backend.doctor();
+      this.doctor = formatDoctor(await this.app.backend.doctor());
     });
   }
 }
