@@ -4,7 +4,10 @@
 //! a panic.
 
 use serde_json::Value;
-use tokio::io::{AsyncRead, AsyncReadExt};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::io::{AsyncRead, ReadBuf};
 use zot_ext_protocol::ExtToHost;
 
 /// How much is read from the pipe at once.
@@ -85,18 +88,24 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// ended with nothing left (`Ok(false)`). Cancel-safe: state lives in
     /// `self`, so it can sit in a `select!`.
     pub async fn fill(&mut self) -> Result<bool, CodecError> {
+        std::future::poll_fn(|cx| self.poll_fill(cx)).await
+    }
+
+    /// The poll form of [`LineReader::fill`], so a caller can wait on it
+    /// without allocating a future per wait.
+    pub fn poll_fill(&mut self, cx: &mut Context<'_>) -> Poll<Result<bool, CodecError>> {
         loop {
             if self.too_long {
-                return Err(CodecError::MaxLineLengthExceeded { max: self.max });
+                return Poll::Ready(Err(CodecError::MaxLineLengthExceeded { max: self.max }));
             }
             if self.has_line() {
-                return Ok(true);
+                return Poll::Ready(Ok(true));
             }
             if self.eof {
-                return Ok(false);
+                return Poll::Ready(Ok(false));
             }
             if self.buf.len() - self.start > self.max {
-                return Err(CodecError::MaxLineLengthExceeded { max: self.max });
+                return Poll::Ready(Err(CodecError::MaxLineLengthExceeded { max: self.max }));
             }
             if self.start > 0
                 && (self.start == self.buf.len() || self.buf.capacity() - self.buf.len() < CHUNK)
@@ -107,7 +116,16 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 self.start = 0;
             }
             self.buf.reserve(CHUNK);
-            let n = self.inner.read_buf(&mut self.buf).await?;
+            let n = {
+                let mut rb = ReadBuf::uninit(self.buf.spare_capacity_mut());
+                match Pin::new(&mut self.inner).poll_read(cx, &mut rb) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e.into())),
+                    Poll::Ready(Ok(())) => rb.filled().len(),
+                }
+            };
+            // SAFETY: `poll_read` initialised the first `n` spare bytes.
+            unsafe { self.buf.set_len(self.buf.len() + n) };
             if n == 0 {
                 self.eof = true;
                 if self.start < self.buf.len() {
@@ -178,7 +196,10 @@ fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
     if rest[end] != b'"' {
         return None;
     }
-    fn parse<T: serde::de::DeserializeOwned>(line: &[u8], wrap: fn(T) -> ExtToHost) -> Option<ExtToHost> {
+    fn parse<T: serde::de::DeserializeOwned>(
+        line: &[u8],
+        wrap: fn(T) -> ExtToHost,
+    ) -> Option<ExtToHost> {
         serde_json::from_slice::<T>(line).ok().map(wrap)
     }
     match &rest[..end] {
@@ -282,7 +303,8 @@ mod tests {
             br#"  {"type":"hello","name":"n","capabilities":["tools"]}"#,
         ];
         for l in lines {
-            let fast = fast_decode(l).unwrap_or_else(|| panic!("no fast path for {}", String::from_utf8_lossy(l)));
+            let fast = fast_decode(l)
+                .unwrap_or_else(|| panic!("no fast path for {}", String::from_utf8_lossy(l)));
             assert_eq!(fast, serde_json::from_slice::<ExtToHost>(l).unwrap());
         }
         // Not first, escaped, or broken: left to the general path.

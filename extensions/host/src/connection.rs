@@ -7,11 +7,10 @@
 //! is full do bytes wait in a bounded queue that a small writer task drains.
 //! A write therefore never blocks the caller.
 
-use std::future::Future;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
 use tokio::io::unix::AsyncFd;
 use tokio::io::AsyncRead;
@@ -45,20 +44,25 @@ pub trait FrameSink: Send + Sync + 'static {
 
 /// Frames in: whole lines, bounded in length.
 pub trait FrameSource: Send {
-    /// Waits for a whole line (`Ok(true)`) or the end (`Ok(false)`);
-    /// cancel-safe.
-    fn fill(&mut self) -> Pin<Box<dyn Future<Output = Result<bool, CodecError>> + Send + '_>>;
+    /// Ready with `Ok(true)` once a whole line is buffered, `Ok(false)` at
+    /// the end; keeps no state outside `self`, so waiting is cancel-safe.
+    fn poll_fill(&mut self, cx: &mut Context<'_>) -> Poll<Result<bool, CodecError>>;
     /// The next buffered line, if any.
     fn take_line(&mut self) -> Option<&[u8]>;
 }
 
 impl<R: AsyncRead + Unpin + Send> FrameSource for LineReader<R> {
-    fn fill(&mut self) -> Pin<Box<dyn Future<Output = Result<bool, CodecError>> + Send + '_>> {
-        Box::pin(LineReader::fill(self))
+    fn poll_fill(&mut self, cx: &mut Context<'_>) -> Poll<Result<bool, CodecError>> {
+        LineReader::poll_fill(self, cx)
     }
     fn take_line(&mut self) -> Option<&[u8]> {
         LineReader::take_line(self)
     }
+}
+
+/// Waits for the next line (or the end) of any source.
+pub async fn fill(source: &mut dyn FrameSource) -> Result<bool, CodecError> {
+    std::future::poll_fn(|cx| source.poll_fill(cx)).await
 }
 
 /// A non-blocking pipe (a child's stdin) with a bounded overflow queue.

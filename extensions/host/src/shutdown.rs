@@ -11,7 +11,7 @@ use tokio::time::{sleep_until, Instant};
 use zot_ext_protocol::{HostToExt, Shutdown};
 
 use crate::config::{SHUTDOWN_GRACE, TERM_GRACE};
-use crate::connection::FrameSource;
+use crate::connection::{fill, FrameSource};
 use crate::extension::{encode, Ext};
 use crate::host::{Host, Inner};
 use crate::process::{kill_group_and_wait, signal_group};
@@ -83,7 +83,7 @@ async fn wait_draining(
         }
         tokio::select! {
             st = child.wait() => return st.ok(),
-            r = source.fill(), if open => open = matches!(r, Ok(true)),
+            r = fill(source.as_mut()), if open => open = matches!(r, Ok(true)),
             _ = sleep_until(deadline) => return None,
         }
     }

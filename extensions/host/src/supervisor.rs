@@ -15,7 +15,7 @@ use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
 
 use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
-use crate::connection::{FrameSink, FrameSource, PipeSink};
+use crate::connection::{fill, FrameSink, FrameSource, PipeSink};
 use crate::extension::{encode, Closed, Ext, ReadyKind};
 use crate::host::{HostEvent, Inner};
 use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
@@ -159,7 +159,7 @@ async fn first_line(
             }
         }
         tokio::select! {
-            r = source.fill() => match r {
+            r = fill(source.as_mut()) => match r {
                 Ok(true) => {}
                 Ok(false) => {
                     let status = reap_soon(child, child.id().map(|p| p as i32).unwrap_or(0)).await;
@@ -200,42 +200,62 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
     } = session;
     let start = Instant::now();
     let grace_end = start + READY_GRACE;
-    let mut idle_end = start + AUTO_READY_IDLE;
     let mut ready = false;
     let mut exited: Option<ExitStatus> = None;
-    let mut drain_end: Option<Instant> = None;
     let mut stop = ext.stop.subscribe();
-    let end = loop {
-        while let Some(line) = source.take_line() {
-            match route_line(inner, ext, line) {
-                Routed::Registration => idle_end = Instant::now() + AUTO_READY_IDLE,
-                Routed::Ready if !ready => {
+    let end = {
+        // Long-lived futures, so the steady state (one line in, one routed)
+        // builds nothing per iteration.
+        let exit = child.wait();
+        tokio::pin!(exit);
+        let stop_requested = stopped(&mut stop);
+        tokio::pin!(stop_requested);
+        // Auto-ready while registering; after an exit, the drain deadline.
+        let timer = sleep_until((start + AUTO_READY_IDLE).min(grace_end));
+        tokio::pin!(timer);
+        let mut timer_on = true;
+        let mut draining = false;
+        loop {
+            while let Some(line) = source.take_line() {
+                match route_line(inner, ext, line) {
+                    Routed::Registration if !ready && !draining => {
+                        let idle_end = (Instant::now() + AUTO_READY_IDLE).min(grace_end);
+                        timer.as_mut().reset(idle_end);
+                    }
+                    Routed::Ready if !ready => {
+                        ready = true;
+                        timer_on = draining;
+                        mark_ready(inner, ext, ReadyKind::Explicit);
+                    }
+                    Routed::ShutdownAck => ext.log.line("acknowledged shutdown"),
+                    _ => {}
+                }
+            }
+            tokio::select! {
+                r = fill(source.as_mut()) => match r {
+                    Ok(true) => {}
+                    Ok(false) => break End::Gone,
+                    Err(e @ CodecError::MaxLineLengthExceeded { .. }) => {
+                        break End::Disconnect(format!("{e}; disconnected"))
+                    }
+                    Err(e) => break End::Disconnect(e.to_string()),
+                },
+                st = &mut exit, if exited.is_none() => {
+                    exited = st.ok();
+                    draining = true;
+                    timer_on = true;
+                    timer.as_mut().reset(Instant::now() + DRAIN_AFTER_EXIT);
+                }
+                _ = &mut timer, if timer_on => {
+                    if draining {
+                        break End::Gone;
+                    }
                     ready = true;
-                    mark_ready(inner, ext, ReadyKind::Explicit);
+                    timer_on = false;
+                    mark_ready(inner, ext, ReadyKind::Auto);
                 }
-                Routed::ShutdownAck => ext.log.line("acknowledged shutdown"),
-                _ => {}
+                _ = &mut stop_requested => break End::Stopped,
             }
-        }
-        tokio::select! {
-            r = source.fill() => match r {
-                Ok(true) => {}
-                Ok(false) => break End::Gone,
-                Err(e @ CodecError::MaxLineLengthExceeded { .. }) => {
-                    break End::Disconnect(format!("{e}; disconnected"))
-                }
-                Err(e) => break End::Disconnect(e.to_string()),
-            },
-            st = child.wait(), if exited.is_none() => {
-                exited = st.ok();
-                drain_end = Some(Instant::now() + DRAIN_AFTER_EXIT);
-            }
-            _ = sleep_until(drain_end.unwrap_or(start)), if drain_end.is_some() => break End::Gone,
-            _ = sleep_until(idle_end.min(grace_end)), if !ready => {
-                ready = true;
-                mark_ready(inner, ext, ReadyKind::Auto);
-            }
-            _ = stopped(&mut stop) => break End::Stopped,
         }
     };
     let pgid = guard.pgid();

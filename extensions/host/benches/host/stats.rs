@@ -37,3 +37,17 @@ pub fn pin_to_cpu0() {
         assert_eq!(rc, 0, "sched_setaffinity failed");
     }
 }
+
+/// User plus system CPU time of this process so far.
+pub fn cpu_time() -> Duration {
+    // SAFETY: getrusage fills the zeroed struct we pass.
+    let ru = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut ru);
+        ru
+    };
+    let tv = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
