@@ -142,7 +142,7 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
       }
     };
 
-    const handle = async (f: HostToExt): Promise<void> => {
+    const handleRequest = (f: HostToExt & { type: "command_invoked" | "tool_call" }): void => {
       const c = ctx!;
       switch (f.type) {
         case "command_invoked": {
@@ -162,6 +162,12 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
             (v) => reply(typeof v === "string" ? ToolResult.text(v) : v),
             (err) => reply(ToolResult.error(err)));
         }
+      }
+    };
+
+    const handle = async (f: HostToExt): Promise<void> => {
+      const c = ctx!;
+      switch (f.type) {
         case "event_intercept": {
           let d: Decision | undefined;
           let err: string | undefined;
@@ -216,6 +222,8 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
         ordered = ordered.then(() => handle(f));
       } else if (ORDERED.has(f.type)) {
         ordered = ordered.then(() => handle(f));
+      } else if (f.type === "command_invoked" || f.type === "tool_call") {
+        handleRequest(f); // synchronous for synchronous handlers
       } else {
         void handle(f);
       }
@@ -247,13 +255,17 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
 
     let pending = "";
     const onData = (chunk: string | Buffer) => {
-      pending += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+      // One scan per chunk, one slice per line: a chunk holding many lines
+      // is not copied once per line.
+      const buf = pending + (typeof chunk === "string" ? chunk : chunk.toString("utf8"));
+      let start = 0;
       let nl: number;
-      while ((nl = pending.indexOf("\n")) >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
+      while ((nl = buf.indexOf("\n", start)) >= 0) {
+        const end = nl > start && buf.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+        onLine(buf.slice(start, end));
+        start = nl + 1;
       }
+      pending = buf.slice(start);
     };
     if ("setEncoding" in input) input.setEncoding("utf8");
     input.on("data", onData);
