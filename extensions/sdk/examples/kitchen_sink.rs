@@ -10,6 +10,13 @@ use zot_ext::{
     ToolCallDecision, ToolResult, TurnStartDecision,
 };
 
+/// Args of the typed `mul` tool.
+#[derive(serde::Deserialize)]
+struct MulArgs {
+    a: i64,
+    b: i64,
+}
+
 /// Released by `/release`; `block` tool waits on it (10 s at most).
 static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
 
@@ -57,6 +64,12 @@ fn main() {
         let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
         ToolResult::text(sum.to_string())
     })
+    .typed_tool(
+        "mul",
+        "multiplies a and b",
+        schema.clone(),
+        |_ctx, args: MulArgs| ToolResult::text((args.a * args.b).to_string()),
+    )
     .tool(
         "block",
         "waits for /release",

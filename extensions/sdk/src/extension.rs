@@ -103,6 +103,31 @@ impl Extension {
         self.add_tool(name, description, schema, false, Arc::new(handler))
     }
 
+    /// Adds a tool whose args are deserialised into `A` first; args that do
+    /// not fit become an error result the model can read and correct.
+    pub fn typed_tool<A, F>(
+        &mut self,
+        name: &str,
+        description: &str,
+        schema: Value,
+        handler: F,
+    ) -> &mut Self
+    where
+        A: serde::de::DeserializeOwned,
+        F: Fn(&Context, A) -> ToolResult + Send + Sync + 'static,
+    {
+        let tool = name.to_owned();
+        self.tool(
+            name,
+            description,
+            schema,
+            move |ctx, args| match serde_json::from_value::<A>(args) {
+                Ok(a) => handler(ctx, a),
+                Err(e) => ToolResult::error(format!("invalid arguments for {tool}: {e}")),
+            },
+        )
+    }
+
     /// Adds a tool that stays hidden from the model until a
     /// [`ToolResult::activate`] names it.
     pub fn deferred_tool<F>(

@@ -90,3 +90,20 @@ fn subscribed_events_reach_their_handler() {
         json!({"type":"notify","level":"info","message":"turn ended: end_turn"})
     );
 }
+
+#[test]
+fn typed_tools_get_their_args_deserialised_or_an_error_result() {
+    let mut ext = started();
+    ext.send(json!({"type":"tool_call","id":"m","name":"mul","args":{"a":6,"b":7}}));
+    assert_eq!(ext.recv()["content"][0]["text"], "42");
+    ext.send(json!({"type":"tool_call","id":"m2","name":"mul","args":{"a":"six"}}));
+    let r = ext.recv();
+    assert_eq!(r["is_error"], true);
+    assert!(
+        r["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid arguments for mul:"),
+        "{r}"
+    );
+}
