@@ -99,7 +99,9 @@ export class AppState {
     switch (e.type) {
       case "ready":
       case "ext_changed":
+        // A theme-only extension may have come or gone as well.
         void this.refreshExtensions();
+        void this.loadThemes();
         break;
       case "user_message":
         this.chat.push({ kind: "user", text: e.content });
