@@ -166,6 +166,10 @@ fn doctor_fails_and_explains_broken_extensions() {
     assert!(out.contains("crashy") && out.contains("status 7"), "{out}");
     assert!(out.contains("ext-crashy.log"), "{out}");
     assert!(
+        out.contains("| doctor_ext: exiting before hello as asked"),
+        "the log tail: {out}"
+    );
+    assert!(
         out.contains("command `dup` of two is shadowed by one"),
         "{out}"
     );

@@ -75,7 +75,13 @@ pub struct DoctorExtension {
     pub warnings: Vec<String>,
     /// Its `extension.json`.
     pub manifest_path: String,
+    /// The last lines of its stderr log, when it failed or exited.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log_tail: Vec<String>,
 }
+
+/// How many log lines a failed extension's entry shows.
+pub const LOG_TAIL_LINES: usize = 5;
 
 /// The interception chain of one event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,6 +148,12 @@ pub fn judge(report: &HostReport) -> DoctorReport {
             readiness: r.ready.into(),
             warnings: r.warnings.clone(),
             manifest_path: r.manifest_path.display().to_string(),
+            log_tail: match r.summary.state {
+                ExtState::Failed | ExtState::Exited => {
+                    crate::logs::tail_lines(&r.log_path, LOG_TAIL_LINES)
+                }
+                _ => Vec::new(),
+            },
         })
         .collect();
     for (r, ext) in report.extensions.iter().zip(&extensions) {

@@ -105,6 +105,29 @@ pub async fn follow(
     }
 }
 
+/// The last `n` non-blank lines of the log at `path` (reading at most its
+/// last 16 KiB), for showing why an extension failed; empty if unreadable.
+pub fn tail_lines(path: &Path, n: usize) -> Vec<String> {
+    const WINDOW: u64 = 16 * 1024;
+    let Ok(mut file) = File::open(path) else {
+        return Vec::new();
+    };
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let Ok(bytes) = read_from(&mut file, len.saturating_sub(WINDOW)) else {
+        return Vec::new();
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<String> = text
+        .lines()
+        .rev()
+        .filter(|l| !l.trim().is_empty())
+        .take(n)
+        .map(str::to_owned)
+        .collect();
+    lines.reverse();
+    lines
+}
+
 fn read_from(file: &mut File, pos: u64) -> std::io::Result<Vec<u8>> {
     file.seek(SeekFrom::Start(pos))?;
     let mut data = Vec::new();

@@ -100,6 +100,19 @@ async fn broken_manifests_and_crashes_fail_the_doctor_with_details() {
         .unwrap();
     assert!(crash.contains("status 3"), "{crash}");
     assert!(crash.contains("ext-crasher.log"), "{crash}");
+    let crasher = report
+        .extensions
+        .iter()
+        .find(|e| e.summary.name == "crasher")
+        .unwrap();
+    assert!(
+        crasher
+            .log_tail
+            .iter()
+            .any(|l| l.contains("exiting before hello")),
+        "{:?}",
+        crasher.log_tail
+    );
     // One problem each: the manifest error is not repeated as a load failure.
     assert_eq!(report.problems.len(), 2, "{:#?}", report.problems);
 }

@@ -204,3 +204,22 @@ fn a_cancelled_clone_leaves_nothing() {
     assert!(matches!(err, OpsError::Cancelled), "{err}");
     assert_eq!(entries(&home.join("extensions")), Vec::<String>::new());
 }
+
+#[test]
+fn leftovers_of_a_killed_install_are_swept_but_live_ones_are_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let base = home.join("extensions");
+    // A pid far above any pid_max: that process cannot be running.
+    let dead = base.join(".zot-install-2147483600-0");
+    let live = base.join(format!(".zot-install-{}-999", std::process::id()));
+    std::fs::create_dir_all(dead.join("half")).unwrap();
+    std::fs::create_dir_all(&live).unwrap();
+    let src = tmp.path().join("src");
+    write_ext(&src, r#"{"name":"next"}"#);
+
+    run(&home, &Source::Dir(src), false).unwrap();
+
+    assert!(!dead.exists(), "a dead install's leftovers stayed");
+    assert!(live.exists(), "a running install's directory was swept");
+}

@@ -21,6 +21,7 @@ pub(crate) struct Staging {
 impl Staging {
     /// Creates a fresh hidden directory in `base`.
     pub(crate) fn new(base: &Path) -> OpsResult<Staging> {
+        sweep_stale(base);
         let path = unique_dir(base, "install")?;
         Ok(Staging { path: Some(path) })
     }
@@ -95,6 +96,48 @@ pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
     last
 }
 
+/// Deletes in-flight directories left by a zot that was killed outright
+/// (SIGKILL, power loss), recognised by a pid that no longer runs. Those
+/// of live processes (a concurrent install) are left alone.
+pub(crate) fn sweep_stale(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = leftover_pid(&name) else {
+            continue;
+        };
+        if !process_alive(pid) {
+            let _ = remove_any(&entry.path());
+        }
+    }
+}
+
+/// The pid in `.zot-<what>-<pid>-<n>`.
+fn leftover_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix(HIDDEN_PREFIX)?;
+    let mut parts = rest.rsplitn(3, '-');
+    let _n: u64 = parts.next()?.parse().ok()?;
+    parts.next()?.parse().ok()
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks existence; EPERM still means alive.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+// Without a cheap liveness check nothing is swept.
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    true
+}
+
 fn unique_name(base: &Path, what: &str) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -110,5 +153,19 @@ fn unique_dir(base: &Path, what: &str) -> OpsResult<PathBuf> {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => return Err(OpsError::io("create", &path)(e)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leftover_names_carry_the_pid_of_their_maker() {
+        assert_eq!(leftover_pid(".zot-install-1234-0"), Some(1234));
+        assert_eq!(leftover_pid(".zot-replaced-77-12"), Some(77));
+        assert_eq!(leftover_pid(".zot-install-x-0"), None);
+        assert_eq!(leftover_pid("hello"), None);
+        assert_eq!(leftover_pid(".git"), None);
     }
 }

@@ -139,4 +139,10 @@ fn extension(o: &mut String, e: &DoctorExtension) {
         let _ = writeln!(o, "    warning: {w}");
     }
     let _ = writeln!(o, "    log: {}", s.log_path);
+    if !e.log_tail.is_empty() {
+        let _ = writeln!(o, "    last log lines:");
+        for line in &e.log_tail {
+            let _ = writeln!(o, "      | {line}");
+        }
+    }
 }
