@@ -87,3 +87,25 @@ fn the_rewrite_keeps_the_file_mode() {
     let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
 }
+
+#[test]
+fn concurrent_atomic_writes_never_mix_their_contents() {
+    use zot_ext_host::toggle::write_atomically;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("config.json");
+    let a = "a".repeat(256 * 1024);
+    let b = "b".repeat(256 * 1024);
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| write_atomically(&path, a.as_bytes()).unwrap());
+            s.spawn(|| write_atomically(&path, b.as_bytes()).unwrap());
+        }
+    });
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text == a || text == b, "a torn write survived");
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        1,
+        "temp file left"
+    );
+}
