@@ -3,6 +3,9 @@
 // 100 renders a second costs at most one DOM update per frame.
 import type { PanelSpec } from "../bindings/PanelSpec";
 
+/** One frame at 60 Hz: renders closer together than this are coalesced. */
+const FRAME_MS = 16;
+
 /** One open panel. */
 export interface Panel {
   id: string;
@@ -24,7 +27,11 @@ export class PanelsState {
   #scheduled = false;
   #schedule: (cb: () => void) => void;
 
-  constructor(schedule?: (cb: () => void) => void) {
+  #now: () => number;
+  #lastFlush = -Infinity;
+
+  constructor(schedule?: (cb: () => void) => void, now?: () => number) {
+    this.#now = now ?? (() => performance.now());
     this.#schedule =
       schedule ??
       (typeof requestAnimationFrame === "function"
@@ -59,6 +66,13 @@ export class PanelsState {
   render(panelId: string, lines: string[], title?: string, footer?: string): void {
     if (!this.panels.some((p) => p.id === panelId)) return;
     this.#pending.set(panelId, { title, lines, footer });
+    // The first render after a quiet frame applies at once (a keypress
+    // answer should not wait a frame); renders that follow within the same
+    // frame are coalesced into the next animation frame.
+    if (!this.#scheduled && this.#now() - this.#lastFlush >= FRAME_MS) {
+      this.flush();
+      return;
+    }
     if (!this.#scheduled) {
       this.#scheduled = true;
       this.#schedule(() => this.flush());
@@ -68,6 +82,7 @@ export class PanelsState {
   /** Applies queued renders now. */
   flush(): void {
     this.#scheduled = false;
+    this.#lastFlush = this.#now();
     for (const [id, r] of this.#pending) {
       const p = this.panels.find((x) => x.id === id);
       if (!p) continue;

@@ -9,12 +9,11 @@ function manual() {
 describe("PanelsState", () => {
   it("opens focused, renders in place, closes", () => {
     const m = manual();
-    const p = new PanelsState(m.schedule);
+    const p = new PanelsState(m.schedule, () => 0);
     p.open("todo", { id: "t", title: "Todos", lines: ["a"], footer: "esc close" });
     expect(p.focused).toBe(true);
     const obj = p.panels[0];
     p.render("t", ["b"]);
-    expect(p.panels[0].lines).toEqual(["a"]);
     m.run();
     expect(p.panels[0]).toBe(obj);
     expect(p.panels[0].lines).toEqual(["b"]);
@@ -24,14 +23,20 @@ describe("PanelsState", () => {
     expect(p.focused).toBe(false);
   });
 
-  it("coalesces many renders into one per frame", () => {
+  it("applies a render after a quiet frame at once and coalesces a burst into one per frame", () => {
     const m = manual();
-    const p = new PanelsState(m.schedule);
+    let t = 1000;
+    const p = new PanelsState(m.schedule, () => t);
     p.open("x", { id: "x", lines: [] });
+    p.render("x", ["first"]);
+    expect(p.panels[0].lines).toEqual(["first"]);
+    expect(p.panels[0].version).toBe(1);
     for (let i = 0; i < 100; i++) p.render("x", [String(i)]);
+    expect(p.panels[0].lines).toEqual(["first"]);
+    t += 16;
     m.run();
     expect(p.panels[0].lines).toEqual(["99"]);
-    expect(p.panels[0].version).toBe(1);
+    expect(p.panels[0].version).toBe(2);
   });
 
   it("keeps several panels as tabs and closes a dead owner's panels", () => {
