@@ -118,10 +118,17 @@ fn main() {
         if pinned {
             stats::pin_to_cpu0();
         }
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .unwrap();
+        // HOST_BENCH_RT=current compares a current-thread runtime.
+        let rt = if std::env::var("HOST_BENCH_RT").as_deref() == Ok("current") {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+        } else {
+            tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+        }
+        .unwrap();
         let side = if pinned { "pinned (CPU 0)" } else { "unpinned" };
         let _ = writeln!(b.out, "### {side}\n");
         // Scenarios run in a spawned task, as the agent's calls do, not in
@@ -153,6 +160,12 @@ fn main() {
             .unwrap()
         });
     }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let _ = writeln!(
+        b.out,
+        "Load average at the end (1/5/15 min): {}. Other builds share these 2 vCPUs, so the floors move too; compare ratios within one run.\n",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" / ")
+    );
     println!("{}", b.out);
     if std::env::var_os("HOST_BENCH_ONLY").is_none() {
         write_docs(&b.out);
