@@ -58,8 +58,11 @@ pub enum FoundKind {
 pub fn discover(cfg: &HostConfig) -> Vec<Found> {
     let mut dirs: Vec<(PathBuf, Scope)> = Vec::new();
     for p in &cfg.explicit {
+        // Relative like any argv path: to the process's working directory.
         let p = if p.is_relative() {
-            cfg.cwd.join(p)
+            std::env::current_dir()
+                .map(|d| d.join(p))
+                .unwrap_or_else(|_| p.clone())
         } else {
             p.clone()
         };

@@ -35,6 +35,9 @@ async fn hello_ack_carries_every_field_and_the_extension_runs_in_its_own_dir() {
 async fn an_extension_that_exits_before_hello_reports_its_status_and_log_path() {
     let env = Env::new();
     env.global("early", json!({"exit_before_hello": 3}));
+    // The log is appended to, never truncated.
+    std::fs::create_dir_all(env.home.path().join("logs")).unwrap();
+    std::fs::write(env.log_path("early"), "a line from an earlier run\n").unwrap();
     let (host, mut rx) = start(env.config()).await;
     let log = env.log_path("early").display().to_string();
     let ev = wait_event(&mut rx, |e| {
@@ -62,11 +65,9 @@ async fn an_extension_that_exits_before_hello_reports_its_status_and_log_path() 
     assert_eq!(s.state, ExtState::Failed);
     assert!(s.error.as_deref().unwrap().contains(&log));
     // Its stderr went to that log.
-    assert!(
-        env.log("early").contains("fixture: exiting before hello"),
-        "{}",
-        env.log("early")
-    );
+    let text = env.log("early");
+    assert!(text.contains("fixture: exiting before hello"), "{text}");
+    assert!(text.starts_with("a line from an earlier run\n"), "{text}");
 }
 
 #[tokio::test]
