@@ -8,16 +8,16 @@ use anyhow::Result;
 use zot_ext_host::doctor::{diagnose, DoctorExtension, DoctorReport, Readiness};
 use zot_ext_protocol::rpc::ExtState;
 
-use super::output::word;
+use super::output::{stdout, word};
 use super::ExtGlobals;
 
 /// Runs the subcommand.
 pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
     let report = global.block_on(diagnose(global.host_config()))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        stdout(&format!("{}\n", serde_json::to_string_pretty(&report)?));
     } else {
-        print!("{}", render(&report, global));
+        stdout(&render(&report, global));
     }
     Ok(if report.ok { 0 } else { 1 })
 }

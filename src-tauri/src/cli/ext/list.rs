@@ -6,14 +6,14 @@ use anyhow::Result;
 use zot_ext_host::doctor::started;
 use zot_ext_protocol::rpc::ExtensionSummary;
 
-use super::output::{table, word};
+use super::output::{stdout, table, word};
 use super::ExtGlobals;
 
 /// Runs the subcommand.
 pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
     let list = global.block_on(started(global.host_config(), |host| host.list()))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        stdout(&format!("{}\n", serde_json::to_string_pretty(&list)?));
         return Ok(0);
     }
     if list.is_empty() {
@@ -24,7 +24,7 @@ pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
         );
         return Ok(0);
     }
-    print!("{}", render(&list));
+    stdout(&render(&list));
     Ok(0)
 }
 

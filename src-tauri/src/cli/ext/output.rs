@@ -137,3 +137,10 @@ pub(super) fn table(header: &[&str], rows: impl Iterator<Item = Vec<String>>) ->
     }
     out
 }
+
+/// Writes `text` to stdout. A reader that went away (`zot ext list | head`)
+/// is not an error: the command already did its work.
+pub(super) fn stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
