@@ -240,7 +240,9 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
                     }
                     Err(e) => break End::Disconnect(e.to_string()),
                 },
-                st = &mut exit, if exited.is_none() => {
+                st = &mut exit, if !draining => {
+                    // `draining` also keeps a finished future from being
+                    // polled again, even when `wait` itself failed.
                     exited = st.ok();
                     draining = true;
                     timer_on = true;
