@@ -100,16 +100,16 @@ impl ExtGlobals {
         cfg.discover = !self.no_ext;
         cfg
     }
+}
 
-    /// Runs `future` on a fresh runtime (the CLI is otherwise synchronous).
-    fn block_on<F: std::future::Future>(&self, future: F) -> anyhow::Result<F::Output> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .map_err(|e| anyhow::anyhow!("cannot start the async runtime: {e}"))?;
-        Ok(runtime.block_on(future))
-    }
+/// Runs `future` on a fresh runtime (the CLI is otherwise synchronous).
+fn block_on<F: std::future::Future>(future: F) -> anyhow::Result<F::Output> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start the async runtime: {e}"))?;
+    Ok(runtime.block_on(future))
 }
 
 /// Runs one `zot ext` subcommand and returns the process exit code.

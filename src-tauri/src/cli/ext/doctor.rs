@@ -13,7 +13,7 @@ use super::ExtGlobals;
 
 /// Runs the subcommand.
 pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
-    let report = global.block_on(diagnose(global.host_config()))?;
+    let report = super::block_on(diagnose(global.host_config()))?;
     if json {
         stdout(&format!("{}\n", serde_json::to_string_pretty(&report)?));
     } else {

@@ -11,7 +11,7 @@ use super::ExtGlobals;
 
 /// Runs the subcommand.
 pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
-    let list = global.block_on(started(global.host_config(), |host| host.list()))?;
+    let list = super::block_on(started(global.host_config(), |host| host.list()))?;
     if json {
         stdout(&format!("{}\n", serde_json::to_string_pretty(&list)?));
         return Ok(0);
