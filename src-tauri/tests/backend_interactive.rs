@@ -1,0 +1,138 @@
+//! The Backend as the desktop uses it (in process, `interactive: true`):
+//! an extension's `submit` queues a prompt, and `abort` also drops prompts
+//! queued behind the running one.
+
+#[path = "support/ext_fixture.rs"]
+mod ext_fixture;
+#[path = "support/fake_llm.rs"]
+mod fake_llm;
+
+use std::time::Duration;
+
+use fake_llm::*;
+use serde_json::json;
+use tokio::sync::mpsc::Receiver;
+use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
+use zot_lib::backend::{Backend, BackendOptions, SessionChoice};
+use zot_lib::providers::ProviderKind;
+
+fn options(
+    home: &std::path::Path,
+    cwd: &std::path::Path,
+    url: &str,
+    ext: Vec<std::path::PathBuf>,
+) -> BackendOptions {
+    BackendOptions {
+        provider: ProviderKind::Anthropic,
+        model: None,
+        api_key: Some("k".into()),
+        base_url: Some(url.into()),
+        cwd: cwd.to_path_buf(),
+        zot_home: home.to_path_buf(),
+        explicit: ext,
+        no_ext: true,
+        tools: None,
+        no_tools: false,
+        max_steps: 50,
+        system_prompt: None,
+        append_system_prompt: Vec::new(),
+        session: SessionChoice::Disabled,
+        interactive: true,
+    }
+}
+
+async fn until(rx: &mut Receiver<UiEvent>, pred: impl Fn(&UiEvent) -> bool) -> Vec<UiEvent> {
+    let mut seen = Vec::new();
+    loop {
+        let ev = tokio::time::timeout(Duration::from_secs(30), rx.recv())
+            .await
+            .unwrap_or_else(|_| panic!("timed out; saw {seen:#?}"))
+            .expect("event stream closed");
+        let hit = pred(&ev);
+        seen.push(ev);
+        if hit {
+            return seen;
+        }
+    }
+}
+
+#[tokio::test]
+async fn an_extension_submit_runs_a_turn_in_interactive_front_ends() {
+    let s = FakeLlm::start().await;
+    s.push(anthropic_text(&["submitted and answered"]));
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let ext = ext_fixture::make(
+        home.path(),
+        "fx",
+        json!({"commands": {"go": {"action": "noop", "submit": "from the extension"}}}),
+    );
+    let (b, mut rx) = Backend::start(options(home.path(), cwd.path(), &s.url, vec![ext]))
+        .await
+        .unwrap();
+    b.wait_ready().await;
+    b.handle(RpcCommand::Command {
+        name: "go".into(),
+        args: String::new(),
+    })
+    .await
+    .unwrap();
+    let evs = until(&mut rx, |e| matches!(e, UiEvent::Done {})).await;
+    assert!(
+        evs.contains(&UiEvent::UserMessage {
+            content: "from the extension".into()
+        }),
+        "{evs:#?}"
+    );
+    assert!(evs.contains(&UiEvent::AssistantMessage {
+        content: "submitted and answered".into()
+    }));
+    b.shutdown().await;
+}
+
+#[tokio::test]
+async fn abort_stops_the_running_prompt_and_drops_the_queued_ones() {
+    let s = FakeLlm::start().await;
+    s.push(Reply::SseThenHang(vec![
+        ev("message_start", json!({"type":"message_start","message":{"usage":{}}})),
+        ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}})),
+        ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"slow"}})),
+    ]));
+    s.push(anthropic_text(&["after abort"]));
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (b, mut rx) = Backend::start(options(home.path(), cwd.path(), &s.url, vec![]))
+        .await
+        .unwrap();
+    b.wait_ready().await;
+    let prompt = |m: &str| RpcCommand::Prompt {
+        message: m.into(),
+        images: Vec::new(),
+    };
+    b.handle(prompt("one")).await.unwrap();
+    b.handle(prompt("two (queued)")).await.unwrap();
+    until(&mut rx, |e| matches!(e, UiEvent::TextDelta { .. })).await;
+    assert!(b.busy());
+    b.handle(RpcCommand::Abort {}).await.unwrap();
+    let evs = until(&mut rx, |e| matches!(e, UiEvent::Done {})).await;
+    assert!(evs.iter().any(|e| matches!(
+        e,
+        UiEvent::TurnEnd {
+            stop: zot_ext_protocol::rpc::StopReason::Aborted,
+            ..
+        }
+    )));
+    b.idle().await;
+    // The queued prompt never ran; a new one does.
+    b.handle(prompt("three")).await.unwrap();
+    let evs = until(&mut rx, |e| matches!(e, UiEvent::Done {})).await;
+    assert!(
+        evs.contains(&UiEvent::UserMessage {
+            content: "three".into()
+        }),
+        "{evs:#?}"
+    );
+    assert!(!evs.contains(&UiEvent::UserMessage {
+        content: "two (queued)".into()
+    }));
+    assert_eq!(s.requests().len(), 2);
+    b.shutdown().await;
+}
