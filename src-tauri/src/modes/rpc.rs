@@ -17,6 +17,14 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
     backend.wait_ready().await;
     let out = Out;
     let _ = out.send(serde_json::to_string(&UiEvent::Ready {})?);
+    // Print everything up to `session_start` before serving, so it always
+    // precedes the first response.
+    while let Some(ev) = events.recv().await {
+        let _ = out.send(serde_json::to_string(&ev)?);
+        if matches!(ev, UiEvent::SessionStart {}) {
+            break;
+        }
+    }
     let pump = tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             if let Ok(s) = serde_json::to_string(&ev) {
