@@ -300,6 +300,7 @@ async fn replace_text_changes_only_what_the_user_sees() {
 async fn extension_tools_are_advertised_called_and_attributed() {
     let e = env(json!({"tools": {"weather": {"description": "Weather for a city.",
         "schema": {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}, "echo": true}}})).await;
+    e.s.push(anthropic_tool("", "t0", "weather", &["{\"town\": 5}"]));
     e.s.push(anthropic_tool(
         "",
         "t1",
@@ -319,8 +320,18 @@ async fn extension_tools_are_advertised_called_and_attributed() {
         tools.contains(&json!("weather")) && tools.contains(&json!("bash")),
         "{tools:?}"
     );
-    assert_eq!(of(&evs, "tool_call")[0]["extension"], "fx");
-    let r = of(&evs, "tool_result")[0];
+    // Args that miss the schema's required field never reach the extension.
+    let bad = of(&evs, "tool_result")[0];
+    assert_eq!(bad["is_error"], true);
+    assert!(
+        bad["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("missing required field \"city\""),
+        "{bad}"
+    );
+    assert_eq!(of(&evs, "tool_call")[1]["extension"], "fx");
+    let r = of(&evs, "tool_result")[1];
     assert_eq!(r["extension"], "fx");
     assert_eq!(r["content"][0]["text"], "{\"city\": \"Berlin\"}");
 }

@@ -258,15 +258,12 @@ impl Agent {
             },
         );
         let builtin = self.tools.iter().find(|t| t.def().name == name).cloned();
-        let ext_owner = if builtin.is_none() && self.ext_tools {
-            self.exts
-                .tools()
-                .into_iter()
-                .find(|t| t.def.name == name)
-                .map(|t| t.extension)
+        let ext_tool = if builtin.is_none() && self.ext_tools {
+            self.exts.tools().into_iter().find(|t| t.def.name == name)
         } else {
             None
         };
+        let ext_owner = ext_tool.as_ref().map(|t| t.extension.clone());
         let verdict = tokio::select! {
             v = self.exts.intercept_tool_call(id, name, args.clone()) => v,
             _ = cancel.cancelled() => Verdict::Block { extension: "zot".into(), reason: "aborted by the user".into() },
@@ -299,12 +296,12 @@ impl Agent {
         if let Some(tool) = builtin {
             return (tools::run_checked(tool.as_ref(), args, &ctx).await, None);
         }
-        if ext_owner.is_some() {
-            if !args.is_object() {
+        if let Some(t) = &ext_tool {
+            // The same check as for built-ins, against the extension's own
+            // schema, so a malformed call never reaches the extension.
+            if let Err(e) = tools::schema::check(&t.def.schema, &args) {
                 return (
-                    ToolOutput::err(format!(
-                        "invalid arguments for tool {name}: expected a JSON object"
-                    )),
+                    ToolOutput::err(format!("invalid arguments for tool {name}: {e}")),
                     ext_owner,
                 );
             }
