@@ -59,6 +59,11 @@ pub fn missing_key_message(kind: ProviderKind, zot_home: &Path) -> String {
 /// file renamed into place with mode 0600 so a crash never leaves half a
 /// file and the key is never world-readable.
 pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()> {
+    // Read-modify-write: two saves in one process (the settings screen
+    // saving two providers) must not lose one another's key.
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
     std::fs::create_dir_all(zot_home)
         .with_context(|| format!("cannot create {}", zot_home.display()))?;
     let path = zot_home.join("auth.json");
@@ -68,7 +73,8 @@ pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()
         .filter(Value::is_object)
         .unwrap_or_else(|| json!({}));
     v[kind.as_str()] = json!({ "api_key": key });
-    let tmp = zot_home.join(format!(".auth.json.{}.tmp", std::process::id()));
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = zot_home.join(format!(".auth.json.{}.{seq}.tmp", std::process::id()));
     {
         use std::io::Write;
         let mut opts = std::fs::OpenOptions::new();
@@ -91,6 +97,29 @@ pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn concurrent_saves_keep_every_providers_key() {
+        let home = tempfile::tempdir().unwrap();
+        let kinds = [
+            ProviderKind::Anthropic,
+            ProviderKind::Openai,
+            ProviderKind::Kimi,
+            ProviderKind::Ollama,
+        ];
+        std::thread::scope(|s| {
+            for (i, k) in kinds.iter().enumerate() {
+                let h = home.path();
+                s.spawn(move || save(h, *k, &format!("key{i}")).unwrap());
+            }
+        });
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(home.path().join("auth.json")).unwrap())
+                .unwrap();
+        for (i, k) in kinds.iter().enumerate() {
+            assert_eq!(v[k.as_str()]["api_key"], format!("key{i}"));
+        }
+    }
 
     #[test]
     fn flag_wins_and_auth_json_is_the_last_resort() {
