@@ -231,7 +231,8 @@ impl Ext {
     }
 
     /// Completes a pending request; an unknown id is logged.
-    pub fn complete(&self, id: &RequestId, reply: Reply) {
+    /// Returns whether `id` was pending (a reply to an unknown id is logged).
+    pub fn complete(&self, id: &RequestId, reply: Reply) -> bool {
         let pending = id.as_str().parse::<u64>().ok().and_then(|n| {
             self.pending
                 .lock()
@@ -242,10 +243,14 @@ impl Ext {
         match pending {
             Some(p) => {
                 let _ = p.tx.send(Ok(reply));
+                true
             }
-            None => self.log.line(&format!(
-                "ignored a response to unknown id '{id}' (it timed out, or was never sent)"
-            )),
+            None => {
+                self.log.line(&format!(
+                    "ignored a response to unknown id '{id}' (it timed out, or was never sent)"
+                ));
+                false
+            }
         }
     }
 

@@ -341,7 +341,9 @@ impl Host {
     }
 
     /// Runs an extension command by name (case-insensitive, `/` optional).
-    /// An `open_panel` answer makes the extension that panel's owner.
+    /// The answer's `insert`, `display` and `open_panel` actions are also
+    /// posted as UI events (see `actions.rs`); an `open_panel` answer makes
+    /// the extension that panel's owner.
     pub async fn invoke_command(
         &self,
         name: &str,
@@ -372,14 +374,6 @@ impl Host {
                 "command '/{}' answered with an unknown action; treated as noop",
                 cmd.name
             ));
-        }
-        if let (Some(CommandAction::OpenPanel), Some(panel)) =
-            (response.action, &response.open_panel)
-        {
-            self.inner
-                .lock()
-                .panels
-                .insert(panel.id.clone(), ext.clone());
         }
         Ok(CommandOutcome {
             extension: ext.name.clone(),

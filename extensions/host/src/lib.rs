@@ -13,6 +13,7 @@ pub mod remove;
 pub mod toggle;
 
 // The runtime (host engineer).
+mod actions;
 pub mod codec;
 pub mod config;
 pub mod connection;

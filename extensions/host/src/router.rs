@@ -86,15 +86,22 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
         }
         ExtToHost::Ready(_) => Routed::Ready,
         ExtToHost::ToolResult(r) => {
-            ext.complete(&r.id.clone(), Reply::Tool(r));
+            let _ = ext.complete(&r.id.clone(), Reply::Tool(r));
             Routed::Other
         }
         ExtToHost::CommandResponse(r) => {
-            ext.complete(&r.id.clone(), Reply::Command(r));
+            // The action's UI event is posted here, in frame order, so a
+            // `panel_render` sent right after `open_panel` finds its panel.
+            let shown = crate::actions::ui_event(&ext.name, &r);
+            if ext.complete(&r.id.clone(), Reply::Command(r)) {
+                if let Some(ev) = shown {
+                    crate::actions::show(inner, ext, ev);
+                }
+            }
             Routed::Other
         }
         ExtToHost::EventInterceptResponse(r) => {
-            ext.complete(&r.id.clone(), Reply::Intercept(r));
+            let _ = ext.complete(&r.id.clone(), Reply::Intercept(r));
             Routed::Other
         }
         ExtToHost::Submit(s) => {

@@ -21,6 +21,11 @@ fn not_changed(e: &HostEvent) -> bool {
     !matches!(e, HostEvent::Ui(UiEvent::ExtChanged {}))
 }
 
+/// What follows the panel's opening: skips registry changes and the open.
+fn after_open(e: &HostEvent) -> bool {
+    not_changed(e) && !matches!(e, HostEvent::Ui(UiEvent::ExtPanelOpen { .. }))
+}
+
 #[tokio::test]
 async fn keys_go_to_the_owner_and_its_renders_come_back() {
     let env = Env::new();
@@ -31,7 +36,7 @@ async fn keys_go_to_the_owner_and_its_renders_come_back() {
     assert_eq!(out.response.open_panel.unwrap().id, "todos-main");
     host.panel_key("todos-main", PanelKey::Rune, Some("x".into()))
         .unwrap();
-    let ev = wait_event(&mut rx, not_changed).await;
+    let ev = wait_event(&mut rx, after_open).await;
     assert_eq!(
         ev,
         HostEvent::Ui(UiEvent::ExtPanelRender {
@@ -46,6 +51,69 @@ async fn keys_go_to_the_owner_and_its_renders_come_back() {
 }
 
 #[tokio::test]
+async fn a_render_sent_right_after_open_panel_follows_the_open_event() {
+    let env = Env::new();
+    env.global(
+        "todo",
+        json!({
+            "register":[{"type":"register_command","name":"todo"}],
+            "commands":{"todo":{
+                "response":{"action":"open_panel","open_panel":{"id":"p","lines":["old"]}},
+                "then":[{"type":"panel_render","panel_id":"p","lines":["new"]}]
+            }}
+        }),
+    );
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("todo", "").await.unwrap();
+    let open = wait_event(&mut rx, not_changed).await;
+    assert!(
+        matches!(&open, HostEvent::Ui(UiEvent::ExtPanelOpen { panel, .. }) if panel.lines == ["old"]),
+        "{open:?}"
+    );
+    let render = wait_event(&mut rx, not_changed).await;
+    assert!(
+        matches!(&render, HostEvent::Ui(UiEvent::ExtPanelRender { lines, .. }) if lines == &["new"]),
+        "{render:?}"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn display_and_insert_actions_become_ui_events() {
+    let env = Env::new();
+    env.global(
+        "n",
+        json!({
+            "register":[{"type":"register_command","name":"show"},{"type":"register_command","name":"put"}],
+            "commands":{
+                "show":{"response":{"action":"display","display":"shown"}},
+                "put":{"response":{"action":"insert","insert":"typed"}}
+            }
+        }),
+    );
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("show", "").await.unwrap();
+    let ev = wait_event(&mut rx, not_changed).await;
+    assert_eq!(
+        ev,
+        HostEvent::Ui(UiEvent::ExtDisplay {
+            extension: "n".into(),
+            text: "shown".into()
+        })
+    );
+    host.invoke_command("put", "").await.unwrap();
+    let ev = wait_event(&mut rx, not_changed).await;
+    assert_eq!(
+        ev,
+        HostEvent::Ui(UiEvent::ExtInsert {
+            extension: "n".into(),
+            text: "typed".into()
+        })
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
 async fn frames_for_a_panel_the_extension_does_not_own_are_ignored_and_logged() {
     let env = Env::new();
     env.global("todo", panel_ext());
@@ -53,7 +121,7 @@ async fn frames_for_a_panel_the_extension_does_not_own_are_ignored_and_logged() 
     host.invoke_command("todo", "").await.unwrap();
     host.panel_key("todos-main", PanelKey::Tab, None).unwrap();
     // The notify comes after the two stray frames, so they were not shown.
-    let ev = wait_event(&mut rx, not_changed).await;
+    let ev = wait_event(&mut rx, after_open).await;
     assert!(
         matches!(ev, HostEvent::Ui(UiEvent::ExtNotify { ref message, .. }) if message == "tab done"),
         "{ev:?}"
@@ -72,7 +140,7 @@ async fn closing_from_the_ui_tells_the_owner_and_forgets_the_panel() {
     let (host, mut rx) = start(env.config()).await;
     host.invoke_command("todo", "").await.unwrap();
     host.close_panel("todos-main").unwrap();
-    let ev = wait_event(&mut rx, not_changed).await;
+    let ev = wait_event(&mut rx, after_open).await;
     assert!(
         matches!(ev, HostEvent::Ui(UiEvent::ExtNotify { ref message, .. }) if message == "closed todos-main"),
         "{ev:?}"
@@ -92,7 +160,7 @@ async fn the_owner_can_close_its_panel() {
     let (host, mut rx) = start(env.config()).await;
     host.invoke_command("todo", "").await.unwrap();
     host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
-    let ev = wait_event(&mut rx, not_changed).await;
+    let ev = wait_event(&mut rx, after_open).await;
     assert_eq!(
         ev,
         HostEvent::Ui(UiEvent::ExtPanelClose {

@@ -215,6 +215,8 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
         });
         data["error"] = json!(err);
     }
+    // The host posts `ext_insert`, `ext_display` and `ext_panel_open`
+    // itself, in the extension's frame order; here only the answer's data.
     match r.action {
         Some(CommandAction::Prompt) => {
             data["action"] = json!("prompt");
@@ -225,32 +227,16 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
         }
         Some(CommandAction::Insert) => {
             data["action"] = json!("insert");
-            let text = r.insert.unwrap_or_default();
-            data["insert"] = json!(text);
-            b.send_after_host(UiEvent::ExtInsert {
-                extension: extension.clone(),
-                text,
-            });
+            data["insert"] = json!(r.insert.unwrap_or_default());
         }
         Some(CommandAction::Display) => {
             data["action"] = json!("display");
-            let text = r.display.unwrap_or_default();
-            data["display"] = json!(text);
-            b.send_after_host(UiEvent::ExtDisplay {
-                extension: extension.clone(),
-                text,
-            });
+            data["display"] = json!(r.display.unwrap_or_default());
         }
         Some(CommandAction::OpenPanel) => {
             data["action"] = json!("open_panel");
             match r.open_panel {
-                Some(panel) => {
-                    data["open_panel"] = json!(panel);
-                    b.send_after_host(UiEvent::ExtPanelOpen {
-                        extension: extension.clone(),
-                        panel,
-                    });
-                }
+                Some(panel) => data["open_panel"] = json!(panel),
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
                     b.send_after_host(UiEvent::ExtStatus {

@@ -1,0 +1,43 @@
+//! What the user sees of a `command_response`: the `insert`, `display` and
+//! `open_panel` actions become UI events.
+//!
+//! They are posted by the router, on the extension's own frame order, and
+//! not by whoever awaited the response: an extension that answers
+//! `open_panel` and then at once sends `panel_render` must have its panel
+//! open (and owned) before that render is routed, or the render is lost.
+
+use std::sync::Arc;
+
+use zot_ext_protocol::rpc::UiEvent;
+use zot_ext_protocol::{CommandAction, CommandResponse};
+
+use crate::extension::Ext;
+use crate::host::{HostEvent, Inner};
+
+/// The UI event a response's action asks for, if any.
+pub(crate) fn ui_event(extension: &str, r: &CommandResponse) -> Option<UiEvent> {
+    let extension = extension.to_owned();
+    match r.action? {
+        CommandAction::Insert => Some(UiEvent::ExtInsert {
+            extension,
+            text: r.insert.clone().unwrap_or_default(),
+        }),
+        CommandAction::Display => Some(UiEvent::ExtDisplay {
+            extension,
+            text: r.display.clone().unwrap_or_default(),
+        }),
+        CommandAction::OpenPanel => Some(UiEvent::ExtPanelOpen {
+            extension,
+            panel: r.open_panel.clone()?,
+        }),
+        CommandAction::Prompt | CommandAction::Noop | CommandAction::Unknown => None,
+    }
+}
+
+/// Posts `ev`; an opened panel is owned by `ext` from this frame on.
+pub(crate) fn show(inner: &Arc<Inner>, ext: &Arc<Ext>, ev: UiEvent) {
+    if let UiEvent::ExtPanelOpen { panel, .. } = &ev {
+        inner.lock().panels.insert(panel.id.clone(), ext.clone());
+    }
+    inner.post(HostEvent::Ui(ev), Some(ext));
+}
