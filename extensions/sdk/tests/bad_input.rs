@@ -3,15 +3,9 @@
 #[path = "support/child.rs"]
 mod child;
 
-use child::{example, Ext};
+use child::{example, started, Ext};
 #[allow(unused_imports)]
 use serde_json::{json, Value};
-
-fn started() -> Ext {
-    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
-    ext.handshake("/proj");
-    ext
-}
 
 fn still_alive(ext: &mut Ext) {
     ext.send(json!({"type":"command_invoked","id":"ok","name":"echo","args":"alive"}));

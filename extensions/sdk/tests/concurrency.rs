@@ -5,15 +5,9 @@
 #[path = "support/child.rs"]
 mod child;
 
-use child::{example, Ext};
+use child::started;
 #[allow(unused_imports)]
 use serde_json::{json, Value};
-
-fn started() -> Ext {
-    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
-    ext.handshake("/proj");
-    ext
-}
 
 #[test]
 fn a_blocked_tool_does_not_delay_panel_keys_or_commands() {

@@ -3,15 +3,9 @@
 #[path = "support/child.rs"]
 mod child;
 
-use child::{example, Ext};
+use child::{example, started, Ext};
 #[allow(unused_imports)]
 use serde_json::{json, Value};
-
-fn started() -> Ext {
-    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
-    ext.handshake("/proj");
-    ext
-}
 
 #[test]
 fn hello_comes_first_and_ready_after_every_registration() {

@@ -2,15 +2,9 @@
 #[path = "support/child.rs"]
 mod child;
 
-use child::{example, Ext};
+use child::{started, Ext};
 #[allow(unused_imports)]
 use serde_json::{json, Value};
-
-fn started() -> Ext {
-    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
-    ext.handshake("/proj");
-    ext
-}
 
 fn run(ext: &mut Ext, name: &str, args: &str) -> Value {
     ext.send(json!({"type":"command_invoked","id":"c","name":name,"args":args}));

@@ -3,15 +3,9 @@
 #[path = "support/child.rs"]
 mod child;
 
-use child::{example, Ext};
+use child::{example, started, Ext};
 #[allow(unused_imports)]
 use serde_json::{json, Value};
-
-fn started() -> Ext {
-    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
-    ext.handshake("/proj");
-    ext
-}
 
 #[test]
 fn shutdown_is_acknowledged_and_the_process_exits_cleanly() {

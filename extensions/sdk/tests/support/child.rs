@@ -31,6 +31,14 @@ pub fn example(name: &str) -> PathBuf {
     path
 }
 
+/// The kitchen-sink example, spawned and past its handshake (cwd `/proj`).
+#[allow(dead_code)]
+pub fn started() -> Ext {
+    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
+    ext.handshake("/proj");
+    ext
+}
+
 impl Ext {
     /// Spawns `program` with stdin/stdout piped and stderr captured to a file.
     pub fn spawn(program: PathBuf) -> (Ext, PathBuf) {
