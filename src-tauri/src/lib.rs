@@ -10,6 +10,7 @@ pub mod cli;
 pub mod desktop;
 pub mod modes;
 pub mod providers;
+pub mod settings;
 pub mod tools;
 
 use clap::Parser;

@@ -1,0 +1,203 @@
+//! The user's settings: provider, model and API key, and the theme. The key
+//! goes to `auth.json` (mode 0600, through `auth::save`) and is never handed
+//! back in full; the provider/model choice and the theme go to
+//! `$ZOT_HOME/config.json`, written to a temp file and renamed so a crash
+//! never leaves half a file. UI-agnostic: the desktop commands are wrappers.
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use zot_ext_host::toggle;
+use zot_ext_protocol::rpc::RpcCommand;
+
+use crate::backend::Backend;
+use crate::providers::ProviderKind;
+
+/// The providers a user can pick.
+pub const PROVIDERS: [&str; 4] = ["anthropic", "openai", "ollama", "kimi"];
+
+/// What a settings view shows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Settings {
+    /// The active provider.
+    pub provider: String,
+    /// The active model.
+    pub model: String,
+    /// The key's last four characters, or `None` when no key is set.
+    pub key_hint: Option<String>,
+    /// The chosen theme's name.
+    pub theme: String,
+    /// Every provider that can be picked.
+    pub providers: Vec<String>,
+}
+
+/// A change from a settings view; absent fields stay as they are.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct SettingsUpdate {
+    /// Takes effect at the next start.
+    pub provider: Option<String>,
+    /// Takes effect at once.
+    pub model: Option<String>,
+    /// Saved to `auth.json` for the chosen (or current) provider.
+    pub api_key: Option<String>,
+    /// Saved for the next start; the page applies it live.
+    pub theme: Option<String>,
+}
+
+/// What this run started with, for the values the user has not changed.
+#[derive(Debug, Clone)]
+pub struct Startup<'a> {
+    /// `$ZOT_HOME`.
+    pub zot_home: &'a Path,
+    /// Provider at start.
+    pub provider: &'a str,
+    /// Model at start.
+    pub model: &'a str,
+    /// `--api-key`, which wins over `auth.json`.
+    pub api_key: Option<&'a str>,
+}
+
+/// The settings now: the live backend's state first, then `config.json`,
+/// then what this run started with.
+pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings {
+    let config = read_config(start.zot_home);
+    let live = match backend {
+        Some(b) => b.handle(RpcCommand::GetState {}).await.ok(),
+        None => None,
+    };
+    let pick = |key: &str, fallback: &str| {
+        live.as_ref()
+            .and_then(|v| v[key].as_str())
+            .or_else(|| config[key].as_str())
+            .unwrap_or(fallback)
+            .to_string()
+    };
+    let provider = pick("provider", start.provider);
+    let model = pick("model", start.model);
+    let key_hint = parse_provider(&provider)
+        .ok()
+        .and_then(|kind| crate::auth::resolve(kind, start.api_key, start.zot_home))
+        .map(|(key, _)| key_hint(&key));
+    Settings {
+        provider,
+        model,
+        key_hint,
+        theme: config["theme"].as_str().unwrap_or("dark").to_string(),
+        providers: PROVIDERS.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+/// Saves what changed: `config.json`, the model on the running backend, and
+/// the key in `auth.json`.
+pub async fn save(
+    start: &Startup<'_>,
+    backend: &Backend,
+    update: &SettingsUpdate,
+) -> anyhow::Result<()> {
+    let home = start.zot_home;
+    let mut config = read_config(home);
+    if let Some(provider) = &update.provider {
+        parse_provider(provider)?;
+        config["provider"] = json!(provider);
+    }
+    if let Some(model) = update.model.as_ref().filter(|m| !m.trim().is_empty()) {
+        config["model"] = json!(model);
+        backend
+            .handle(RpcCommand::SetModel {
+                model: model.clone(),
+            })
+            .await
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("cannot switch to model {model}"))?;
+    }
+    if let Some(theme) = &update.theme {
+        config["theme"] = json!(theme);
+    }
+    write_config(home, &config)?;
+    if let Some(key) = update.api_key.as_ref().filter(|k| !k.trim().is_empty()) {
+        let provider = update.provider.as_deref().unwrap_or(start.provider);
+        crate::auth::save(home, parse_provider(provider)?, key.trim())?;
+    }
+    Ok(())
+}
+
+/// Parses a provider name, saying which names exist when it is unknown.
+pub fn parse_provider(name: &str) -> anyhow::Result<ProviderKind> {
+    serde_json::from_value(json!(name)).map_err(|_| {
+        anyhow::anyhow!(
+            "unknown provider \"{name}\"; choose one of {}",
+            PROVIDERS.join(", ")
+        )
+    })
+}
+
+/// `…abcd`: enough to recognise a key, never enough to use it.
+pub fn key_hint(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    if chars.len() <= 8 {
+        return "…".to_string();
+    }
+    let tail: String = chars[chars.len() - 4..].iter().collect();
+    format!("…{tail}")
+}
+
+/// `config.json` as an object; a missing or broken file reads as `{}`.
+pub fn read_config(home: &Path) -> Value {
+    std::fs::read_to_string(home.join("config.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}))
+}
+
+/// Writes `config.json` atomically.
+pub fn write_config(home: &Path, config: &Value) -> anyhow::Result<()> {
+    std::fs::create_dir_all(home).with_context(|| format!("cannot create {}", home.display()))?;
+    let path = home.join("config.json");
+    let bytes = serde_json::to_vec_pretty(config)?;
+    toggle::write_atomically(&path, &bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_hint_never_shows_more_than_four_characters() {
+        assert_eq!(key_hint("sk-ant-0123456789abcd"), "…abcd");
+        assert_eq!(key_hint("short"), "…");
+    }
+
+    #[test]
+    fn config_round_trips_and_keeps_other_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        write_config(dir.path(), &json!({"theme": "light", "other": 1})).unwrap();
+        let mut c = read_config(dir.path());
+        c["theme"] = json!("dark");
+        write_config(dir.path(), &c).unwrap();
+        assert_eq!(
+            read_config(dir.path()),
+            json!({"theme": "dark", "other": 1})
+        );
+    }
+
+    #[test]
+    fn a_broken_config_reads_as_empty() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("config.json"), "{not json").unwrap();
+        assert_eq!(read_config(dir.path()), json!({}));
+    }
+
+    #[test]
+    fn unknown_providers_are_refused_with_the_choices() {
+        let e = parse_provider("acme").unwrap_err().to_string();
+        assert!(
+            e.contains("acme") && e.contains("anthropic, openai, ollama, kimi"),
+            "{e}"
+        );
+        assert!(parse_provider("kimi").is_ok());
+    }
+}
