@@ -46,3 +46,4 @@ pub use report::{Conflict, ExtReport, HostReport};
 pub use theme::LoadedTheme;
 pub use zot_ext_protocol::{EventFields, LifecycleEvent, PanelKey};
 pub mod doctor;
+pub mod preview;

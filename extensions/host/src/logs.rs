@@ -105,6 +105,23 @@ pub async fn follow(
     }
 }
 
+/// Reads up to `max` bytes of `path` from `offset`, for a viewer that polls
+/// instead of following (the desktop log viewer). A file that shrank below
+/// `offset` (truncated or re-created) is read from its start again. Returns
+/// the text (invalid UTF-8 replaced) and the offset to ask for next.
+pub fn read_chunk(path: &Path, offset: u64, max: u64) -> std::io::Result<(String, u64)> {
+    let mut f = File::open(path)?;
+    let len = f.metadata()?.len();
+    let from = if offset > len { 0 } else { offset };
+    f.seek(SeekFrom::Start(from))?;
+    let mut buf = Vec::new();
+    f.take(max).read_to_end(&mut buf)?;
+    Ok((
+        String::from_utf8_lossy(&buf).into_owned(),
+        from + buf.len() as u64,
+    ))
+}
+
 /// The last `n` non-blank lines of the log at `path` (reading at most its
 /// last 16 KiB), for showing why an extension failed; empty if unreadable.
 pub fn tail_lines(path: &Path, n: usize) -> Vec<String> {

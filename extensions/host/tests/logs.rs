@@ -137,3 +137,17 @@ fn log_file_tells_unknown_from_not_yet_started() {
         home.join("logs/ext-quiet.log")
     );
 }
+
+#[test]
+fn polling_reads_new_bytes_in_chunks_and_starts_over_after_a_truncation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("ext-x.log");
+    std::fs::write(&path, "hello world").unwrap();
+    let (text, next) = zot_ext_host::logs::read_chunk(&path, 0, 5).unwrap();
+    assert_eq!((text.as_str(), next), ("hello", 5));
+    let (text, next) = zot_ext_host::logs::read_chunk(&path, next, 100).unwrap();
+    assert_eq!((text.as_str(), next), (" world", 11));
+    std::fs::write(&path, "new").unwrap();
+    let (text, next) = zot_ext_host::logs::read_chunk(&path, next, 100).unwrap();
+    assert_eq!((text.as_str(), next), ("new", 3));
+}
