@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use zot_ext_host::{Host, HostConfig, HostEvent};
+use zot_ext_host::{Host, HostEvent};
 use zot_ext_protocol::rpc::{ModelInfo, RpcCommand, UiEvent};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
@@ -83,16 +83,8 @@ impl Backend {
             }
         });
 
-        let model = opts
-            .model
-            .clone()
-            .unwrap_or_else(|| opts.provider.default_model().to_owned());
-        let mut hcfg = HostConfig::new(&opts.zot_home, &opts.cwd);
-        hcfg.explicit = opts.explicit.clone();
-        hcfg.discover = !opts.no_ext;
-        hcfg.provider = opts.provider.as_str().into();
-        hcfg.model = model.clone();
-        let (host, mut hrx) = Host::start(hcfg);
+        let model = opts.model_or_default();
+        let (host, mut hrx) = Host::start(opts.host_config());
 
         let key = auth::resolve(opts.provider, opts.api_key.as_deref(), &opts.zot_home);
         let provider_problem = (key.is_none() && opts.provider.needs_key())

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
+use zot_ext_host::HostConfig;
 
 pub use crate::agent::session::SessionChoice;
 use crate::cli::args::Cli;
@@ -91,5 +92,25 @@ impl BackendOptions {
             session,
             interactive,
         })
+    }
+}
+
+impl BackendOptions {
+    /// The model this run uses: `--model`, or the provider's default.
+    pub fn model_or_default(&self) -> String {
+        self.model
+            .clone()
+            .unwrap_or_else(|| self.provider.default_model().to_owned())
+    }
+
+    /// The extension host's configuration for this run; the desktop doctor
+    /// checks exactly what the app started.
+    pub fn host_config(&self) -> HostConfig {
+        let mut cfg = HostConfig::new(&self.zot_home, &self.cwd);
+        cfg.explicit = self.explicit.clone();
+        cfg.discover = !self.no_ext;
+        cfg.provider = self.provider.as_str().into();
+        cfg.model = self.model_or_default();
+        cfg
     }
 }
