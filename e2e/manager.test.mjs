@@ -27,6 +27,9 @@ test("install from a folder, disable, enable, remove", async () => {
   await s.type(input, PROBE);
   await s.click(await s.find("[data-test=install]"));
   await s.until("the install summary", async () => (await s.texts("[data-test=install-summary]")).join("").includes("probe"));
+  // The summary lists what it registers, learned by starting it once alone.
+  const summary = (await s.texts("[data-test=install-summary]")).join("");
+  assert.ok(summary.includes("/probe") && summary.includes("/note"), summary);
   const dir = path.join(app.home, "extensions", "probe");
   assert.ok(fs.existsSync(path.join(dir, "extension.json")));
   await s.until("a disabled card", async () => (await card("probe")) === "disabled");

@@ -26,10 +26,6 @@ pub(crate) struct RunContext {
     pub zot_home: PathBuf,
     /// The project directory (project-local extensions live under it).
     pub cwd: PathBuf,
-    /// `--ext` paths, for the doctor.
-    pub explicit: Vec<PathBuf>,
-    /// `false` with `--no-ext`.
-    pub discover: bool,
     /// Provider at start.
     pub provider: String,
     /// Model at start.
@@ -43,13 +39,8 @@ impl RunContext {
         RunContext {
             zot_home: o.zot_home.clone(),
             cwd: o.cwd.clone(),
-            explicit: o.explicit.clone(),
-            discover: !o.no_ext,
             provider: o.provider.as_str().to_string(),
-            model: o
-                .model
-                .clone()
-                .unwrap_or_else(|| o.provider.default_model().to_string()),
+            model: o.model_or_default(),
             api_key: o.api_key.clone(),
         }
     }

@@ -2,7 +2,6 @@
 //! management library (the same code as `zot ext`), each followed by a
 //! reload so the window shows the change at once.
 
-use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -10,7 +9,8 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
 use zot_ext_host::install::{self, Cancel, Progress, Source};
-use zot_ext_host::{ext_ops, logs, remove, theme, toggle, HostConfig};
+use zot_ext_host::preview::preview;
+use zot_ext_host::{ext_ops, logs, remove, toggle};
 
 use super::error::{IpcError, IpcResult};
 use super::Desktop;
@@ -24,7 +24,8 @@ pub struct InstallProgress {
     pub message: String,
 }
 
-/// What an install put on disk (the UI shows it before enabling).
+/// What an install put on disk and what it registers (the UI shows it
+/// before the user enables it).
 #[derive(Debug, Clone, Serialize)]
 pub struct InstallSummary {
     name: String,
@@ -34,10 +35,13 @@ pub struct InstallSummary {
     commands: Vec<String>,
     tools: Vec<String>,
     themes: Vec<String>,
+    /// Why its trial start failed, with the log path; `None` when it worked.
+    problem: Option<String>,
 }
 
-/// Installs from a folder or a git URL, leaves it disabled, and reports
-/// what it is. The user enables it from the summary.
+/// Installs from a folder or a git URL, starts it once alone to learn what
+/// it registers, leaves it disabled, and reports what it is. The user
+/// enables it from the summary.
 #[tauri::command]
 pub async fn ext_install(
     state: State<'_, Desktop>,
@@ -46,7 +50,8 @@ pub async fn ext_install(
 ) -> IpcResult<InstallSummary> {
     let zot_home = state.ctx.zot_home.clone();
     let arg = source.clone();
-    let done = tauri::async_runtime::spawn_blocking(move || {
+    let send = progress.clone();
+    let installed = tauri::async_runtime::spawn_blocking(move || {
         let parsed = Source::parse(&arg)?;
         let mut report = |p: Progress| {
             let message = match p {
@@ -55,34 +60,45 @@ pub async fn ext_install(
                 Progress::Git(line) => line,
                 Progress::Validating => "checking extension.json".to_string(),
             };
-            let _ = progress.send(InstallProgress {
+            let _ = send.send(InstallProgress {
                 source: arg.clone(),
                 message,
             });
         };
-        let installed = install::install(&zot_home, &parsed, false, &Cancel::new(), &mut report)?;
-        // Installed extensions start disabled: the user sees what it is first.
-        toggle::set_enabled(&installed.dir.join(ext_ops::MANIFEST_FILE), false)?;
-        let manifest = install::read_manifest(&installed.dir)?;
-        Ok::<_, ext_ops::OpsError>((installed, manifest))
+        install::install(&zot_home, &parsed, false, &Cancel::new(), &mut report)
     })
     .await
+    .map_err(|e| IpcError::new("install", e))?
     .map_err(|e| IpcError::new("install", e))?;
-    let (installed, manifest) = done.map_err(|e| IpcError::new("install", e))?;
-    let themes = theme::theme_files(&installed.dir)
-        .iter()
-        .filter_map(|p| theme::load_file(p, &installed.name).ok())
-        .map(|t| t.theme.name)
-        .collect();
+    let _ = progress.send(InstallProgress {
+        source: source.clone(),
+        message: format!("starting {} once to see what it registers", installed.name),
+    });
+    let seen = preview(&state.ctx.zot_home, &state.ctx.cwd, &installed.dir).await;
+    // Installed extensions stay disabled: the user sees what it is first.
+    toggle::set_enabled(&installed.dir.join(ext_ops::MANIFEST_FILE), false)
+        .map_err(|e| IpcError::new("install", e))?;
+    let manifest =
+        install::read_manifest(&installed.dir).map_err(|e| IpcError::new("install", e))?;
     state.reload().await?;
+    let seen = seen.as_ref();
     Ok(InstallSummary {
         name: installed.name,
         version: installed.version,
         dir: installed.dir.display().to_string(),
         description: manifest.description,
-        commands: Vec::new(),
-        tools: Vec::new(),
-        themes,
+        commands: seen
+            .map(|s| s.commands.iter().map(|c| c.name.clone()).collect())
+            .unwrap_or_default(),
+        tools: seen
+            .map(|s| s.tools.iter().map(|t| t.name.clone()).collect())
+            .unwrap_or_default(),
+        themes: seen.map(|s| s.themes.clone()).unwrap_or_default(),
+        problem: seen.and_then(|s| {
+            s.error
+                .as_ref()
+                .map(|e| format!("{e} (log: {})", s.log_path))
+        }),
     })
 }
 
@@ -113,14 +129,8 @@ pub async fn ext_remove(state: State<'_, Desktop>, name: String) -> IpcResult<()
 pub async fn ext_doctor(
     state: State<'_, Desktop>,
 ) -> IpcResult<zot_ext_host::doctor::DoctorReport> {
-    let ctx = &state.ctx;
-    let mut cfg = HostConfig::new(&ctx.zot_home, &ctx.cwd);
-    cfg.explicit = ctx.explicit.clone();
-    cfg.discover = ctx.discover;
-    cfg.provider = ctx.provider.clone();
-    cfg.model = ctx.model.clone();
-    cfg.zot_version = env!("CARGO_PKG_VERSION").to_string();
-    Ok(zot_ext_host::doctor::diagnose(cfg).await)
+    let backend = state.backend().await?;
+    Ok(zot_ext_host::doctor::diagnose(backend.options().host_config()).await)
 }
 
 /// New bytes of a log from `offset`, for the viewer that follows it.
@@ -143,20 +153,8 @@ pub async fn ext_log_read(
 ) -> IpcResult<LogChunk> {
     let path = logs::log_file(&state.ctx.zot_home, &state.ctx.cwd, &name)
         .map_err(|e| IpcError::new("log", e))?;
-    let read = || -> std::io::Result<(String, u64)> {
-        let mut f = std::fs::File::open(&path)?;
-        let len = f.metadata()?.len();
-        let from = if offset > len { 0 } else { offset };
-        f.seek(SeekFrom::Start(from))?;
-        let mut buf = Vec::new();
-        f.take(LOG_CHUNK).read_to_end(&mut buf)?;
-        Ok((
-            String::from_utf8_lossy(&buf).into_owned(),
-            from + buf.len() as u64,
-        ))
-    };
-    let (text, offset) =
-        read().map_err(|e| IpcError::new("log", format!("cannot read {}: {e}", path.display())))?;
+    let (text, offset) = logs::read_chunk(&path, offset, LOG_CHUNK)
+        .map_err(|e| IpcError::new("log", format!("cannot read {}: {e}", path.display())))?;
     Ok(LogChunk {
         path: path.display().to_string(),
         text,

@@ -23,10 +23,12 @@ export interface InstallSummary {
   version?: string | null;
   dir: string;
   description?: string | null;
-  /** Commands and tools, known once the extension has run (after enable). */
+  /** What it registered when zot started it once, alone, after copying. */
   commands: string[];
   tools: string[];
   themes: string[];
+  /** Why that trial start failed (with the log path), if it did. */
+  problem?: string | null;
 }
 
 /** New text of a log file from `offset`, for the live viewer. */
