@@ -18,7 +18,19 @@ BENCH_TARGETS :=
 
 -include mk/*.mk
 
-.PHONY: deps apt test test-rust bench run build
+.PHONY: deps apt dev-null test test-rust bench run build
+
+## /dev/null must be the character device. On this project's machines it was
+## once found replaced by a regular file, which then carried stray output
+## into every program reading it, cargo's rustc probe included ("failed to
+## run rustc to learn about target-specific information"). Repair it when
+## root, and say so; `test` checks again at the end so a culprit shows.
+dev-null:
+	@if [ ! -c /dev/null ]; then \
+		echo "warning: /dev/null is not a character device; recreating it"; \
+		if [ "$$(id -u)" = 0 ]; then rm -f /dev/null && mknod -m 666 /dev/null c 1 3; \
+		else echo "error: /dev/null is broken; ask an administrator to recreate it (mknod -m 666 /dev/null c 1 3)"; exit 1; fi; \
+	fi
 
 ## System packages, only when one is missing (dpkg -s), so a warm machine skips apt.
 apt:
@@ -28,7 +40,7 @@ apt:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-deps: apt $(DEPS_TARGETS)
+deps: dev-null apt $(DEPS_TARGETS)
 
 ## Rust: format, lints, every crate's tests, then the generated bindings must match.
 test-rust: deps
@@ -40,6 +52,7 @@ test-rust: deps
 	if [ -n "$$untracked" ]; then echo "new bindings not checked in: $$untracked"; exit 1; fi
 
 test: test-rust $(TEST_TARGETS)
+	@[ -c /dev/null ] || { echo "error: something in the test run replaced /dev/null with a regular file"; exit 1; }
 	@echo "make test: all suites passed"
 
 bench: deps $(BENCH_TARGETS)
