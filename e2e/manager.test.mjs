@@ -17,8 +17,14 @@ after(async () => app?.stop());
 const card = (name) => s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
   return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
 
+// Waits until the button is there and enabled: a card's state can change
+// (from the host's event) before the manager's own action has returned, and
+// a click on a button disabled while the manager is busy does nothing.
 async function clickIn(name, test) {
-  await s.click(await s.find(`[data-test=ext-card][data-name="${name}"] [data-test=${test}]`));
+  const sel = `[data-test=ext-card][data-name="${name}"] [data-test=${test}]`;
+  await s.until(`${test} on ${name} to be clickable`, () =>
+    s.exec(`const b = document.querySelector('${sel}'); return !!b && !b.disabled;`));
+  await s.click(await s.find(sel));
 }
 
 test("install from a folder, disable, enable, remove", async () => {
@@ -30,6 +36,7 @@ test("install from a folder, disable, enable, remove", async () => {
   // The summary lists what it registers, learned by starting it once alone.
   const summary = (await s.texts("[data-test=install-summary]")).join("");
   assert.ok(summary.includes("/probe") && summary.includes("/note"), summary);
+  await shot(s, "manager-install-summary.png");
   const dir = path.join(app.home, "extensions", "probe");
   assert.ok(fs.existsSync(path.join(dir, "extension.json")));
   await s.until("a disabled card", async () => (await card("probe")) === "disabled");
