@@ -2,10 +2,10 @@
 # format checks, the end-to-end run under Xvfb, `make run` and `make build`.
 
 UI_DIR := ui
-# The E2E binary is built into its own target dir: `cargo test` overwrites
-# target/debug/zot with a dev-mode build that has no UI embedded.
-E2E_TARGET_DIR ?= $(CURDIR)/target-e2e
-E2E_BIN := $(E2E_TARGET_DIR)/debug/zot
+# The E2E binary shares target/ with `cargo test` (a second target dir doubled
+# the disk a cold build needs, and CI ran out of it), then is copied aside,
+# because a later `cargo test` rebuilds target/debug/zot without the UI.
+E2E_BIN := $(CURDIR)/target/e2e/zot
 TAURI_DRIVER := $(HOME)/.cargo/bin/tauri-driver
 
 DEPS_TARGETS += deps-ui
@@ -31,9 +31,10 @@ test-ui: deps-ui
 	cd $(UI_DIR) && npm run check
 	cd $(UI_DIR) && npx prettier --check .
 
-## A debug binary with the UI embedded, in its own target dir.
+## A debug binary with the UI embedded, copied to target/e2e/zot.
 e2e-bin: ui-dist
-	CARGO_TARGET_DIR=$(E2E_TARGET_DIR) cargo build -p zot --features custom-protocol
+	cargo build -p zot --features custom-protocol
+	mkdir -p $(dir $(E2E_BIN)) && cp target/debug/zot $(E2E_BIN)
 
 ## The real app under Xvfb through tauri-driver and WebKitWebDriver.
 test-e2e: apt e2e-bin
@@ -59,8 +60,8 @@ BENCH_TARGETS += bench-ui
 ## Keypress→repaint, start-up, memory and a 10 000-message session, in the
 ## release app; writes the Desktop section of docs/performance.md.
 bench-ui: apt ui-dist
-	CARGO_TARGET_DIR=$(E2E_TARGET_DIR) cargo build -p zot --release --features custom-protocol
-	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(E2E_TARGET_DIR)/release/zot timeout -k 10 900 \
+	cargo build -p zot --release --features custom-protocol
+	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(CURDIR)/target/release/zot timeout -k 10 900 \
 		xvfb-run -a -s "-screen 0 1280x800x24" node e2e/bench/ui-bench.mjs > bench-ui.log 2>&1 \
 		|| { cat bench-ui.log; exit 1; }
 	@cat bench-ui.log

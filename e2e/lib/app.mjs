@@ -24,7 +24,7 @@ async function freePort() {
 
 /** Launches zot; call `stop()` when done. */
 export async function startApp({ exts = [], theme, extraArgs = [] } = {}) {
-  const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target-e2e", "debug", "zot");
+  const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-"));
   const home = path.join(tmp, "home");
