@@ -8,7 +8,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
-use zot_ext_protocol::ExtToHost;
+use zot_ext_protocol::{ExtToHost, HostToExt};
+
+mod tool_result;
 
 /// How much is read from the pipe at once.
 const CHUNK: usize = 64 * 1024;
@@ -204,7 +206,9 @@ fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
     }
     match &rest[..end] {
         b"notify" => parse(line, ExtToHost::Notify),
-        b"tool_result" => parse(line, ExtToHost::ToolResult),
+        b"tool_result" => tool_result::parse(line)
+            .map(ExtToHost::ToolResult)
+            .or_else(|| parse(line, ExtToHost::ToolResult)),
         b"event_intercept_response" => parse(line, ExtToHost::EventInterceptResponse),
         b"command_response" => parse(line, ExtToHost::CommandResponse),
         b"panel_render" => parse(line, ExtToHost::PanelRender),
@@ -231,6 +235,32 @@ fn classify(line: &[u8], err: serde_json::Error) -> DecodeError {
             message: err.to_string(),
         },
     }
+}
+
+/// One host frame as a line, newline included.
+pub fn encode(frame: &HostToExt) -> Vec<u8> {
+    let mut line = match frame {
+        // The request of every tool round trip, written without serde's
+        // tagged-enum layer and with its constant keys unescaped.
+        HostToExt::ToolCall(c) => {
+            let mut out = Vec::with_capacity(64 + c.name.len());
+            out.extend_from_slice(br#"{"type":"tool_call","id":"#);
+            write_json(&mut out, &c.id);
+            out.extend_from_slice(br#","name":"#);
+            write_json(&mut out, &c.name);
+            out.extend_from_slice(br#","args":"#);
+            write_json(&mut out, &c.args);
+            out.push(b'}');
+            out
+        }
+        _ => serde_json::to_vec(frame).expect("host frames always serialise"),
+    };
+    line.push(b'\n');
+    line
+}
+
+fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
+    serde_json::to_writer(out, v).expect("host frames always serialise");
 }
 
 /// Every `type` an extension may send.
@@ -312,6 +342,28 @@ mod tests {
         assert!(fast_decode(br#"{"type":"not\u0069fy","message":"m"}"#).is_none());
         assert!(fast_decode(br#"{"type":"notify"}"#).is_none());
         assert!(decode(br#"{"id":"1","type":"notify","message":"m"}"#).is_ok());
+    }
+
+    #[test]
+    fn the_fast_tool_call_encoding_is_what_serde_writes() {
+        use zot_ext_protocol::{RequestId, ToolCall};
+        for args in [
+            serde_json::json!({"x": 1, "path": "a\"b\\c\n", "nested": {"k": [1, 2.5, null]}}),
+            serde_json::json!({}),
+            serde_json::json!(null),
+        ] {
+            let frame = HostToExt::ToolCall(ToolCall {
+                id: RequestId("42".into()),
+                name: "na\"me ✓".into(),
+                args,
+            });
+            let mut serde_line = serde_json::to_vec(&frame).unwrap();
+            serde_line.push(b'\n');
+            assert_eq!(
+                String::from_utf8(encode(&frame)).unwrap(),
+                String::from_utf8(serde_line).unwrap()
+            );
+        }
     }
 
     #[test]

@@ -2,20 +2,24 @@
 //! what it registered, its state, and its pending requests. The supervisor
 //! task owns the process; everyone else goes through this shared record.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
 use tokio::sync::{oneshot, watch};
+use tokio::time::Instant;
 use zot_ext_protocol::rpc::{ExtState, Scope, Shadowing};
 use zot_ext_protocol::{
     CommandResponse, EventInterceptResponse, HostToExt, LifecycleEvent, Manifest, RegisterCommand,
     RegisterTool, RequestId, ToolResult,
 };
 
+use crate::codec::encode;
 use crate::connection::{FrameSink, SendError};
+use crate::deadlines::Deadlines;
 use crate::error::HostError;
 use crate::ext_log::{ExtLog, Throttle};
 
@@ -57,11 +61,37 @@ pub(crate) enum Reply {
     Intercept(EventInterceptResponse),
 }
 
+/// What a request is for, spelled out only when an error or a log line
+/// needs it (formatting it per request showed up in the round-trip profile).
+#[derive(Debug, Clone)]
+pub(crate) enum During {
+    /// A `tool_call` of this tool.
+    Tool(String),
+    /// A `command_invoked` of this command (without its `/`).
+    Command(String),
+    /// An `event_intercept` of this event.
+    Intercept(LifecycleEvent),
+}
+
+impl fmt::Display for During {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            During::Tool(name) => write!(f, "tool '{name}'"),
+            During::Command(name) => write!(f, "command '/{name}'"),
+            During::Intercept(event) => write!(f, "event_intercept '{}'", event.as_str()),
+        }
+    }
+}
+
 /// One request in flight.
 pub(crate) struct Pending {
-    /// For error messages: `tool 'x'`, `command '/y'`.
-    pub during: String,
+    /// For error messages.
+    pub during: During,
     pub tx: oneshot::Sender<Result<Reply, HostError>>,
+    /// When the sweeper fails it (see `deadlines.rs`).
+    pub deadline: Instant,
+    /// The timeout it was sent with, for the error message.
+    pub timeout: Duration,
 }
 
 /// Why requests can no longer be sent.
@@ -74,7 +104,9 @@ pub(crate) enum Closed {
 #[derive(Default)]
 pub(crate) struct PendingMap {
     pub closed: Option<Closed>,
-    pub map: HashMap<u64, Pending>,
+    /// By request id. Ids are sequential and few are in flight, so an
+    /// ordered map beats hashing them.
+    pub map: BTreeMap<u64, Pending>,
 }
 
 /// A discovered extension.
@@ -99,6 +131,8 @@ pub(crate) struct Ext {
     pub dropped_out: Throttle,
     pub bad_lines: Throttle,
     pub next_id: Arc<AtomicU64>,
+    /// The host's request timeouts.
+    pub deadlines: Arc<Deadlines>,
 }
 
 impl Ext {
@@ -112,6 +146,7 @@ impl Ext {
         log_path: PathBuf,
         state: ExtState,
         next_id: Arc<AtomicU64>,
+        deadlines: Arc<Deadlines>,
     ) -> Self {
         let running = matches!(state, ExtState::Loading);
         Ext {
@@ -134,6 +169,7 @@ impl Ext {
             dropped_out: Throttle::default(),
             bad_lines: Throttle::default(),
             next_id,
+            deadlines,
         }
     }
 
@@ -173,13 +209,14 @@ impl Ext {
     /// Sends a request and waits for its reply, at most `timeout`.
     pub async fn request(
         &self,
-        during: String,
+        during: During,
         timeout: Duration,
         build: impl FnOnce(RequestId) -> HostToExt,
     ) -> Result<Reply, HostError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        let line = encode(&build(RequestId(id.to_string())));
+        let line = encode(&build(RequestId(itoa::Buffer::new().format(id).to_owned())));
+        let deadline = Instant::now() + timeout;
         {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(closed) = &p.closed {
@@ -193,7 +230,7 @@ impl Ext {
                 Err(SendError::Full) => {
                     return Err(HostError::QueueFull {
                         extension: self.name.clone(),
-                        during,
+                        during: during.to_string(),
                         log: self.log_path(),
                     })
                 }
@@ -202,32 +239,24 @@ impl Ext {
             p.map.insert(
                 id,
                 Pending {
-                    during: during.clone(),
+                    during,
                     tx,
+                    deadline,
+                    timeout,
                 },
             );
         }
-        match tokio::time::timeout(timeout, rx).await {
-            Ok(Ok(reply)) => reply,
-            Ok(Err(_)) => Err(self.not_running("it was stopped", during)),
-            Err(_) => {
-                self.pending
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .map
-                    .remove(&id);
-                self.log.line(&format!(
-                    "{during} timed out after {} s",
-                    timeout.as_secs_f32()
-                ));
-                Err(HostError::Timeout {
-                    extension: self.name.clone(),
-                    during,
-                    secs: timeout.as_secs().max(1),
-                    log: self.log_path(),
-                })
-            }
-        }
+        self.deadlines.watch(deadline);
+        // Every sender is answered (reply, timeout, exit or stop) before it
+        // is dropped; a bare drop means the host itself went away.
+        rx.await.unwrap_or_else(|_| {
+            Err(HostError::NotRunning {
+                extension: self.name.clone(),
+                reason: "the host stopped".into(),
+                during: "a request".into(),
+                log: self.log_path(),
+            })
+        })
     }
 
     /// Completes a pending request; an unknown id is logged.
@@ -259,7 +288,7 @@ impl Ext {
         let drained: Vec<Pending> = {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
             p.closed = Some(why.clone());
-            p.map.drain().map(|(_, v)| v).collect()
+            std::mem::take(&mut p.map).into_values().collect()
         };
         for p in drained {
             let err = self.closed_error(&why, p.during);
@@ -267,31 +296,24 @@ impl Ext {
         }
     }
 
-    fn closed_error(&self, why: &Closed, during: String) -> HostError {
+    fn closed_error(&self, why: &Closed, during: During) -> HostError {
         match why {
             Closed::Exited(status) => HostError::Exited {
                 extension: self.name.clone(),
                 status: status.clone(),
-                during,
+                during: during.to_string(),
                 log: self.log_path(),
             },
             Closed::Stopped(reason) => self.not_running(reason, during),
         }
     }
 
-    pub fn not_running(&self, reason: &str, during: String) -> HostError {
+    pub fn not_running(&self, reason: &str, during: During) -> HostError {
         HostError::NotRunning {
             extension: self.name.clone(),
             reason: reason.to_owned(),
-            during,
+            during: during.to_string(),
             log: self.log_path(),
         }
     }
-}
-
-/// One frame as a line, newline included.
-pub(crate) fn encode(frame: &HostToExt) -> Vec<u8> {
-    let mut line = serde_json::to_vec(frame).expect("host frames always serialise");
-    line.push(b'\n');
-    line
 }

@@ -15,10 +15,12 @@ use zot_ext_protocol::{
     LifecycleEvent, ToolCall,
 };
 
+use crate::codec::encode;
 use crate::config::HostConfig;
+use crate::deadlines::{self, Deadlines};
 use crate::discovery::{self, FoundKind};
 use crate::error::HostError;
-use crate::extension::{encode, Ext, ExtMut, Reply};
+use crate::extension::{During, Ext, ExtMut, Reply};
 use crate::home;
 use crate::manifest::ManifestError;
 use crate::registry::{ExtRegistry, ExtTool, Offer, Registry};
@@ -77,6 +79,14 @@ pub(crate) struct Inner {
     pub events: mpsc::Sender<HostEvent>,
     /// Correlation ids, unique per host.
     pub next_id: Arc<AtomicU64>,
+    /// Request timeouts, watched by one sweeper task.
+    pub deadlines: Arc<Deadlines>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.deadlines.close();
+    }
 }
 
 #[derive(Default)]
@@ -183,6 +193,7 @@ pub(crate) fn load(inner: &Arc<Inner>) -> usize {
             log_path,
             state,
             inner.next_id.clone(),
+            inner.deadlines.clone(),
         ));
         match f.kind {
             FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
@@ -282,7 +293,12 @@ impl Host {
             state: Mutex::new(State::default()),
             events: tx,
             next_id: Arc::new(AtomicU64::new(1)),
+            deadlines: Arc::default(),
         });
+        tokio::spawn(deadlines::sweep(
+            inner.deadlines.clone(),
+            Arc::downgrade(&inner),
+        ));
         load(&inner);
         (Host { inner }, rx)
     }
@@ -356,7 +372,7 @@ impl Host {
                 name.trim_start_matches('/').to_owned(),
             ));
         };
-        let during = format!("command '/{}'", cmd.name);
+        let during = During::Command(cmd.name.clone());
         let reply = ext
             .request(during, self.inner.cfg.command_timeout, |id| {
                 HostToExt::CommandInvoked(CommandInvoked {
@@ -384,18 +400,25 @@ impl Host {
     /// Calls an extension tool with the model's args and waits for its
     /// result (the tool timeout, 60 s by default).
     pub async fn call_tool(&self, name: &str, args: Value) -> Result<ToolOutcome, HostError> {
-        let found = self.inner.registry().tools.get(name).cloned();
-        let Some((tool, ext)) = found else {
+        // Only the owner and the name are copied out: cloning the whole
+        // registration (its schema) showed up in the round-trip profile.
+        let found = self
+            .inner
+            .registry()
+            .tools
+            .get(name)
+            .map(|(tool, ext)| (tool.name.clone(), ext.clone()));
+        let Some((tool_name, ext)) = found else {
             return Err(HostError::UnknownTool(name.to_owned()));
         };
         let reply = ext
             .request(
-                format!("tool '{}'", tool.name),
+                During::Tool(tool_name.clone()),
                 self.inner.cfg.tool_timeout,
                 |id| {
                     HostToExt::ToolCall(ToolCall {
                         id,
-                        name: tool.name.clone(),
+                        name: tool_name,
                         args,
                     })
                 },

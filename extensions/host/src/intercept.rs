@@ -11,7 +11,7 @@ use zot_ext_protocol::{
     EventFields, EventIntercept, EventInterceptResponse, HostToExt, LifecycleEvent,
 };
 
-use crate::extension::{Ext, Reply};
+use crate::extension::{During, Ext, Reply};
 use crate::host::Host;
 
 /// The outcome of `turn_start` interception.
@@ -81,15 +81,18 @@ impl Host {
         event: LifecycleEvent,
         fields: EventFields,
     ) -> Option<EventInterceptResponse> {
-        let during = format!("event_intercept '{}'", event.as_str());
         let res = ext
-            .request(during, self.inner.cfg.intercept_timeout, |id| {
-                HostToExt::EventIntercept(EventIntercept {
-                    id,
-                    event: event.into(),
-                    fields,
-                })
-            })
+            .request(
+                During::Intercept(event),
+                self.inner.cfg.intercept_timeout,
+                |id| {
+                    HostToExt::EventIntercept(EventIntercept {
+                        id,
+                        event: event.into(),
+                        fields,
+                    })
+                },
+            )
             .await;
         match res {
             Ok(Reply::Intercept(r)) => Some(r),

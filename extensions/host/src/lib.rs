@@ -17,6 +17,7 @@ mod actions;
 pub mod codec;
 pub mod config;
 pub mod connection;
+mod deadlines;
 pub mod discovery;
 pub mod error;
 mod ext_log;

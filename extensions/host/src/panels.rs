@@ -6,8 +6,9 @@ use std::sync::Arc;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::{HostToExt, PanelClose, PanelKey, PanelKeyFrame, PanelRender};
 
+use crate::codec::encode;
 use crate::error::HostError;
-use crate::extension::{encode, Ext};
+use crate::extension::Ext;
 use crate::host::{Host, HostEvent, Inner};
 
 /// `panel_render` from `ext`: shown only for a panel it owns.

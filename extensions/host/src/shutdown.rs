@@ -10,9 +10,10 @@ use tokio::process::Child;
 use tokio::time::{sleep_until, Instant};
 use zot_ext_protocol::{HostToExt, Shutdown};
 
+use crate::codec::encode;
 use crate::config::{SHUTDOWN_GRACE, TERM_GRACE};
 use crate::connection::{fill, FrameSource};
-use crate::extension::{encode, Ext};
+use crate::extension::Ext;
 use crate::host::{Host, Inner};
 use crate::process::{kill_group_and_wait, signal_group};
 

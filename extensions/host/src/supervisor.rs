@@ -13,10 +13,11 @@ use tokio::time::{sleep_until, Instant};
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
 
+use crate::codec::encode;
 use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
 use crate::connection::{fill, FrameSink, FrameSource, PipeSink};
-use crate::extension::{encode, Closed, Ext, ReadyKind};
+use crate::extension::{Closed, Ext, ReadyKind};
 use crate::host::{HostEvent, Inner};
 use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
 use crate::router::{mark_ready, route_line, Routed};

@@ -127,3 +127,52 @@ async fn an_unknown_tool_is_an_error() {
     let err = host.call_tool("nope", json!({})).await.unwrap_err();
     assert!(matches!(err, HostError::UnknownTool(_)), "{err}");
 }
+
+#[tokio::test]
+async fn a_short_timeout_fires_on_time_while_a_longer_request_is_pending() {
+    // Timeouts are swept by one task that sleeps towards the earliest
+    // deadline it knows; a later request with an earlier deadline (a 300 ms
+    // interception behind a 10 s tool call) must wake it, not wait behind.
+    let env = Env::new();
+    env.global(
+        "slow",
+        json!({"register":[{"type":"register_tool","name":"long","schema":{"type":"object"}}], "tools":{"long":"hang"}}),
+    );
+    env.global(
+        "gate",
+        json!({
+            "register":[{"type":"subscribe","events":[],"intercept":["tool_call"]}],
+            "intercept":{"tool_call":"hang"}
+        }),
+    );
+    let mut cfg = env.config();
+    cfg.tool_timeout = Duration::from_secs(10);
+    cfg.intercept_timeout = Duration::from_millis(300);
+    let (host, _rx) = start(cfg).await;
+    let long = tokio::spawn({
+        let host = host.clone();
+        async move { host.call_tool("long", json!({})).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    let verdict = tokio::time::timeout(
+        Duration::from_secs(5),
+        host.intercept_tool_call("t1", "read", json!({})),
+    )
+    .await
+    .expect("the 300 ms interception timeout waited behind the 10 s tool call");
+    assert!(
+        matches!(verdict, zot_ext_host::ToolCallVerdict::Allow { .. }),
+        "{verdict:?}"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert!(
+        env.log("gate")
+            .contains("event_intercept 'tool_call' timed out after 0.3 s"),
+        "{}",
+        env.log("gate")
+    );
+    assert!(!long.is_finished(), "the tool call is still waiting");
+    long.abort();
+    host.shutdown().await;
+}
