@@ -8,7 +8,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, ReadBuf};
-use zot_ext_protocol::{ExtToHost, HostToExt};
+use zot_ext_protocol::{EventFields, ExtToHost, HostToExt, LifecycleEvent};
 
 mod tool_result;
 
@@ -239,24 +239,68 @@ fn classify(line: &[u8], err: serde_json::Error) -> DecodeError {
 
 /// One host frame as a line, newline included.
 pub fn encode(frame: &HostToExt) -> Vec<u8> {
-    let mut line = match frame {
-        // The request of every tool round trip, written without serde's
-        // tagged-enum layer and with its constant keys unescaped.
-        HostToExt::ToolCall(c) => {
-            let mut out = Vec::with_capacity(64 + c.name.len());
-            out.extend_from_slice(br#"{"type":"tool_call","id":"#);
-            write_json(&mut out, &c.id);
-            out.extend_from_slice(br#","name":"#);
-            write_json(&mut out, &c.name);
-            out.extend_from_slice(br#","args":"#);
-            write_json(&mut out, &c.args);
-            out.push(b'}');
-            out
-        }
-        _ => serde_json::to_vec(frame).expect("host frames always serialise"),
-    };
+    match frame {
+        HostToExt::ToolCall(c) => tool_call_line(c.id.as_str(), &c.name, &c.args),
+        HostToExt::EventIntercept(e) => match e.event.kind() {
+            Some(event) => event_intercept_line(e.id.as_str(), event, &e.fields),
+            None => serde_line(frame),
+        },
+        _ => serde_line(frame),
+    }
+}
+
+fn serde_line(frame: &HostToExt) -> Vec<u8> {
+    let mut line = serde_json::to_vec(frame).expect("host frames always serialise");
     line.push(b'\n');
     line
+}
+
+// The two requests of the hot paths (a tool round trip, a step of an
+// interception chain) are written from borrowed parts, without serde's
+// tagged-enum and flatten layers and with their constant keys unescaped:
+// together with not cloning the args per interceptor this was most of the
+// host's own work per request. Tests check the bytes equal serde's.
+
+/// A `tool_call` line.
+pub fn tool_call_line(id: &str, name: &str, args: &Value) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + name.len());
+    out.extend_from_slice(br#"{"type":"tool_call","id":"#);
+    write_json(&mut out, id);
+    out.extend_from_slice(br#","name":"#);
+    write_json(&mut out, name);
+    out.extend_from_slice(br#","args":"#);
+    write_json(&mut out, args);
+    out.extend_from_slice(b"}\n");
+    out
+}
+
+/// An `event_intercept` line: the fields in `EventFields`' order, absent
+/// ones left out.
+pub fn event_intercept_line(id: &str, event: LifecycleEvent, f: &EventFields) -> Vec<u8> {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(br#"{"type":"event_intercept","id":"#);
+    write_json(&mut out, id);
+    out.extend_from_slice(br#","event":"#);
+    write_json(&mut out, event.as_str());
+    if let Some(step) = f.step {
+        out.extend_from_slice(br#","step":"#);
+        out.extend_from_slice(itoa::Buffer::new().format(step).as_bytes());
+    }
+    field(&mut out, br#","tool_id":"#, &f.tool_id);
+    field(&mut out, br#","tool_name":"#, &f.tool_name);
+    field(&mut out, br#","tool_args":"#, &f.tool_args);
+    field(&mut out, br#","stop":"#, &f.stop);
+    field(&mut out, br#","text":"#, &f.text);
+    out.extend_from_slice(b"}\n");
+    out
+}
+
+/// `key` and the value, when there is one.
+fn field<T: serde::Serialize>(out: &mut Vec<u8>, key: &[u8], value: &Option<T>) {
+    if let Some(v) = value {
+        out.extend_from_slice(key);
+        write_json(out, v);
+    }
 }
 
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
@@ -345,23 +389,54 @@ mod tests {
     }
 
     #[test]
-    fn the_fast_tool_call_encoding_is_what_serde_writes() {
-        use zot_ext_protocol::{RequestId, ToolCall};
+    fn hand_written_requests_are_byte_for_byte_what_serde_writes() {
+        use serde_json::json;
+        use zot_ext_protocol::{EventIntercept, RequestId, ToolCall};
+        let tricky = "q\"b\\c\n\u{1} ✓";
+        let mut frames = Vec::new();
         for args in [
-            serde_json::json!({"x": 1, "path": "a\"b\\c\n", "nested": {"k": [1, 2.5, null]}}),
-            serde_json::json!({}),
-            serde_json::json!(null),
+            json!({"x": 1, "path": tricky, "nested": {"k": [1, 2.5, null]}}),
+            json!({}),
+            json!(null),
         ] {
-            let frame = HostToExt::ToolCall(ToolCall {
+            frames.push(HostToExt::ToolCall(ToolCall {
                 id: RequestId("42".into()),
-                name: "na\"me ✓".into(),
-                args,
-            });
-            let mut serde_line = serde_json::to_vec(&frame).unwrap();
-            serde_line.push(b'\n');
+                name: tricky.into(),
+                args: args.clone(),
+            }));
+            frames.push(HostToExt::EventIntercept(EventIntercept {
+                id: RequestId(tricky.into()),
+                event: LifecycleEvent::ToolCall.into(),
+                fields: EventFields {
+                    tool_id: Some("t1".into()),
+                    tool_name: Some(tricky.into()),
+                    tool_args: Some(args),
+                    ..Default::default()
+                },
+            }));
+        }
+        for fields in [
+            EventFields::default(),
+            EventFields {
+                step: Some(3),
+                ..Default::default()
+            },
+            EventFields {
+                text: Some(tricky.into()),
+                stop: Some("end".into()),
+                ..Default::default()
+            },
+        ] {
+            frames.push(HostToExt::EventIntercept(EventIntercept {
+                id: RequestId("7".into()),
+                event: LifecycleEvent::TurnStart.into(),
+                fields,
+            }));
+        }
+        for frame in frames {
             assert_eq!(
                 String::from_utf8(encode(&frame)).unwrap(),
-                String::from_utf8(serde_line).unwrap()
+                String::from_utf8(serde_line(&frame)).unwrap()
             );
         }
     }

@@ -13,11 +13,10 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 use zot_ext_protocol::rpc::{ExtState, Scope, Shadowing};
 use zot_ext_protocol::{
-    CommandResponse, EventInterceptResponse, HostToExt, LifecycleEvent, Manifest, RegisterCommand,
+    CommandResponse, EventInterceptResponse, LifecycleEvent, Manifest, RegisterCommand,
     RegisterTool, RequestId, ToolResult,
 };
 
-use crate::codec::encode;
 use crate::connection::{FrameSink, SendError};
 use crate::deadlines::Deadlines;
 use crate::error::HostError;
@@ -206,16 +205,17 @@ impl Ext {
         }
     }
 
-    /// Sends a request and waits for its reply, at most `timeout`.
+    /// Sends a request and waits for its reply, at most `timeout`. `line`
+    /// writes the request (with its newline) for the id it is given.
     pub async fn request(
         &self,
         during: During,
         timeout: Duration,
-        build: impl FnOnce(RequestId) -> HostToExt,
+        line: impl FnOnce(&str) -> Vec<u8>,
     ) -> Result<Reply, HostError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
-        let line = encode(&build(RequestId(itoa::Buffer::new().format(id).to_owned())));
+        let line = line(itoa::Buffer::new().format(id));
         let deadline = Instant::now() + timeout;
         {
             let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());

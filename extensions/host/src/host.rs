@@ -12,10 +12,10 @@ use tokio::sync::mpsc;
 use zot_ext_protocol::rpc::{CommandInfo, ExtState, ShadowKind, Shadowing, UiEvent};
 use zot_ext_protocol::{
     CommandAction, CommandInvoked, CommandResponse, ContentBlock, Event, EventFields, HostToExt,
-    LifecycleEvent, ToolCall,
+    LifecycleEvent, RequestId,
 };
 
-use crate::codec::encode;
+use crate::codec::{self, encode};
 use crate::config::HostConfig;
 use crate::deadlines::{self, Deadlines};
 use crate::discovery::{self, FoundKind};
@@ -375,11 +375,11 @@ impl Host {
         let during = During::Command(cmd.name.clone());
         let reply = ext
             .request(during, self.inner.cfg.command_timeout, |id| {
-                HostToExt::CommandInvoked(CommandInvoked {
-                    id,
+                encode(&HostToExt::CommandInvoked(CommandInvoked {
+                    id: RequestId(id.to_owned()),
                     name: cmd.name.clone(),
                     args: args.trim().to_owned(),
-                })
+                }))
             })
             .await?;
         let Reply::Command(response) = reply else {
@@ -415,13 +415,7 @@ impl Host {
             .request(
                 During::Tool(tool_name.clone()),
                 self.inner.cfg.tool_timeout,
-                |id| {
-                    HostToExt::ToolCall(ToolCall {
-                        id,
-                        name: tool_name,
-                        args,
-                    })
-                },
+                |id| codec::tool_call_line(id, &tool_name, &args),
             )
             .await?;
         let Reply::Tool(result) = reply else {

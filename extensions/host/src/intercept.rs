@@ -7,10 +7,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::ExtState;
-use zot_ext_protocol::{
-    EventFields, EventIntercept, EventInterceptResponse, HostToExt, LifecycleEvent,
-};
+use zot_ext_protocol::{EventFields, EventInterceptResponse, LifecycleEvent};
 
+use crate::codec;
 use crate::extension::{During, Ext, Reply};
 use crate::host::Host;
 
@@ -74,24 +73,20 @@ impl Host {
             .collect()
     }
 
-    /// Asks one interceptor; `None` (allow) on timeout or failure.
+    /// Asks one interceptor; `None` (allow) on timeout or failure. The
+    /// fields are borrowed: a chain rewrites them in place rather than
+    /// cloning the args for every interceptor.
     async fn ask(
         &self,
         ext: &Ext,
         event: LifecycleEvent,
-        fields: EventFields,
+        fields: &EventFields,
     ) -> Option<EventInterceptResponse> {
         let res = ext
             .request(
                 During::Intercept(event),
                 self.inner.cfg.intercept_timeout,
-                |id| {
-                    HostToExt::EventIntercept(EventIntercept {
-                        id,
-                        event: event.into(),
-                        fields,
-                    })
-                },
+                |id| codec::event_intercept_line(id, event, fields),
             )
             .await;
         match res {
@@ -111,7 +106,7 @@ impl Host {
                 step: Some(step),
                 ..Default::default()
             };
-            if let Some(r) = self.ask(&ext, LifecycleEvent::TurnStart, fields).await {
+            if let Some(r) = self.ask(&ext, LifecycleEvent::TurnStart, &fields).await {
                 if r.block {
                     return Verdict::Block {
                         reason: reason(&ext, r.reason),
@@ -130,15 +125,14 @@ impl Host {
         name: &str,
         args: Value,
     ) -> ToolCallVerdict {
-        let mut args = args;
+        let mut fields = EventFields {
+            tool_id: Some(tool_id.to_owned()),
+            tool_name: Some(name.to_owned()),
+            tool_args: Some(args),
+            ..Default::default()
+        };
         for ext in self.interceptors(LifecycleEvent::ToolCall) {
-            let fields = EventFields {
-                tool_id: Some(tool_id.to_owned()),
-                tool_name: Some(name.to_owned()),
-                tool_args: Some(args.clone()),
-                ..Default::default()
-            };
-            let Some(r) = self.ask(&ext, LifecycleEvent::ToolCall, fields).await else {
+            let Some(r) = self.ask(&ext, LifecycleEvent::ToolCall, &fields).await else {
                 continue;
             };
             if r.block {
@@ -148,7 +142,7 @@ impl Host {
                 };
             }
             match r.modified_args {
-                Some(v @ Value::Object(_)) => args = v,
+                Some(v @ Value::Object(_)) => fields.tool_args = Some(v),
                 Some(other) => ext.log.line(&format!(
                     "modified_args for tool '{name}' is not a JSON object ({}); ignored",
                     crate::ext_log::excerpt(other.to_string().as_bytes())
@@ -156,19 +150,20 @@ impl Host {
                 None => {}
             }
         }
-        ToolCallVerdict::Allow { args }
+        ToolCallVerdict::Allow {
+            args: fields.tool_args.unwrap_or_default(),
+        }
     }
 
     /// Lets interceptors suppress or rewrite the assistant's visible text.
     pub async fn intercept_assistant_message(&self, text: &str) -> TextVerdict {
-        let mut text = text.to_owned();
+        let mut fields = EventFields {
+            text: Some(text.to_owned()),
+            ..Default::default()
+        };
         for ext in self.interceptors(LifecycleEvent::AssistantMessage) {
-            let fields = EventFields {
-                text: Some(text.clone()),
-                ..Default::default()
-            };
             let Some(r) = self
-                .ask(&ext, LifecycleEvent::AssistantMessage, fields)
+                .ask(&ext, LifecycleEvent::AssistantMessage, &fields)
                 .await
             else {
                 continue;
@@ -180,10 +175,12 @@ impl Host {
                 };
             }
             if let Some(t) = r.replace_text {
-                text = t;
+                fields.text = Some(t);
             }
         }
-        TextVerdict::Show { text }
+        TextVerdict::Show {
+            text: fields.text.unwrap_or_default(),
+        }
     }
 }
 
