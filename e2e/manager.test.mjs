@@ -2,6 +2,7 @@
 // disable, enable, remove; screenshots of the manager in both themes.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { startApp, shot, PROBE } from "./lib/app.mjs";
@@ -66,4 +67,30 @@ test("install from a folder, disable, enable, remove", async () => {
   await clickIn("probe", "confirm-remove");
   await s.until("the card to go", async () => (await card("probe")) === null);
   assert.equal(fs.existsSync(dir), false);
+});
+
+test("install from a git URL; a URL that fails says why and leaves nothing", async () => {
+  const repo = path.join(app.tmp, "git-src", "probe");
+  fs.cpSync(PROBE, repo, { recursive: true });
+  const git = (...a) => execFileSync("git", ["-C", repo, ...a], { stdio: "pipe" });
+  git("init", "-q");
+  git("add", ".");
+  git("-c", "user.name=e2e", "-c", "user.email=e2e@localhost", "commit", "-qm", "probe");
+  await s.click(await s.find("[data-test=nav-manager]"));
+  await s.type(await s.find("[data-test=install-source]"), `file://${repo}`);
+  await s.click(await s.find("[data-test=install]"));
+  await s.until("the install summary", async () => (await s.texts("[data-test=install-summary]")).join("").includes("/probe"), 30000);
+  const extensions = path.join(app.home, "extensions");
+  assert.ok(fs.existsSync(path.join(extensions, "probe", "extension.json")));
+  await s.until("a disabled card", async () => (await card("probe")) === "disabled");
+  await clickIn("probe", "remove");
+  await clickIn("probe", "confirm-remove");
+  await s.until("the card to go", async () => (await card("probe")) === null);
+
+  await s.type(await s.find("[data-test=install-source]"), "file:///nonexistent/zot-e2e-repo.git");
+  await s.click(await s.find("[data-test=install]"));
+  const error = await s.until("the error", async () => (await s.texts("[data-test=manager-error]"))[0]);
+  assert.match(error, /install failed/);
+  assert.match(error, /nonexistent\/zot-e2e-repo/);
+  assert.deepEqual(fs.readdirSync(extensions), [], "nothing is left under extensions/");
 });

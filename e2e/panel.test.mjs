@@ -114,6 +114,35 @@ test("a 10⁴-line panel and 100 renders a second keep the UI responsive", async
   await s.until("the panel to close", async () => !(await panelOpen()));
 });
 
+test("several open panels are tabs; the selected tab gets the keys", async () => {
+  await send(s, "/todo");
+  await s.until("the todo panel", panelOpen);
+  await send(s, "/probe");
+  const tabs = () => s.texts("[data-test=panel] [role=tab]");
+  await s.until("two tabs", async () => (await tabs()).length === 2);
+  assert.deepEqual((await tabs()).map((t) => (/todo/i.test(t) ? "todo" : /Probe/.test(t) ? "probe" : t)).sort(), ["probe", "todo"]);
+  const title = async () => (await s.texts("[data-test=panel-title]"))[0];
+  assert.match(await title(), /Probe/, "the newest panel is shown");
+  // Switch to the todo tab: its lines show and keys go to the todo extension.
+  await s.click(await s.find("[data-test=panel] [role=tab]:not(.on)"));
+  await s.until("the todo tab", async () => /todo/i.test(await title()));
+  const before = probeFrames(app).filter((f) => f.type === "panel_key").length;
+  await s.keys("\uE015");
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(probeFrames(app).filter((f) => f.type === "panel_key").length, before, "the probe got no key meant for todo");
+  // Back to the probe tab: keys reach the probe again.
+  await s.click(await s.find("[data-test=panel] [role=tab]:not(.on)"));
+  await s.until("the probe tab", async () => /Probe/.test(await title()));
+  await s.keys("w");
+  await s.until("the probe to see w", async () => (await panelText()).join("\n").includes("last key: rune w"));
+  // Esc closes the selected panel only; the other stays as the only one.
+  await s.keys("\uE00C");
+  await s.until("one panel left", async () => (await tabs()).length === 0 && /todo/i.test(await title()));
+  await s.click(await s.find("[data-test=panel]"));
+  await s.keys("\uE00C");
+  await s.until("the panel to close", async () => !(await panelOpen()));
+});
+
 test("a crashed panel owner: its panel closes and the chat says why", async () => {
   await send(s, "/probe");
   await s.until("the probe panel", panelOpen);

@@ -2,6 +2,9 @@
 // answers depends on the conversation, so tests can steer it by prompt:
 //   "use the tool"  → a todo_manage tool call, then (after the result) text;
 //   "xss"           → text full of markup and javascript: links;
+//   "stream slowly" → a long answer, one delta every 100 ms, so a test can
+//                     abort it mid-stream (the request records `cut: true`
+//                     when the app closes the stream early);
 //   anything else   → a short streamed markdown answer.
 import http from "node:http";
 
@@ -12,10 +15,25 @@ export const XSS = [
   "[click me](javascript:window.__pwned=3)",
 ];
 
-function sse(res, events) {
+function sse(res, events, record, delayMs = 0) {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const [event, data] of events) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  res.end();
+  const frame = ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  if (!delayMs) {
+    for (const e of events) res.write(frame(e));
+    res.end();
+    return;
+  }
+  let i = 0;
+  res.on("close", () => {
+    if (i < events.length) record.cut = true;
+  });
+  const next = () => {
+    if (res.destroyed) return;
+    if (i === events.length) return res.end();
+    res.write(frame(events[i++]));
+    setTimeout(next, delayMs);
+  };
+  next();
 }
 
 function message(blocks, stop) {
@@ -63,7 +81,8 @@ export async function startFakeLlm() {
       try {
         json = JSON.parse(body || "{}");
       } catch {}
-      requests.push({ url: req.url, body: json });
+      const record = { url: req.url, body: json };
+      requests.push(record);
       if (!req.url.endsWith("/messages")) {
         res.writeHead(200, { "content-type": "application/json" });
         res.end(JSON.stringify({ data: [{ id: "fake-model", type: "model" }] }));
@@ -84,6 +103,10 @@ export async function startFakeLlm() {
             "tool_use",
           ),
         );
+      }
+      if (/stream slowly/i.test(text)) {
+        const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");
+        return sse(res, message([{ type: "text", text: `Slow start. ${words}` }], "end_turn"), record, 100);
       }
       if (/xss/i.test(text)) {
         return sse(res, message([{ type: "text", text: `Inert: ${XSS.join(" ")} \u001b[2J end` }], "end_turn"));
