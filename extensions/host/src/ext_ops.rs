@@ -84,14 +84,14 @@ pub enum OpsError {
     /// `git clone` exited with an error.
     #[error(
         "git clone of {url} failed ({status}){}; nothing was installed",
-        last_line(detail)
+        git_reason(detail)
     )]
     CloneFailed {
         /// The URL.
         url: String,
         /// Exit status or signal.
         status: String,
-        /// git's last words on stderr.
+        /// What git printed on stderr.
         detail: String,
     },
     /// The operation was interrupted; everything it made was removed.
@@ -130,10 +130,30 @@ fn not_found_message(name: &str, installed: &[String]) -> String {
     }
 }
 
-fn last_line(detail: &str) -> String {
-    match detail.lines().rev().find(|l| !l.trim().is_empty()) {
-        Some(line) => format!(": {}", line.trim()),
+/// git's own reason: its `fatal:` line when there is one (the lines after it
+/// are advice such as "and the repository exists."), else its last line.
+fn git_reason(detail: &str) -> String {
+    let mut lines = detail.lines().map(str::trim).filter(|l| !l.is_empty());
+    let fatal = lines.clone().find(|l| l.starts_with("fatal:"));
+    match fatal.or_else(|| lines.next_back()) {
+        Some(line) => format!(": {line}"),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::git_reason;
+
+    #[test]
+    fn a_clone_failure_names_gits_fatal_line_not_its_advice() {
+        let stderr = "Cloning into 'x'...\nfatal: '/no/repo' does not appear to be a git repository\nPlease make sure you have the correct access rights\nand the repository exists.\n";
+        assert_eq!(
+            git_reason(stderr),
+            ": fatal: '/no/repo' does not appear to be a git repository"
+        );
+        assert_eq!(git_reason("error: one\nlast words\n"), ": last words");
+        assert_eq!(git_reason(""), "");
     }
 }
 
