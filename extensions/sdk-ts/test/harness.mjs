@@ -2,16 +2,24 @@
 // stdin, every stdout line parsed as a frame (a line that is not JSON fails
 // the test: stdout must carry frames only).
 import { spawn } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const here = dirname(fileURLToPath(import.meta.url));
 
+// One directory of stderr logs per test process, removed when every test
+// passed and kept (for reading) when one failed.
+const logDir = mkdtempSync(join(tmpdir(), "zot-ext-ts-"));
+let logs = 0;
+process.on("exit", (code) => {
+  if (code === 0 && !process.exitCode) rmSync(logDir, { recursive: true, force: true });
+});
+
 export class Ext {
   constructor(argv) {
-    this.logPath = join(mkdtempSync(join(tmpdir(), "zot-ext-ts-")), "ext.log");
+    this.logPath = join(logDir, `ext-${++logs}.log`);
     this.proc = spawn(argv[0], argv.slice(1), { stdio: ["pipe", "pipe", openSync(this.logPath, "w")] });
     this.frames = [];
     this.waiters = [];
