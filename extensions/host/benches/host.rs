@@ -175,9 +175,9 @@ fn main() {
 async fn round_trips(b: &mut Bench) {
     let _ = writeln!(
         b.out,
-        "| tool_call round trip | floor p50 / p99 (µs) | host p50 / p99 (µs) | ratio p50 / p99 |"
+        "| tool_call round trip | floor p50 / p99 (µs) | host p50 / p99 (µs) | ratio p50 / p99 | tokio alone p50 (µs) |"
     );
-    let _ = writeln!(b.out, "|---|---|---|---|");
+    let _ = writeln!(b.out, "|---|---|---|---|---|");
     for kind in [Kind::Rust, Kind::Python] {
         let name = if kind == Kind::Rust {
             "rt_rust"
@@ -197,8 +197,20 @@ async fn round_trips(b: &mut Bench) {
                 samples.push(t.elapsed());
             }
         }
-        raw.finish();
         let fl = summarize(samples);
+        // The same pipes through tokio with no host logic, to show how much
+        // of the gap is the runtime's own (epoll wake, readiness, task).
+        let mut tokio_alone = raw.into_async();
+        let mut samples = Vec::with_capacity(ROUND_TRIPS);
+        for i in 0..WARMUP + ROUND_TRIPS {
+            let t = Instant::now();
+            tokio_alone.round_trip(frame.as_bytes()).await;
+            if i >= WARMUP {
+                samples.push(t.elapsed());
+            }
+        }
+        tokio_alone.finish();
+        let rt = summarize(samples);
         // Through the host.
         let dir = b.ext_dir(kind, name, false);
         let (host, _rx) = Host::start(b.config(vec![dir]));
@@ -217,14 +229,16 @@ async fn round_trips(b: &mut Bench) {
         let h = summarize(samples);
         let _ = writeln!(
             b.out,
-            "| {} | {:.1} / {:.1} | {:.1} / {:.1} | {:.2}× / {:.2}× |",
+            "| {} | {:.1} / {:.1} | {:.1} / {:.1} | {:.2}× / {:.2}× | {:.1} ({:.2}×) |",
             kind.label(),
             fl.p50,
             fl.p99,
             h.p50,
             h.p99,
             h.p50 / fl.p50,
-            h.p99 / fl.p99
+            h.p99 / fl.p99,
+            rt.p50,
+            rt.p50 / fl.p50
         );
     }
     let _ = writeln!(b.out);

@@ -61,8 +61,59 @@ impl RawChild {
         self.read();
     }
 
+    /// The same pipes driven through tokio (non-blocking, readiness from
+    /// epoll) with no host logic: what the runtime alone costs per trip.
+    pub fn into_async(self) -> AsyncChild {
+        AsyncChild {
+            tx: tokio::net::unix::pipe::Sender::from_owned_fd(self.stdin.into()).unwrap(),
+            rx: tokio::net::unix::pipe::Receiver::from_owned_fd(self.stdout.into_inner().into())
+                .unwrap(),
+            child: self.child,
+            buf: vec![0; 4096],
+        }
+    }
+
     pub fn finish(mut self) {
         drop(self.stdin);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A handshaken child whose pipes tokio drives.
+pub struct AsyncChild {
+    child: Child,
+    tx: tokio::net::unix::pipe::Sender,
+    rx: tokio::net::unix::pipe::Receiver,
+    buf: Vec<u8>,
+}
+
+impl AsyncChild {
+    /// One request line out, one line back (the replies fit one read).
+    pub async fn round_trip(&mut self, frame: &[u8]) {
+        let mut sent = 0;
+        while sent < frame.len() {
+            self.tx.writable().await.unwrap();
+            match self.tx.try_write(&frame[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+        loop {
+            self.rx.readable().await.unwrap();
+            match self.rx.try_read(&mut self.buf) {
+                Ok(n) if self.buf[..n].ends_with(b"\n") => return,
+                Ok(0) => panic!("bench child closed its stdout"),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+
+    pub fn finish(mut self) {
+        drop(self.tx);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
