@@ -20,6 +20,8 @@ use zot_ext_protocol::rpc::ExtState;
 
 const ROUND_TRIPS: usize = 5000;
 const WARMUP: usize = 300;
+/// Round trips alternate between floor, tokio and host in this many blocks.
+const BLOCKS: usize = 10;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -184,48 +186,57 @@ async fn round_trips(b: &mut Bench) {
         } else {
             "rt_py"
         };
-        // Floor: the same program, raw pipes, blocking.
+        // Three copies of the same program: driven raw and blocking (the
+        // floor), through tokio with no host logic, and through the host.
+        // They take turns in blocks, so a burst of load from elsewhere on
+        // this shared machine lands on all three alike.
         let (exec, args) = b.exec(kind, name, false);
         let mut raw = floor::spawn(&exec, &args);
         raw.handshake();
-        let frame = format!("{{\"type\":\"tool_call\",\"id\":\"1\",\"name\":\"echo_{name}\",\"args\":{{\"x\":1}}}}\n");
-        let mut samples = Vec::with_capacity(ROUND_TRIPS);
-        for i in 0..WARMUP + ROUND_TRIPS {
-            let t = Instant::now();
-            raw.round_trip(frame.as_bytes());
-            if i >= WARMUP {
-                samples.push(t.elapsed());
-            }
-        }
-        let fl = summarize(samples);
-        // The same pipes through tokio with no host logic, to show how much
-        // of the gap is the runtime's own (epoll wake, readiness, task).
-        let mut tokio_alone = raw.into_async();
-        let mut samples = Vec::with_capacity(ROUND_TRIPS);
-        for i in 0..WARMUP + ROUND_TRIPS {
-            let t = Instant::now();
-            tokio_alone.round_trip(frame.as_bytes()).await;
-            if i >= WARMUP {
-                samples.push(t.elapsed());
-            }
-        }
-        tokio_alone.finish();
-        let rt = summarize(samples);
-        // Through the host.
+        let mut tokio_alone = floor::spawn(&exec, &args);
+        tokio_alone.handshake();
+        let mut tokio_alone = tokio_alone.into_async();
         let dir = b.ext_dir(kind, name, false);
         let (host, _rx) = Host::start(b.config(vec![dir]));
         host.wait_ready().await;
         let tool = format!("echo_{name}");
-        let mut samples = Vec::with_capacity(ROUND_TRIPS);
-        for i in 0..WARMUP + ROUND_TRIPS {
-            let args = json!({"x":1});
-            let t = Instant::now();
-            host.call_tool(&tool, args).await.unwrap();
-            if i >= WARMUP {
-                samples.push(t.elapsed());
+        let frame = format!("{{\"type\":\"tool_call\",\"id\":\"1\",\"name\":\"echo_{name}\",\"args\":{{\"x\":1}}}}\n");
+        let (mut fl, mut rt, mut hs) = (Vec::new(), Vec::new(), Vec::new());
+        for block in 0..=BLOCKS {
+            // Block 0 warms all three up and is not counted.
+            let n = if block == 0 {
+                WARMUP
+            } else {
+                ROUND_TRIPS / BLOCKS
+            };
+            let keep = block > 0;
+            for _ in 0..n {
+                let t = Instant::now();
+                raw.round_trip(frame.as_bytes());
+                if keep {
+                    fl.push(t.elapsed());
+                }
+            }
+            for _ in 0..n {
+                let t = Instant::now();
+                tokio_alone.round_trip(frame.as_bytes()).await;
+                if keep {
+                    rt.push(t.elapsed());
+                }
+            }
+            for _ in 0..n {
+                let args = json!({"x":1});
+                let t = Instant::now();
+                host.call_tool(&tool, args).await.unwrap();
+                if keep {
+                    hs.push(t.elapsed());
+                }
             }
         }
+        raw.finish();
+        tokio_alone.finish();
         host.shutdown().await;
+        let (fl, rt, samples) = (summarize(fl), summarize(rt), hs);
         let h = summarize(samples);
         let _ = writeln!(
             b.out,
