@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { renderMarkdown, sanitise } from "./markdown";
+import { renderMarkdown, renderMarkdownCached, sanitise } from "./markdown";
 
 function dom(html: string): HTMLElement {
   const div = document.createElement("div");
@@ -73,5 +73,15 @@ describe("sanitise", () => {
     expect(el.querySelector("p")?.getAttribute("style")).toBeNull();
     expect(el.querySelector("iframe, script, svg")).toBeNull();
     expect(el.querySelector("a")?.getAttribute("href")).toBeNull();
+  });
+});
+
+describe("renderMarkdownCached", () => {
+  it("gives the same sanitised HTML as renderMarkdown, from the cache the second time", () => {
+    const src = "Cached **bold** <img src=x onerror=alert(1)>";
+    const first = renderMarkdownCached(src);
+    expect(first).toBe(renderMarkdown(src));
+    expect(renderMarkdownCached(src)).toBe(first);
+    expect(dom(first).querySelector("img")).toBeNull();
   });
 });
