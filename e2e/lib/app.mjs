@@ -42,13 +42,51 @@ export async function startApp({ exts = [], theme, extraArgs = [] } = {}) {
     fs.cpSync(e, copy, { recursive: true });
     args.push("--ext", copy);
   }
-  const wrapper = path.join(tmp, "zot-app");
+  const env = {
+    ZOT_HOME: home,
+    PYTHONPATH: path.join(ROOT, "extensions", "sdk-py"),
+  };
+  const win = await launchWindow({
+    bin,
+    args,
+    env,
+    unset: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"],
+    tmp,
+    ready: ["the editor", `return !!document.querySelector('[data-test=editor]');`],
+  }).catch(async (e) => {
+    await llm.close();
+    throw e;
+  });
+  return {
+    ...win,
+    home,
+    project,
+    llm,
+    async stop() {
+      await win.stop();
+      await llm.close();
+    },
+  };
+}
+
+/**
+ * Starts any Tauri binary the way the tests start zot: through a wrapper
+ * script (its environment and arguments) under tauri-driver in its own
+ * process group. The wrapper records its pid (the app's, after `exec`) and
+ * the wall-clock time just before `exec`, for the bench's start-up and
+ * memory figures. Resolves once `ready` (a label and a page script) holds.
+ */
+export async function launchWindow({ bin, args = [], env = {}, unset = [], tmp, ready }) {
+  if (!fs.existsSync(bin)) throw new Error(`no binary at ${bin}`);
+  const wrapper = path.join(tmp, "app");
   const q = (s) => `'${s.replace(/'/g, "'\\''")}'`;
-  fs.writeFileSync(
-    wrapper,
-    `#!/bin/sh\nexport ZOT_HOME=${q(home)}\nunset ANTHROPIC_API_KEY OPENAI_API_KEY\nexport PYTHONPATH=${q(path.join(ROOT, "extensions", "sdk-py"))}\nexec ${q(bin)} ${args.map(q).join(" ")} "$@"\n`,
-    { mode: 0o755 },
-  );
+  const lines = ["#!/bin/sh"];
+  for (const [k, v] of Object.entries(env)) lines.push(`export ${k}=${q(v)}`);
+  if (unset.length) lines.push(`unset ${unset.join(" ")}`);
+  lines.push(`echo $$ > ${q(path.join(tmp, "pid"))}`);
+  lines.push(`date +%s%N > ${q(path.join(tmp, "launched"))}`);
+  lines.push(`exec ${q(bin)} ${args.map(q).join(" ")} "$@"`);
+  fs.writeFileSync(wrapper, lines.join("\n") + "\n", { mode: 0o755 });
 
   const port = await freePort();
   const nativePort = await freePort();
@@ -75,22 +113,21 @@ export async function startApp({ exts = [], theme, extraArgs = [] } = {}) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const s = await Session.create(base, wrapper);
-    await s.until("the editor", () => s.exec(`return !!document.querySelector('[data-test=editor]');`));
+    await s.until(ready[0], () => s.exec(ready[1]));
     return {
       s,
-      home,
-      project,
       tmp,
-      llm,
+      /** The app's pid (the wrapper exec'd it). */
+      pid: Number(fs.readFileSync(path.join(tmp, "pid"), "utf8")),
+      /** Wall-clock ms just before the app was exec'd. */
+      launchedAt: Number(fs.readFileSync(path.join(tmp, "launched"), "utf8").trim()) / 1e6,
       async stop() {
         await s.close();
         stopDriver();
-        await llm.close();
       },
     };
   } catch (e) {
     stopDriver();
-    await llm.close();
     throw e;
   }
 }

@@ -48,7 +48,7 @@ export class Session {
   }
 
   async click(el) {
-    // Rows off screen use content-visibility, so bring the target into view first.
+    // The target may be scrolled out of view (or out of a windowed list), so bring it into view first.
     await this.exec(`arguments[0].scrollIntoView({ block: "center" });`, [{ [this.elKey ?? ELEMENT]: el }]);
     return this.cmd("POST", `/element/${el}/click`, {});
   }
