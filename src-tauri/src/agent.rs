@@ -10,12 +10,12 @@ pub mod transcript;
 pub mod turn;
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use tokio::sync::mpsc::UnboundedSender;
 use zot_ext_protocol::rpc::{UiEvent, Usage};
 
-use crate::providers::Provider;
+use crate::providers::{Provider, ProviderKind};
 use crate::tools::Tool;
 use extensions::Extensions;
 use session::Session;
@@ -34,12 +34,23 @@ pub struct State {
     pub session: Option<Session>,
 }
 
-/// One agent: fixed configuration plus [`State`].
+/// The model backend in use, swapped whole when the user picks another
+/// provider or saves a key; a step that already started keeps the one it
+/// took.
+#[derive(Clone)]
+pub struct ProviderSlot {
+    /// Which provider.
+    pub kind: ProviderKind,
+    /// The client.
+    pub provider: Arc<dyn Provider>,
+    /// Why it cannot be used (no key), said at each prompt.
+    pub problem: Option<String>,
+}
+
+/// One agent: configuration plus [`State`].
 pub struct Agent {
     /// The model backend.
-    pub provider: Arc<dyn Provider>,
-    /// Why the provider cannot be used (no key), said at each prompt.
-    pub provider_problem: Option<String>,
+    pub provider: RwLock<ProviderSlot>,
     /// The system prompt.
     pub system: String,
     /// Built-in tools chosen by `--tools` / `--no-tools`.
@@ -61,6 +72,19 @@ pub struct Agent {
 }
 
 impl Agent {
+    /// The provider in use now.
+    pub fn provider(&self) -> ProviderSlot {
+        self.provider
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Uses `slot` from the next model request on.
+    pub fn set_provider(&self, slot: ProviderSlot) {
+        *self.provider.write().unwrap_or_else(|e| e.into_inner()) = slot;
+    }
+
     /// Locks the state briefly.
     pub fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())

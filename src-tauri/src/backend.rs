@@ -7,7 +7,7 @@ pub mod commands;
 pub mod options;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
@@ -19,7 +19,8 @@ use zot_ext_protocol::{EventFields, LifecycleEvent};
 use crate::agent::extensions::{Extensions, NoExtensions};
 use crate::agent::transcript::Block;
 use crate::agent::{session, Agent, State};
-use crate::{auth, providers, tools};
+use crate::providers::ProviderKind;
+use crate::tools;
 pub use options::{BackendOptions, SessionChoice};
 
 /// Events the front end has not read yet before the backend waits.
@@ -86,23 +87,12 @@ impl Backend {
         let model = opts.model_or_default();
         let (host, mut hrx) = Host::start(opts.host_config());
 
-        let key = auth::resolve(opts.provider, opts.api_key.as_deref(), &opts.zot_home);
-        let provider_problem = (key.is_none() && opts.provider.needs_key())
-            .then(|| auth::missing_key_message(opts.provider, &opts.zot_home));
-        let provider = providers::build(providers::ProviderConfig {
-            kind: opts.provider,
-            base_url: opts
-                .base_url
-                .clone()
-                .unwrap_or_else(|| opts.provider.default_base_url().to_owned()),
-            api_key: key.map(|(k, _)| k),
-        });
+        let provider = RwLock::new(opts.connect(opts.provider));
         let (messages, session) = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
         let exts: Arc<dyn Extensions> = Arc::new(host.clone());
         let _ = NoExtensions; // the bare loop's seam, used in tests
         let agent = Arc::new(Agent {
             provider,
-            provider_problem,
             system: crate::agent::system_prompt::build(
                 &opts.zot_home,
                 &opts.cwd,
@@ -269,6 +259,20 @@ impl Backend {
         &self.inner.host
     }
 
+    /// Switches to `kind` (or reconnects the current provider after a key
+    /// was saved) from the next model request on, with `model` or, for a
+    /// new provider, its default model.
+    pub fn use_provider(&self, kind: ProviderKind, model: Option<String>) {
+        let switched = self.inner.agent.provider().kind != kind;
+        self.inner.agent.set_provider(self.inner.opts.connect(kind));
+        if let Some(m) = model.or_else(|| switched.then(|| kind.default_model().to_owned())) {
+            self.inner.agent.state().model = m;
+        }
+        if let Ok(mut cache) = self.inner.models.try_lock() {
+            *cache = None;
+        }
+    }
+
     /// The options it was started with.
     pub fn options(&self) -> &BackendOptions {
         &self.inner.opts
@@ -285,7 +289,7 @@ impl Backend {
         json!({
             "protocol_version": zot_ext_protocol::PROTOCOL_VERSION,
             "version": env!("CARGO_PKG_VERSION"),
-            "provider": self.inner.opts.provider.as_str(),
+            "provider": self.inner.agent.provider().kind.as_str(),
             "model": self.inner.agent.state().model,
             "cwd": self.inner.opts.cwd,
         })

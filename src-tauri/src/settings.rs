@@ -36,11 +36,13 @@ pub struct Settings {
 /// A change from a settings view; absent fields stay as they are.
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct SettingsUpdate {
-    /// Takes effect at the next start.
+    /// Takes effect at once (with that provider's default model unless
+    /// `model` is given too).
     pub provider: Option<String>,
     /// Takes effect at once.
     pub model: Option<String>,
-    /// Saved to `auth.json` for the chosen (or current) provider.
+    /// Saved to `auth.json` for the chosen (or current) provider, and used
+    /// from the next prompt on.
     pub api_key: Option<String>,
     /// Saved for the next start; the page applies it live.
     pub theme: Option<String>,
@@ -89,8 +91,9 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
     }
 }
 
-/// Saves what changed: `config.json`, the model on the running backend, and
-/// the key in `auth.json`.
+/// Saves what changed (`config.json`, the key in `auth.json`) and applies
+/// it to the running backend: a new provider or key is used from the next
+/// prompt on, so a user who had no key does not have to restart.
 pub async fn save(
     start: &Startup<'_>,
     backend: &Backend,
@@ -98,27 +101,47 @@ pub async fn save(
 ) -> anyhow::Result<()> {
     let home = start.zot_home;
     let mut config = read_config(home);
-    if let Some(provider) = &update.provider {
-        parse_provider(provider)?;
-        config["provider"] = json!(provider);
-    }
-    if let Some(model) = update.model.as_ref().filter(|m| !m.trim().is_empty()) {
-        config["model"] = json!(model);
-        backend
-            .handle(RpcCommand::SetModel {
-                model: model.clone(),
-            })
-            .await
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("cannot switch to model {model}"))?;
+    let provider = match &update.provider {
+        Some(name) => {
+            let kind = parse_provider(name)?;
+            config["provider"] = json!(name);
+            Some(kind)
+        }
+        None => None,
+    };
+    let model = update
+        .model
+        .as_ref()
+        .map(|m| m.trim().to_owned())
+        .filter(|m| !m.is_empty());
+    if let Some(m) = &model {
+        config["model"] = json!(m);
     }
     if let Some(theme) = &update.theme {
         config["theme"] = json!(theme);
     }
     write_config(home, &config)?;
-    if let Some(key) = update.api_key.as_ref().filter(|k| !k.trim().is_empty()) {
-        let provider = update.provider.as_deref().unwrap_or(start.provider);
-        crate::auth::save(home, parse_provider(provider)?, key.trim())?;
+    let key = update
+        .api_key
+        .as_ref()
+        .map(|k| k.trim())
+        .filter(|k| !k.is_empty());
+    let current = backend.agent().provider().kind;
+    if let Some(key) = key {
+        crate::auth::save(home, provider.unwrap_or(current), key)?;
+    }
+    match provider {
+        Some(kind) if kind != current || key.is_some() => backend.use_provider(kind, model),
+        _ if key.is_some() => backend.use_provider(current, model),
+        _ => {
+            if let Some(m) = model {
+                backend
+                    .handle(RpcCommand::SetModel { model: m.clone() })
+                    .await
+                    .map_err(anyhow::Error::msg)
+                    .with_context(|| format!("cannot switch to model {m}"))?;
+            }
+        }
     }
     Ok(())
 }

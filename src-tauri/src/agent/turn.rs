@@ -17,7 +17,7 @@ use crate::tools::{self, ToolCtx, ToolOutput};
 impl Agent {
     /// Runs one prompt to its end, sending events as it goes.
     pub async fn run_prompt(&self, content: Vec<Block>, cancel: CancellationToken) {
-        if let Some(problem) = &self.provider_problem {
+        if let Some(problem) = &self.provider().problem {
             self.send(UiEvent::Error {
                 message: problem.clone(),
             });
@@ -100,6 +100,7 @@ impl Agent {
             );
             self.send(UiEvent::TurnStart { step });
             self.send(UiEvent::AssistantStart {});
+            let provider = self.provider().provider;
             let mut req = {
                 let st = self.state();
                 ChatRequest {
@@ -117,7 +118,7 @@ impl Agent {
                     .filter(|d| activated.contains(&d.name))
                     .cloned()
                     .collect();
-                self.provider.place_activated_tools(&mut req, &defs);
+                provider.place_activated_tools(&mut req, &defs);
                 activated.clear();
             }
             let mut partial = String::new();
@@ -129,7 +130,7 @@ impl Agent {
                 });
             };
             let result = tokio::select! {
-                r = self.provider.stream(&req, &mut sink) => Some(r),
+                r = provider.stream(&req, &mut sink) => Some(r),
                 _ = cancel.cancelled() => None,
             };
             let completion = match result {

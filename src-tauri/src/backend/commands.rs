@@ -70,7 +70,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
         RpcCommand::GetState {} => {
             let st = b.inner.agent.state();
             Ok(json!({
-                "provider": b.inner.opts.provider.as_str(),
+                "provider": b.inner.agent.provider().kind.as_str(),
                 "model": st.model,
                 "cwd": b.inner.opts.cwd,
                 "message_count": st.messages.len(),
@@ -96,6 +96,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
                 let models = b
                     .inner
                     .agent
+                    .provider()
                     .provider
                     .list_models()
                     .await

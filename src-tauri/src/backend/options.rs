@@ -7,8 +7,10 @@ use anyhow::Context;
 use zot_ext_host::HostConfig;
 
 pub use crate::agent::session::SessionChoice;
+use crate::agent::ProviderSlot;
+use crate::auth;
 use crate::cli::args::Cli;
-use crate::providers::ProviderKind;
+use crate::providers::{self, ProviderKind};
 
 /// Everything [`super::Backend::start`] needs.
 #[derive(Debug, Clone)]
@@ -112,5 +114,30 @@ impl BackendOptions {
         cfg.provider = self.provider.as_str().into();
         cfg.model = self.model_or_default();
         cfg
+    }
+
+    /// A client for `kind`: its key from `--api-key` (for the provider it was
+    /// given with), the environment or `auth.json`; `--base-url` likewise only
+    /// for the provider named at start, since it points at that one's server.
+    pub fn connect(&self, kind: ProviderKind) -> ProviderSlot {
+        let from_start = kind == self.provider;
+        let flag = self.api_key.as_deref().filter(|_| from_start);
+        let key = auth::resolve(kind, flag, &self.zot_home);
+        let problem = (key.is_none() && kind.needs_key())
+            .then(|| auth::missing_key_message(kind, &self.zot_home));
+        let provider = providers::build(providers::ProviderConfig {
+            kind,
+            base_url: self
+                .base_url
+                .clone()
+                .filter(|_| from_start)
+                .unwrap_or_else(|| kind.default_base_url().to_owned()),
+            api_key: key.map(|(k, _)| k),
+        });
+        ProviderSlot {
+            kind,
+            provider,
+            problem,
+        }
     }
 }
