@@ -9,7 +9,7 @@ function manual() {
 describe("PanelsState", () => {
   it("opens focused, renders in place, closes", () => {
     const m = manual();
-    const p = new PanelsState(m.schedule, () => 0);
+    const p = new PanelsState(m.schedule);
     p.open("todo", { id: "t", title: "Todos", lines: ["a"], footer: "esc close" });
     expect(p.focused).toBe(true);
     const obj = p.panels[0];
@@ -25,17 +25,31 @@ describe("PanelsState", () => {
 
   it("applies a render after a quiet frame at once and coalesces a burst into one per frame", () => {
     const m = manual();
-    let t = 1000;
-    const p = new PanelsState(m.schedule, () => t);
+    const p = new PanelsState(m.schedule);
     p.open("x", { id: "x", lines: [] });
     p.render("x", ["first"]);
     expect(p.panels[0].lines).toEqual(["first"]);
     expect(p.panels[0].version).toBe(1);
     for (let i = 0; i < 100; i++) p.render("x", [String(i)]);
     expect(p.panels[0].lines).toEqual(["first"]);
-    t += 16;
-    m.run();
+    m.run(); // the next frame: the burst lands as one update
     expect(p.panels[0].lines).toEqual(["99"]);
+    expect(p.panels[0].version).toBe(2);
+    p.render("x", ["same frame"]);
+    expect(p.panels[0].version).toBe(2);
+    m.run();
+    expect(p.panels[0].lines).toEqual(["same frame"]);
+    expect(p.panels[0].version).toBe(3);
+  });
+
+  it("applies a render at once in any frame that has not applied one yet, however soon", () => {
+    const m = manual();
+    const p = new PanelsState(m.schedule);
+    p.open("x", { id: "x", lines: [] });
+    p.render("x", ["a"]);
+    m.run(); // a frame passes with nothing queued
+    p.render("x", ["b"]);
+    expect(p.panels[0].lines).toEqual(["b"]);
     expect(p.panels[0].version).toBe(2);
   });
 
