@@ -16,6 +16,8 @@ test("a streamed answer renders as markdown with highlighted code", async () => 
   await send(s, "hello there");
   await s.until("the answer", async () => (await s.texts(".row-assistant")).join("").includes("streamed world"));
   assert.deepEqual(await s.texts(".row-user .bubble"), ["hello there"]);
+  // The markdown renderer is loaded on first use: plain text may come first.
+  await s.until("the markdown", () => s.exec(`return !!document.querySelector('.row-assistant strong')`));
   assert.equal(await s.exec(`return document.querySelector('.row-assistant strong')?.textContent`), "streamed");
   assert.equal(await s.exec(`return document.querySelector('.row-assistant pre .hljs-keyword')?.textContent`), "fn");
   await s.until("the turn to end", async () => !(await s.exec(`return !!document.querySelector('[data-test=busy]')`)));

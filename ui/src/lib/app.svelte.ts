@@ -7,6 +7,7 @@ import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 import type { ThemeFile } from "./bindings/ThemeFile";
 import type { PanelKey } from "./bindings/PanelKey";
 import { ChatState, type TranscriptMessage } from "./chat/chat.svelte";
+import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
@@ -201,6 +202,8 @@ export class AppState {
     }
     this.notes.clearAll();
     this.chat.busy = true;
+    // The answer will be markdown: load the renderer while the model thinks.
+    void markdownRenderer.load();
     try {
       await this.backend.rpc({ type: "prompt", message: text });
     } catch (e) {
