@@ -2,10 +2,14 @@
 # format checks, the end-to-end run under Xvfb, `make run` and `make build`.
 
 UI_DIR := ui
-# The E2E binary shares target/ with `cargo test` (a second target dir doubled
-# the disk a cold build needs, and CI ran out of it), then is copied aside,
-# because a later `cargo test` rebuilds target/debug/zot without the UI.
-E2E_BIN := $(CURDIR)/target/e2e/zot
+# Cargo's target dir: target/, or CARGO_TARGET_DIR when it is set (a second
+# checkout's builds, or a helper's own dir), so the binaries below are found
+# wherever cargo put them.
+CARGO_TARGET := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
+# The E2E binary shares the target dir with `cargo test` (a second target dir
+# doubled the disk a cold build needs, and CI ran out of it), then is copied
+# aside, because a later `cargo test` rebuilds debug/zot without the UI.
+E2E_BIN := $(CARGO_TARGET)/e2e/zot
 TAURI_DRIVER := $(HOME)/.cargo/bin/tauri-driver
 
 DEPS_TARGETS += deps-ui
@@ -34,7 +38,7 @@ test-ui: deps-ui
 ## A debug binary with the UI embedded, copied to target/e2e/zot.
 e2e-bin: ui-dist
 	cargo build -p zot --features custom-protocol
-	mkdir -p $(dir $(E2E_BIN)) && cp target/debug/zot $(E2E_BIN)
+	mkdir -p $(dir $(E2E_BIN)) && cp $(CARGO_TARGET)/debug/zot $(E2E_BIN)
 
 ## The real app under Xvfb through tauri-driver and WebKitWebDriver.
 test-e2e: apt e2e-bin
@@ -47,21 +51,25 @@ test-e2e: apt e2e-bin
 ## Builds the UI and the backend, then opens the window.
 run: deps ui-dist
 	cargo build -p zot --features custom-protocol
-	./target/debug/zot $(ARGS)
+	$(CARGO_TARGET)/debug/zot $(ARGS)
 
 ## A release binary with the UI embedded at target/release/zot.
 build: deps ui-dist
 	cargo build -p zot --release --features custom-protocol
-	@echo "built target/release/zot"
+	@echo "built $(CARGO_TARGET)/release/zot"
 
 BENCH_TARGETS += bench-ui
 .PHONY: bench-ui
 
-## Keypress→repaint, start-up, memory and a 10 000-message session, in the
-## release app; writes the Desktop section of docs/performance.md.
+## Start-up and idle memory against a bare Tauri window, keypress→repaint,
+## and a 10 000-message session, in release builds; writes the Desktop
+## section of docs/performance.md. zot and examples/bare-window are built in
+## one cargo invocation, so tauri and the rest of their dependencies are
+## compiled once, with the same features, for both.
 bench-ui: apt ui-dist
-	cargo build -p zot --release --features custom-protocol
-	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(CURDIR)/target/release/zot timeout -k 10 900 \
+	cargo build --release -p zot -p bare-window --features zot/custom-protocol,bare-window/custom-protocol
+	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(CARGO_TARGET)/release/zot \
+		ZOT_BARE_BIN=$(CARGO_TARGET)/release/bare-window timeout -k 10 900 \
 		xvfb-run -a -s "-screen 0 1280x800x24" node e2e/bench/ui-bench.mjs > bench-ui.log 2>&1 \
 		|| { cat bench-ui.log; exit 1; }
 	@cat bench-ui.log

@@ -23,7 +23,7 @@ async function freePort() {
 }
 
 /** Launches zot; call `stop()` when done. */
-export async function startApp({ exts = [], theme, extraArgs = [] } = {}) {
+export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv = {} } = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-"));
@@ -45,6 +45,7 @@ export async function startApp({ exts = [], theme, extraArgs = [] } = {}) {
   const env = {
     ZOT_HOME: home,
     PYTHONPATH: path.join(ROOT, "extensions", "sdk-py"),
+    ...extraEnv,
   };
   const win = await launchWindow({
     bin,
