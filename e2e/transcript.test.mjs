@@ -6,9 +6,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { startApp, send } from "./lib/app.mjs";
+import { startApp, send, scratchDir } from "./lib/app.mjs";
 import { sessionFile } from "./lib/session.mjs";
 
 const MESSAGES = 10000;
@@ -19,7 +18,7 @@ let app;
 let s;
 let dir;
 before(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-session-"));
+  dir = scratchDir("zot-e2e-session-");
   app = await startApp({ extraArgs: ["--session", sessionFile(dir, MESSAGES)] });
   s = app.s;
   await s.until("the session", () => s.exec(`return document.querySelectorAll('.row').length > 0`), 30000);
@@ -61,7 +60,7 @@ test("scrolling to the top reaches the first message with the DOM still small", 
 test("a row above the viewport that changes height does not move what is on screen", async () => {
   await s.exec(`const sc = document.querySelector('[data-test=transcript]'); sc.scrollTop = (sc.scrollHeight - sc.clientHeight) / 2;`);
   await frames(3);
-  const shotDir = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-shots-"));
+  const shotDir = scratchDir("zot-e2e-shots-");
   fs.writeFileSync(path.join(shotDir, "long-session-middle.png"), await s.screenshot());
   const before = await topRow();
   // Grow a mounted slot that lies wholly above the viewport (in the overscan).

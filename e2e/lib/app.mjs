@@ -22,11 +22,27 @@ async function freePort() {
   });
 }
 
+// Scratch directories (ZOT_HOME, copies of extensions, logs) are removed
+// when the test file's process ends with every test passed, and kept for
+// reading when one failed.
+const scratch = [];
+process.on("exit", (code) => {
+  if (code !== 0 || process.exitCode) return;
+  for (const dir of scratch) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A new temp directory, cleaned up as above. */
+export function scratchDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+
 /** Launches zot; call `stop()` when done. */
 export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv = {} } = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "zot-e2e-"));
+  const tmp = scratchDir("zot-e2e-");
   const home = path.join(tmp, "home");
   const project = path.join(tmp, "project");
   fs.mkdirSync(home);
