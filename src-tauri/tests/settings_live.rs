@@ -77,7 +77,11 @@ async fn a_key_saved_in_settings_is_used_by_the_next_prompt() {
     // Kimi, whose key variables no machine here sets; the test cannot
     // unset the environment of a multi-threaded process.
     let kind = ProviderKind::Kimi;
-    if kind.env_vars().iter().any(|v| std::env::var_os(v).is_some()) {
+    if kind
+        .env_vars()
+        .iter()
+        .any(|v| std::env::var_os(v).is_some())
+    {
         eprintln!("skipped: a Kimi key is set in the environment");
         return;
     }
