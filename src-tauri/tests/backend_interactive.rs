@@ -6,55 +6,14 @@
 mod ext_fixture;
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
-
-use std::time::Duration;
+#[path = "support/in_process.rs"]
+mod in_process;
 
 use fake_llm::*;
+use in_process::{options, until};
 use serde_json::json;
-use tokio::sync::mpsc::Receiver;
 use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
-use zot_lib::backend::{Backend, BackendOptions, SessionChoice};
-use zot_lib::providers::ProviderKind;
-
-fn options(
-    home: &std::path::Path,
-    cwd: &std::path::Path,
-    url: &str,
-    ext: Vec<std::path::PathBuf>,
-) -> BackendOptions {
-    BackendOptions {
-        provider: ProviderKind::Anthropic,
-        model: None,
-        api_key: Some("k".into()),
-        base_url: Some(url.into()),
-        cwd: cwd.to_path_buf(),
-        zot_home: home.to_path_buf(),
-        explicit: ext,
-        no_ext: true,
-        tools: None,
-        no_tools: false,
-        max_steps: 50,
-        system_prompt: None,
-        append_system_prompt: Vec::new(),
-        session: SessionChoice::Disabled,
-        interactive: true,
-    }
-}
-
-async fn until(rx: &mut Receiver<UiEvent>, pred: impl Fn(&UiEvent) -> bool) -> Vec<UiEvent> {
-    let mut seen = Vec::new();
-    loop {
-        let ev = tokio::time::timeout(Duration::from_secs(30), rx.recv())
-            .await
-            .unwrap_or_else(|_| panic!("timed out; saw {seen:#?}"))
-            .expect("event stream closed");
-        let hit = pred(&ev);
-        seen.push(ev);
-        if hit {
-            return seen;
-        }
-    }
-}
+use zot_lib::backend::{Backend, BackendOptions};
 
 #[tokio::test]
 async fn an_extension_submit_runs_a_turn_in_interactive_front_ends() {
@@ -66,9 +25,12 @@ async fn an_extension_submit_runs_a_turn_in_interactive_front_ends() {
         "fx",
         json!({"commands": {"go": {"action": "noop", "submit": "from the extension"}}}),
     );
-    let (b, mut rx) = Backend::start(options(home.path(), cwd.path(), &s.url, vec![ext]))
-        .await
-        .unwrap();
+    let (b, mut rx) = Backend::start(BackendOptions {
+        explicit: vec![ext],
+        ..options(home.path(), cwd.path(), &s.url)
+    })
+    .await
+    .unwrap();
     b.wait_ready().await;
     b.handle(RpcCommand::Command {
         name: "go".into(),
@@ -99,7 +61,7 @@ async fn abort_stops_the_running_prompt_and_drops_the_queued_ones() {
     ]));
     s.push(anthropic_text(&["after abort"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (b, mut rx) = Backend::start(options(home.path(), cwd.path(), &s.url, vec![]))
+    let (b, mut rx) = Backend::start(options(home.path(), cwd.path(), &s.url))
         .await
         .unwrap();
     b.wait_ready().await;

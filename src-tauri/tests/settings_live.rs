@@ -4,42 +4,17 @@
 
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
-
-use std::time::Duration;
+#[path = "support/in_process.rs"]
+mod in_process;
 
 use fake_llm::*;
+use in_process::{options, until};
 use serde_json::Value;
 use tokio::sync::mpsc::Receiver;
 use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
-use zot_lib::backend::{Backend, BackendOptions, SessionChoice};
+use zot_lib::backend::{Backend, BackendOptions};
 use zot_lib::providers::ProviderKind;
 use zot_lib::settings::{self, SettingsUpdate, Startup};
-
-fn options(
-    home: &std::path::Path,
-    cwd: &std::path::Path,
-    provider: ProviderKind,
-    key: Option<&str>,
-    url: &str,
-) -> BackendOptions {
-    BackendOptions {
-        provider,
-        model: None,
-        api_key: key.map(str::to_owned),
-        base_url: Some(url.into()),
-        cwd: cwd.to_path_buf(),
-        zot_home: home.to_path_buf(),
-        explicit: Vec::new(),
-        no_ext: true,
-        tools: None,
-        no_tools: false,
-        max_steps: 50,
-        system_prompt: None,
-        append_system_prompt: Vec::new(),
-        session: SessionChoice::Disabled,
-        interactive: true,
-    }
-}
 
 /// Events up to the turn's `done`.
 async fn turn(b: &Backend, rx: &mut Receiver<UiEvent>, message: &str) -> Vec<UiEvent> {
@@ -49,18 +24,7 @@ async fn turn(b: &Backend, rx: &mut Receiver<UiEvent>, message: &str) -> Vec<UiE
     })
     .await
     .unwrap();
-    let mut seen = Vec::new();
-    loop {
-        let ev = tokio::time::timeout(Duration::from_secs(30), rx.recv())
-            .await
-            .unwrap_or_else(|_| panic!("timed out; saw {seen:#?}"))
-            .expect("event stream closed");
-        let done = matches!(ev, UiEvent::Done {});
-        seen.push(ev);
-        if done {
-            return seen;
-        }
-    }
+    until(rx, |e| matches!(e, UiEvent::Done {})).await
 }
 
 fn text(evs: &[UiEvent]) -> String {
@@ -88,9 +52,13 @@ async fn a_key_saved_in_settings_is_used_by_the_next_prompt() {
     let llm = FakeLlm::start().await;
     llm.push(openai_text(&["answered with the new key"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (b, mut rx) = Backend::start(options(home.path(), cwd.path(), kind, None, &llm.url))
-        .await
-        .unwrap();
+    let (b, mut rx) = Backend::start(BackendOptions {
+        provider: kind,
+        api_key: None,
+        ..options(home.path(), cwd.path(), &llm.url)
+    })
+    .await
+    .unwrap();
 
     let evs = turn(&b, &mut rx, "hello").await;
     assert!(
@@ -126,15 +94,9 @@ async fn a_key_saved_in_settings_is_used_by_the_next_prompt() {
 async fn a_provider_change_applies_at_once_with_its_default_model() {
     let llm = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (b, _rx) = Backend::start(options(
-        home.path(),
-        cwd.path(),
-        ProviderKind::Anthropic,
-        Some("k"),
-        &llm.url,
-    ))
-    .await
-    .unwrap();
+    let (b, _rx) = Backend::start(options(home.path(), cwd.path(), &llm.url))
+        .await
+        .unwrap();
     let start = Startup {
         zot_home: home.path(),
         provider: "anthropic",
