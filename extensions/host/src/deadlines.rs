@@ -75,13 +75,11 @@ pub(crate) async fn sweep(deadlines: Arc<Deadlines>, inner: Weak<Inner>) {
 fn expire(ext: &Ext, now: Instant) -> Option<Instant> {
     let (due, next) = {
         let mut p = ext.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let due: Vec<u64> = p
+        let due: Vec<_> = p
             .map
-            .iter()
-            .filter(|(_, r)| r.deadline <= now)
-            .map(|(id, _)| *id)
+            .extract_if(.., |_, r| r.deadline <= now)
+            .map(|(_, r)| r)
             .collect();
-        let due: Vec<_> = due.iter().filter_map(|id| p.map.remove(id)).collect();
         (due, p.map.values().map(|r| r.deadline).min())
     };
     for r in due {
