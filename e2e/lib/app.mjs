@@ -39,7 +39,7 @@ export function scratchDir(prefix) {
 }
 
 /** Launches zot; call `stop()` when done. */
-export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv = {} } = {}) {
+export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv = {}, unset = [] } = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = scratchDir("zot-e2e-");
@@ -67,7 +67,7 @@ export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv
     bin,
     args,
     env,
-    unset: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY"],
+    unset: ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", ...unset],
     tmp,
     ready: ["the editor", `return !!document.querySelector('[data-test=editor]');`],
   }).catch(async (e) => {

@@ -8,6 +8,7 @@ mod bridge;
 mod commands;
 mod error;
 mod manager;
+mod renderer;
 mod settings;
 
 use std::path::PathBuf;
@@ -87,6 +88,8 @@ impl Desktop {
 
 /// Opens the window and runs until it closes; returns the exit code.
 pub fn run(opts: BackendOptions) -> i32 {
+    // Before any thread starts or WebKit reads its environment.
+    renderer::apply();
     let ctx = RunContext::from_options(&opts);
     let (backend_tx, backend_rx) = watch::channel(None);
     let (ready_tx, ready_rx) = watch::channel(false);

@@ -1,0 +1,42 @@
+// The app's process tree as Linux's /proc shows it: the bench sums memory
+// over it, and the renderer test reads the WebKit processes' environment.
+import fs from "node:fs";
+
+/** `pid` and every process below it, each with its command line's words. */
+export function processTree(pid) {
+  const info = new Map();
+  for (const d of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const argv = fs.readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
+      info.set(Number(d), { ppid, argv });
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  const all = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, v] of info) if (!all.has(p) && all.has(v.ppid)) (all.add(p), (grew = true));
+  }
+  return [...all].filter((p) => info.has(p)).map((p) => ({ pid: p, argv: info.get(p).argv }));
+}
+
+/** A process's environment at its start, as a Map. */
+export function environ(pid) {
+  const env = new Map();
+  for (const kv of fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")) {
+    const i = kv.indexOf("=");
+    if (i > 0) env.set(kv.slice(0, i), kv.slice(i + 1));
+  }
+  return env;
+}
+
+/** `name` in the environment of the first WebKitWebProcess under `pid`
+ * (undefined if unset): what zot chose for WebKit before its window. */
+export function webProcessEnv(pid, name) {
+  const web = processTree(pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+  if (!web) throw new Error(`no WebKitWebProcess under pid ${pid}`);
+  return environ(web.pid).get(name);
+}
