@@ -74,9 +74,30 @@ export class Session {
     await this.cmd("DELETE", "/actions");
   }
 
+  /** A PNG of the viewport. With WebKit's compositing off (what zot picks
+   * without a GPU, docs/desktop.md), WebKitWebDriver answers only after the
+   * page paints again, and a page at rest never does: the shot would hang.
+   * So one corner pixel changes shade (1 % black, then 2 %) every frame
+   * until the shot is taken. */
   async screenshot() {
-    const b64 = await this.cmd("GET", "/screenshot");
-    return Buffer.from(b64, "base64");
+    await this.exec(`
+      const px = document.createElement('div');
+      px.style.cssText = 'position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;z-index:2147483647';
+      document.body.append(px);
+      let on = true, n = 0;
+      const tick = () => {
+        if (!on) return px.remove();
+        px.style.background = n++ % 2 ? 'rgba(0,0,0,0.01)' : 'rgba(0,0,0,0.02)';
+        requestAnimationFrame(tick);
+      };
+      tick();
+      window.__zotShotDone = () => { on = false; };`);
+    try {
+      const b64 = await this.cmd("GET", "/screenshot");
+      return Buffer.from(b64, "base64");
+    } finally {
+      await this.exec(`window.__zotShotDone?.()`);
+    }
   }
 
   /** Polls `fn` until it returns a truthy value; fails with `what`. */
