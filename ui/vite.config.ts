@@ -2,9 +2,10 @@
 // uses the same config so `.svelte.ts` state classes compile with runes.
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vitest/config";
+import { inlineEntry } from "./build/inline-entry.ts";
 
 export default defineConfig({
-  plugins: [svelte()],
+  plugins: [svelte(), inlineEntry()],
   // Tauri serves the page from its own origin; relative asset URLs work
   // both there and in `vite preview`.
   base: "./",
@@ -12,7 +13,7 @@ export default defineConfig({
   server: { port: 5173, strictPort: true },
   build: { target: "es2022", sourcemap: false, chunkSizeWarningLimit: 2000 },
   test: {
-    include: ["src/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "build/**/*.test.ts"],
     environment: "node",
   },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
