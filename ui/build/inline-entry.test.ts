@@ -39,6 +39,8 @@ test("the entry script and its stylesheet move into index.html; lazy chunks stay
   const page = readFileSync(join(dist, "index.html"), "utf8");
   expect(page).toMatch(/<script type="module">[\s\S]*console\.log/);
   expect(page).not.toMatch(/<script[^>]*src=/);
+  // Vite's placeholders are filled in before the code is inlined.
+  expect(page).not.toContain("__VITE_PRELOAD__");
   expect(page).toContain(`./assets/${assets[0]}`);
   expect(page).toContain("a <\\/script> in a string");
   expect(page).toMatch(/<style>[\s\S]*rgb\(1, 2, 3\)[\s\S]*<\/style>/);

@@ -5,10 +5,13 @@
 // paint waited on both. Chunks loaded on demand (the markdown renderer)
 // stay separate files. Inline scripts are allowed by the strict CSP
 // because Tauri adds their hashes to it at compile time.
+//
+// It works on the files as written (`writeBundle`): Vite fills in parts
+// of the entry's code (its preload list) late in `generateBundle`, so the
+// code seen there is not yet final.
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Plugin, Rollup } from "vite";
-
-type OutputAsset = Rollup.OutputAsset;
-type OutputChunk = Rollup.OutputChunk;
 
 /** `</script` or `</style` inside inlined text would end the element. */
 const safe = (text: string, tag: string) => text.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1");
@@ -18,38 +21,39 @@ export function inlineEntry(): Plugin {
     name: "zot-inline-entry",
     apply: "build",
     enforce: "post",
-    generateBundle(_options, bundle) {
-      const html = Object.values(bundle).find(
-        (f): f is OutputAsset => f.type === "asset" && f.fileName === "index.html",
+    writeBundle(options, bundle) {
+      const out = options.dir;
+      const entry = Object.values(bundle).find(
+        (f): f is Rollup.OutputChunk => f.type === "chunk" && f.isEntry,
       );
-      const entry = Object.values(bundle).find((f): f is OutputChunk => f.type === "chunk" && f.isEntry);
-      if (!html || !entry) return;
+      if (!out || !entry || !bundle["index.html"]) return;
       if (entry.imports.length) {
         // Static imports of other chunks would resolve against the page's
         // URL once inlined; keep such a build as it was.
         this.warn(`not inlining ${entry.fileName}: it imports ${entry.imports.join(", ")}`);
         return;
       }
-      const dir = entry.fileName.slice(0, entry.fileName.lastIndexOf("/") + 1);
-      // Chunks it loads on demand are named relative to its own folder.
-      let code = entry.code;
-      for (const dynamic of entry.dynamicImports) {
-        const name = dynamic.slice(dir.length);
-        code = code.split(`./${name}`).join(`./${dynamic}`);
-      }
-      let page = String(html.source);
+      const htmlPath = join(out, "index.html");
+      let page = readFileSync(htmlPath, "utf8");
       const script = new RegExp(`<script type="module"[^>]*src="\\./${entry.fileName}"[^>]*></script>`);
       if (!script.test(page)) return this.warn(`index.html does not load ${entry.fileName}; nothing inlined`);
-      page = page.replace(script, () => `<script type="module">${safe(code, "script")}</script>`);
-      delete bundle[entry.fileName];
-      for (const css of entry.viteMetadata?.importedCss ?? []) {
-        const asset = bundle[css];
-        const link = new RegExp(`<link rel="stylesheet"[^>]*href="\\./${css}"[^>]*>`);
-        if (asset?.type !== "asset" || !link.test(page)) continue;
-        page = page.replace(link, () => `<style>${safe(String(asset.source), "style")}</style>`);
-        delete bundle[css];
+      // Chunks it loads on demand are named relative to its own folder.
+      const dir = entry.fileName.slice(0, entry.fileName.lastIndexOf("/") + 1);
+      let code = readFileSync(join(out, entry.fileName), "utf8");
+      for (const dynamic of entry.dynamicImports) {
+        code = code.split(`./${dynamic.slice(dir.length)}`).join(`./${dynamic}`);
       }
-      html.source = page;
+      page = page.replace(script, () => `<script type="module">${safe(code, "script")}</script>`);
+      const inlined = [entry.fileName];
+      for (const css of entry.viteMetadata?.importedCss ?? []) {
+        const link = new RegExp(`<link rel="stylesheet"[^>]*href="\\./${css}"[^>]*>`);
+        if (!link.test(page)) continue;
+        const text = readFileSync(join(out, css), "utf8");
+        page = page.replace(link, () => `<style>${safe(text, "style")}</style>`);
+        inlined.push(css);
+      }
+      writeFileSync(htmlPath, page);
+      for (const file of inlined) rmSync(join(out, file));
     },
   };
 }
