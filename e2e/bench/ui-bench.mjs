@@ -98,7 +98,7 @@ async function startOnce(kind, sameEnv) {
 async function startupBench() {
   const runs = { bare: [], zot: [], same: [] };
   // Alternate (bare, zot, same, same, zot, bare, …) so a load spike hits
-  // all alike; zot goes first in none, so its renderer choice is known
+  // all alike. zot is always second, so its renderer choice is known
   // before the first `same` launch copies it.
   let sameEnv = {};
   for (let i = 0; i < ROUNDS; i++) {
