@@ -43,6 +43,15 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
         };
         return Ok(cli::ext::run(args, &globals));
     }
+    if cli.list_models {
+        let text = if cli.json {
+            serde_json::to_string_pretty(providers::catalog::CATALOG)? + "\n"
+        } else {
+            providers::catalog::table()
+        };
+        print!("{text}");
+        return Ok(0);
+    }
     let Some(mode) = cli.mode() else {
         #[cfg(feature = "desktop")]
         return Ok(desktop::run(BackendOptions::from_cli(&cli, true)?));

@@ -3,6 +3,7 @@
 //! completions) it is talking to.
 
 pub mod anthropic;
+pub mod catalog;
 pub mod openai;
 pub mod retry;
 pub mod sse;

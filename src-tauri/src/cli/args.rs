@@ -98,6 +98,15 @@ pub struct Cli {
     /// Resume the newest session of this project.
     #[arg(short = 'c', long = "continue", global = true)]
     pub continue_: bool,
+
+    /// Print the models zot knows (context window, max output, reasoning,
+    /// source) and exit.
+    #[arg(long)]
+    pub list_models: bool,
+
+    /// With --list-models: a JSON array instead of the table.
+    #[arg(long, requires = "list_models")]
+    pub json: bool,
 }
 
 /// Subcommands.

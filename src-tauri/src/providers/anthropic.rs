@@ -277,12 +277,7 @@ impl Provider for Anthropic {
             .map(|a| {
                 a.iter()
                     .filter_map(|m| m["id"].as_str())
-                    .map(|id| ModelInfo {
-                        id: id.to_owned(),
-                        provider: "anthropic".into(),
-                        context_window: Some(200_000),
-                        max_output: None,
-                    })
+                    .map(|id| super::catalog::model_info("anthropic", id))
                     .collect()
             })
             .unwrap_or_default())

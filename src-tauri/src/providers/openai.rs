@@ -268,12 +268,7 @@ impl Provider for OpenAi {
             .map(|a| {
                 a.iter()
                     .filter_map(|m| m["id"].as_str())
-                    .map(|id| ModelInfo {
-                        id: id.to_owned(),
-                        provider: name.clone(),
-                        context_window: None,
-                        max_output: None,
-                    })
+                    .map(|id| super::catalog::model_info(&name, id))
                     .collect()
             })
             .unwrap_or_default())

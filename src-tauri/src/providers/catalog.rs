@@ -1,0 +1,264 @@
+//! The models zot knows without asking a provider: context window, output
+//! limit and whether the model reasons. `zot --list-models` prints it (in
+//! the reference zot's layout, which tools parse), and the rest of the app
+//! asks it for a model's limits.
+//!
+//! Figures are the providers' published model documentation as of
+//! 2026-11; docs/agent.md says where each comes from. A model missing here
+//! still works: zot only lacks its limits.
+
+use serde::Serialize;
+use zot_ext_protocol::rpc::ModelInfo;
+
+/// One known model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct KnownModel {
+    /// `anthropic`, `openai` or `kimi`.
+    pub provider: &'static str,
+    /// The id the API takes.
+    pub id: &'static str,
+    /// The name people use.
+    pub name: &'static str,
+    /// Tokens of context (input and output together).
+    pub context_window: u64,
+    /// Most output tokens one response may have.
+    pub max_output: u64,
+    /// Whether it has a thinking / reasoning mode.
+    pub reasoning: bool,
+    /// Where the entry comes from: always `catalog` here (the reference zot
+    /// also lists `live` and `cache` entries from provider discovery).
+    pub source: &'static str,
+}
+
+const fn m(
+    provider: &'static str,
+    id: &'static str,
+    name: &'static str,
+    context_window: u64,
+    max_output: u64,
+    reasoning: bool,
+) -> KnownModel {
+    KnownModel {
+        provider,
+        id,
+        name,
+        context_window,
+        max_output,
+        reasoning,
+        source: "catalog",
+    }
+}
+
+/// Every model zot knows, by provider, newest first within a family.
+pub const CATALOG: &[KnownModel] = &[
+    m(
+        "anthropic",
+        "claude-sonnet-4-5",
+        "Claude Sonnet 4.5",
+        200_000,
+        64_000,
+        true,
+    ),
+    m(
+        "anthropic",
+        "claude-haiku-4-5",
+        "Claude Haiku 4.5",
+        200_000,
+        64_000,
+        true,
+    ),
+    m(
+        "anthropic",
+        "claude-opus-4-1",
+        "Claude Opus 4.1",
+        200_000,
+        32_000,
+        true,
+    ),
+    m(
+        "anthropic",
+        "claude-opus-4-0",
+        "Claude Opus 4",
+        200_000,
+        32_000,
+        true,
+    ),
+    m(
+        "anthropic",
+        "claude-sonnet-4-0",
+        "Claude Sonnet 4",
+        200_000,
+        64_000,
+        true,
+    ),
+    m(
+        "anthropic",
+        "claude-3-7-sonnet-latest",
+        "Claude Sonnet 3.7",
+        200_000,
+        64_000,
+        true,
+    ),
+    m(
+        "anthropic",
+        "claude-3-5-haiku-latest",
+        "Claude Haiku 3.5",
+        200_000,
+        8_192,
+        false,
+    ),
+    m("openai", "gpt-5", "GPT-5", 400_000, 128_000, true),
+    m("openai", "gpt-5-mini", "GPT-5 mini", 400_000, 128_000, true),
+    m("openai", "gpt-5-nano", "GPT-5 nano", 400_000, 128_000, true),
+    m("openai", "gpt-4.1", "GPT-4.1", 1_047_576, 32_768, false),
+    m(
+        "openai",
+        "gpt-4.1-mini",
+        "GPT-4.1 mini",
+        1_047_576,
+        32_768,
+        false,
+    ),
+    m(
+        "openai",
+        "gpt-4.1-nano",
+        "GPT-4.1 nano",
+        1_047_576,
+        32_768,
+        false,
+    ),
+    m("openai", "gpt-4o", "GPT-4o", 128_000, 16_384, false),
+    m(
+        "openai",
+        "gpt-4o-mini",
+        "GPT-4o mini",
+        128_000,
+        16_384,
+        false,
+    ),
+    m("openai", "o3", "o3", 200_000, 100_000, true),
+    m("openai", "o4-mini", "o4-mini", 200_000, 100_000, true),
+    m(
+        "kimi",
+        "kimi-k2-0905-preview",
+        "Kimi K2 0905",
+        262_144,
+        32_768,
+        false,
+    ),
+    m(
+        "kimi",
+        "kimi-k2-turbo-preview",
+        "Kimi K2 Turbo",
+        262_144,
+        32_768,
+        false,
+    ),
+    m(
+        "kimi",
+        "kimi-k2-thinking",
+        "Kimi K2 Thinking",
+        262_144,
+        32_768,
+        true,
+    ),
+    m(
+        "kimi",
+        "kimi-k2-thinking-turbo",
+        "Kimi K2 Thinking Turbo",
+        262_144,
+        32_768,
+        true,
+    ),
+];
+
+/// The entry for `id`, if zot knows it (for any provider when `provider` is
+/// `None`).
+pub fn find(provider: Option<&str>, id: &str) -> Option<&'static KnownModel> {
+    CATALOG
+        .iter()
+        .find(|k| k.id == id && provider.is_none_or(|p| p == k.provider))
+}
+
+/// A model a provider listed, with the limits zot knows for it.
+pub fn model_info(provider: &str, id: &str) -> ModelInfo {
+    let known = find(Some(provider), id);
+    ModelInfo {
+        id: id.to_owned(),
+        provider: provider.to_owned(),
+        context_window: known.map(|k| k.context_window),
+        max_output: known.map(|k| k.max_output),
+    }
+}
+
+/// The table `zot --list-models` prints. The header and the column widths
+/// are the reference zot's, because tools (zot-chrome-operator's bridge)
+/// parse them: provider, id, context, max-out, a ✓ for reasoning, source,
+/// name.
+pub fn table() -> String {
+    let mut out = String::from(
+        "provider   model id                       context  max-out  reasoning  source        name\n",
+    );
+    for k in CATALOG {
+        let reasoning = if k.reasoning { "✓" } else { " " };
+        out.push_str(&format!(
+            "{:<10} {:<30} {:>8} {:>8}     {}        {:<11}   {}\n",
+            k.provider, k.id, k.context_window, k.max_output, reasoning, k.source, k.name
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_default_model_of_a_hosted_provider_is_known() {
+        use crate::providers::ProviderKind;
+        for p in [
+            ProviderKind::Anthropic,
+            ProviderKind::Openai,
+            ProviderKind::Kimi,
+        ] {
+            assert!(
+                find(Some(p.as_str()), p.default_model()).is_some(),
+                "{}",
+                p.as_str()
+            );
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_per_provider() {
+        for (i, a) in CATALOG.iter().enumerate() {
+            for b in &CATALOG[i + 1..] {
+                assert!(!(a.provider == b.provider && a.id == b.id), "{}", a.id);
+            }
+        }
+    }
+
+    #[test]
+    fn table_rows_split_into_the_reference_columns() {
+        let t = table();
+        let mut lines = t.lines();
+        assert_eq!(
+            lines.next(),
+            Some("provider   model id                       context  max-out  reasoning  source        name")
+        );
+        let row = lines.next().unwrap_or_default();
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(
+            &cols[..6],
+            [
+                "anthropic",
+                "claude-sonnet-4-5",
+                "200000",
+                "64000",
+                "✓",
+                "catalog"
+            ]
+        );
+        assert_eq!(cols[6..].join(" "), "Claude Sonnet 4.5");
+    }
+}
