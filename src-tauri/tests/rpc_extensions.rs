@@ -172,10 +172,7 @@ async fn subscribers_receive_every_lifecycle_event() {
     e.s.push(anthropic_text(&["Fine."]));
     let mut z = start(&e).await;
     z.prompt("go").await;
-    ext_fixture::wait_seen(&e.ext, |v| {
-        v["event"] == "turn_end" && v["stop"] == "end_turn"
-    })
-    .await;
+    ext_fixture::wait_seen(&e.ext, |v| v["event"] == "turn_end" && v["stop"] == "end").await;
     let evs: Vec<Value> = ext_fixture::seen(&e.ext)
         .into_iter()
         .filter(|v| v["type"] == "event")

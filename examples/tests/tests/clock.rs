@@ -38,7 +38,7 @@ async fn a_timer_notifies_when_it_is_done() {
             matches!(
                 e,
                 UiEvent::ExtNotify {
-                    level: NoteLevel::Success,
+                    style: NoteLevel::Success,
                     ..
                 }
             )

@@ -204,7 +204,7 @@ async fn a_corrupt_todos_json_is_moved_aside_and_reported() {
             matches!(
                 e,
                 UiEvent::ExtNotify {
-                    level: NoteLevel::Warn,
+                    style: NoteLevel::Warn,
                     ..
                 }
             )

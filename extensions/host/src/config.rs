@@ -10,8 +10,18 @@ pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 pub const AUTO_READY_IDLE: Duration = Duration::from_millis(250);
 /// Longest registration window after `hello_ack` before auto-ready.
 pub const READY_GRACE: Duration = Duration::from_secs(3);
-/// How long an extension may take to send `hello` after it was spawned.
-pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long an extension may take to send `hello` after it was spawned
+/// while its process is alive. Generous because the reference zot waits
+/// without limit and real extensions build on first start (`go run .`
+/// takes 13–15 s on a cold cache); set `ext_start_timeout_secs` in
+/// `config.json` to change it.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long startup (`Host::wait_ready`) waits for an extension that has
+/// not said `hello` yet before it lets the app go on without it.
+pub const STARTUP_WAIT: Duration = Duration::from_secs(5);
+/// A start slower than this (spawn → ready) is pointed out by the doctor:
+/// it was the old hello limit, and users feel it.
+pub const SLOW_START: Duration = Duration::from_secs(10);
 /// Shutdown: time to send `shutdown_ack` and exit before SIGTERM.
 pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 /// Shutdown: time after SIGTERM before SIGKILL.
@@ -45,8 +55,11 @@ pub struct HostConfig {
     pub intercept_timeout: Duration,
     /// How long a `command_invoked` may take (30 s by default).
     pub command_timeout: Duration,
-    /// How long a spawned extension may take to send `hello` (10 s).
+    /// How long a spawned extension may take to send `hello` (120 s).
     pub hello_timeout: Duration,
+    /// How long startup waits for an extension that has not said `hello`
+    /// before going on without it ([`STARTUP_WAIT`]).
+    pub startup_wait: Duration,
 }
 
 impl HostConfig {
@@ -79,6 +92,7 @@ impl HostConfig {
             intercept_timeout: Duration::from_secs(5),
             command_timeout: Duration::from_secs(30),
             hello_timeout: HELLO_TIMEOUT,
+            startup_wait: STARTUP_WAIT,
         }
     }
 }

@@ -38,8 +38,13 @@ pub enum SendError {
 pub trait FrameSink: Send + Sync + 'static {
     /// Sends or queues `line`; fails at once when it cannot.
     fn send(&self, line: &[u8]) -> Result<(), SendError>;
-    /// Stops sending; the peer sees end of input once queued bytes are gone.
+    /// Stops sending at once, dropping whatever is still queued.
     fn close(&self);
+    /// Stops sending once what is queued has been written, so the peer reads
+    /// every frame and then the end of its input (as after `shutdown`).
+    fn finish(&self) {
+        self.close();
+    }
 }
 
 /// Frames in: whole lines, bounded in length.
@@ -80,6 +85,8 @@ struct Out {
     queue: Vec<u8>,
     /// How much of `queue` has been written.
     off: usize,
+    /// `finish` was called: close once the queue is written.
+    closing: bool,
 }
 
 impl Out {
@@ -132,6 +139,7 @@ impl PipeSink {
                 fd: Some(fd),
                 queue: Vec::new(),
                 off: 0,
+                closing: false,
             }),
             wake: Notify::new(),
         });
@@ -149,7 +157,7 @@ impl PipeSink {
 impl FrameSink for PipeSink {
     fn send(&self, line: &[u8]) -> Result<(), SendError> {
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(fd) = out.fd.clone() else {
+        let Some(fd) = out.fd.clone().filter(|_| !out.closing) else {
             return Err(SendError::Closed);
         };
         if out.pending() > 0 {
@@ -184,6 +192,17 @@ impl FrameSink for PipeSink {
         drop(out);
         self.wake.notify_one();
     }
+
+    fn finish(&self) {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        out.closing = true;
+        if out.pending() == 0 {
+            PipeSink::mark_closed(&mut out);
+        }
+        drop(out);
+        // The writer closes it once the queue is written.
+        self.wake.notify_one();
+    }
 }
 
 /// Drains the overflow queue whenever the pipe has room again.
@@ -195,6 +214,11 @@ async fn writer(sink: Arc<PipeSink>) {
                 let out = sink.out.lock().unwrap_or_else(|e| e.into_inner());
                 match &out.fd {
                     None => return,
+                    Some(_) if out.pending() == 0 && out.closing => {
+                        drop(out);
+                        sink.close();
+                        return;
+                    }
                     Some(_) if out.pending() == 0 => break,
                     Some(fd) => fd.clone(),
                 }

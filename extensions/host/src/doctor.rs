@@ -73,6 +73,10 @@ pub struct DoctorExtension {
     pub readiness: Readiness,
     /// Refused registrations, bad theme colours and the like.
     pub warnings: Vec<String>,
+    /// What it relies on that zot only tolerates for compatibility with the
+    /// reference zot (docs/compat.md): worth fixing, not a failure.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerated: Vec<String>,
     /// Its `extension.json`.
     pub manifest_path: String,
     /// The last lines of its stderr log, when it failed or exited.
@@ -106,18 +110,33 @@ pub struct DoctorConflict {
 /// or out of time, takes the report, shuts everything down and judges it.
 /// Must run inside a tokio runtime.
 pub async fn diagnose(cfg: HostConfig) -> DoctorReport {
-    judge(&started(cfg, Host::report).await)
+    judge(&started(cfg, Wait::Settled, Host::report).await)
 }
 
-/// Starts a host with `cfg` exactly as zot does, waits until every
-/// extension is ready, failed or out of time, lets `look` read it, then
-/// shuts every extension down. `zot ext list` and the doctor both use it,
-/// so neither reports a state the real startup would not reach.
-pub async fn started<T>(cfg: HostConfig, look: impl FnOnce(&Host) -> T) -> T {
+/// How long [`started`] waits before it looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wait {
+    /// As the app does ([`Host::wait_ready`]): a slow starter is still
+    /// `loading` when it looks. For `zot ext list`, which must be quick.
+    Startup,
+    /// Until every extension is ready, failed or exited
+    /// ([`Host::wait_settled`]). For the doctor and the install preview,
+    /// which must say how a slow starter ends.
+    Settled,
+}
+
+/// Starts a host with `cfg` exactly as zot does, waits as `wait` says, lets
+/// `look` read it, then shuts every extension down. `zot ext list` and the
+/// doctor both use it, so neither reports a state the real startup would
+/// not reach.
+pub async fn started<T>(cfg: HostConfig, wait: Wait, look: impl FnOnce(&Host) -> T) -> T {
     let (host, mut events) = Host::start(cfg);
     // Nobody shows these events; drain them so the queue never fills.
     let drain = tokio::spawn(async move { while events.recv().await.is_some() {} });
-    host.wait_ready().await;
+    match wait {
+        Wait::Startup => host.wait_ready().await,
+        Wait::Settled => host.wait_settled().await,
+    }
     let seen = look(&host);
     host.shutdown().await;
     drain.abort();
@@ -147,6 +166,7 @@ pub fn judge(report: &HostReport) -> DoctorReport {
             summary: r.summary.clone(),
             readiness: r.ready.into(),
             warnings: r.warnings.clone(),
+            tolerated: r.tolerated.clone(),
             manifest_path: r.manifest_path.display().to_string(),
             log_tail: match r.summary.state {
                 ExtState::Failed | ExtState::Exited => {

@@ -46,10 +46,37 @@ pub(crate) struct ExtMut {
     pub events: HashSet<LifecycleEvent>,
     pub intercepts: HashSet<LifecycleEvent>,
     pub warnings: Vec<String>,
+    /// Behaviour the spec does not allow but zot tolerates for
+    /// compatibility with the reference zot (docs/compat.md): an odd note
+    /// level, a hello name that differs from the manifest, a slow start.
+    /// The doctor shows these so authors can fix them.
+    pub tolerated: Vec<String>,
+    /// When the current process was spawned.
+    pub spawned_at: Option<Instant>,
+    /// Whether the current process has said `hello` (it then only has its
+    /// registration window left, which is bounded).
+    pub said_hello: bool,
+    /// Spawn → ready of the current process.
+    pub startup: Option<Duration>,
     /// Shadowings decided outside the registry (discovery, themes).
     pub shadowed: Vec<Shadowing>,
     pub themes: Vec<String>,
     pub pid: Option<i32>,
+}
+
+/// Most tolerated-behaviour notes kept per extension: enough to tell an
+/// author what to fix, never a memory leak for one that varies its levels.
+const MAX_TOLERATED: usize = 16;
+
+/// Records a tolerated behaviour of `ext` unless already recorded; returns
+/// whether it was new (so the caller logs it once).
+pub(crate) fn tolerate(ext: &Ext, note: String) -> bool {
+    let mut m = ext.lock();
+    if m.tolerated.len() >= MAX_TOLERATED || m.tolerated.contains(&note) {
+        return false;
+    }
+    m.tolerated.push(note);
+    true
 }
 
 /// What a request is waiting for.

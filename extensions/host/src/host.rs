@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use zot_ext_protocol::rpc::{CommandInfo, ExtState, ShadowKind, Shadowing, UiEvent};
 use zot_ext_protocol::{
     CommandAction, CommandInvoked, CommandResponse, ContentBlock, Event, EventFields, HostToExt,
@@ -305,9 +306,34 @@ impl Host {
 
     /// Waits until every spawned extension is ready (explicitly, or by the
     /// 250 ms idle rule within its 3 s grace after `hello_ack`), failed or
-    /// exited. Each one settles at most `hello_timeout` + 3 s after spawn, so
-    /// a slow interpreter is waited for but a mute one cannot hang startup.
+    /// exited, except that one which has not said `hello` within
+    /// `startup_wait` (5 s) is left to finish starting in the background: a
+    /// `go run .` that builds for 15 s must neither fail (the reference zot
+    /// waits for it) nor hold up the app and the other extensions. It joins
+    /// the registries when it is ready, with an `ext_changed` event.
     pub async fn wait_ready(&self) {
+        let exts = self.inner.lock().exts.clone();
+        let until = Instant::now() + self.inner.cfg.startup_wait;
+        for e in exts {
+            let mut rx = e.settled.subscribe();
+            let settled = rx.wait_for(|s| *s);
+            tokio::pin!(settled);
+            tokio::select! {
+                _ = &mut settled => continue,
+                _ = tokio::time::sleep_until(until) => {}
+            }
+            if e.lock().said_hello {
+                // Only its bounded registration window is left.
+                let _ = settled.await;
+            }
+        }
+    }
+
+    /// Waits until every spawned extension is ready, failed or exited, however
+    /// long its start takes (at most the hello timeout plus the registration
+    /// grace). For the doctor and the install preview, which must say how a
+    /// slow starter ends rather than that it is still starting.
+    pub async fn wait_settled(&self) {
         let exts = self.inner.lock().exts.clone();
         for e in exts {
             let mut rx = e.settled.subscribe();

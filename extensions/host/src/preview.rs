@@ -10,7 +10,7 @@ use std::path::Path;
 
 use zot_ext_protocol::rpc::ExtensionSummary;
 
-use crate::doctor::started;
+use crate::doctor::{started, Wait};
 use crate::HostConfig;
 
 /// Starts the extension in `dir` alone, waits until it is ready, failed or
@@ -20,5 +20,8 @@ pub async fn preview(zot_home: &Path, cwd: &Path, dir: &Path) -> Option<Extensio
     let mut cfg = HostConfig::new(zot_home, cwd);
     cfg.explicit = vec![dir.to_path_buf()];
     cfg.discover = false;
-    started(cfg, |host| host.list()).await.into_iter().next()
+    started(cfg, Wait::Settled, |host| host.list())
+        .await
+        .into_iter()
+        .next()
 }

@@ -20,6 +20,9 @@ pub struct ExtReport {
     pub ready: ReadyKind,
     /// Refused registrations, bad theme colours, and the like.
     pub warnings: Vec<String>,
+    /// Behaviour zot tolerates only for compatibility with the reference
+    /// zot: odd note levels, a hello name that differs, a slow start.
+    pub tolerated: Vec<String>,
     /// Its stderr log.
     pub log_path: PathBuf,
     /// Its `extension.json`.
@@ -103,6 +106,11 @@ impl Host {
             shadowed,
             error: m.error.clone(),
             log_path: e.log.path().display().to_string(),
+            starting_ms: match (m.state, m.spawned_at) {
+                (Some(ExtState::Loading), Some(t)) => Some(millis(t.elapsed())),
+                _ => None,
+            },
+            startup_ms: m.startup.map(millis),
         }
     }
 
@@ -122,6 +130,7 @@ impl Host {
                     summary,
                     ready: m.ready,
                     warnings: m.warnings.clone(),
+                    tolerated: m.tolerated.clone(),
                     log_path: e.log.path().to_path_buf(),
                     manifest_path: e.manifest_path.clone(),
                 }
@@ -161,4 +170,9 @@ impl Host {
             conflicts,
         }
     }
+}
+
+/// Whole milliseconds, saturating (a duration that does not fit is absurd).
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
-use zot_ext_protocol::{ExtToHost, RegisterCommand, RegisterTool};
+use zot_ext_protocol::{ExtToHost, LevelName, RegisterCommand, RegisterTool};
 
 use crate::codec;
+use crate::config::SLOW_START;
 use crate::ext_log::excerpt;
 use crate::extension::{Ext, ReadyKind, Reply};
 use crate::host::{HostEvent, Inner};
@@ -117,10 +118,15 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             Routed::Other
         }
         ExtToHost::Notify(n) => {
+            if !n.level.is_spec() {
+                note_odd_level(ext, &n.level);
+            }
+            let style = n.level.style();
             inner.post(
                 HostEvent::Ui(UiEvent::ExtNotify {
                     extension: ext.name.clone(),
                     level: n.level,
+                    style,
                     message: n.message,
                 }),
                 Some(ext),
@@ -145,6 +151,38 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             Routed::Other
         }
         ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
+    }
+}
+
+/// Points out a start slower than [`SLOW_START`]: zot waits for it, but the
+/// user waits too, so the doctor tells the author.
+fn note_slow_start(ext: &Ext) {
+    let Some(took) = ext.lock().startup else {
+        return;
+    };
+    if took < SLOW_START {
+        return;
+    }
+    let note = format!(
+        "took {:.1} s from spawn to ready; ship a built program rather than building on start (e.g. `go run .`)",
+        took.as_secs_f32()
+    );
+    if crate::extension::tolerate(ext, note.clone()) {
+        ext.log.line(&note);
+    }
+}
+
+/// Records, once per level, that the extension used a `notify` level the
+/// spec does not name: it is shown anyway (as the reference zot does), and
+/// the doctor tells the author.
+fn note_odd_level(ext: &Ext, level: &LevelName) {
+    let msg = format!(
+        "notify level '{}' is not one of info, success, warn, error; shown as {}",
+        level.0,
+        level.style().as_str()
+    );
+    if crate::extension::tolerate(ext, msg.clone()) {
+        ext.log.line(&msg);
     }
 }
 
@@ -219,7 +257,9 @@ pub(crate) fn mark_ready(inner: &Arc<Inner>, ext: &Arc<Ext>, kind: ReadyKind) {
         }
         m.state = Some(ExtState::Ready);
         m.ready = kind;
+        m.startup = m.spawned_at.map(|t| t.elapsed());
     }
+    note_slow_start(ext);
     if kind == ReadyKind::Auto {
         ext.log
             .line("no 'ready' frame: treated as ready after registrations went quiet");

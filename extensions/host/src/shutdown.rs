@@ -35,6 +35,12 @@ pub(crate) async fn stop_child(
         return Some(s);
     }
     ext.send_one_way(&encode(&HostToExt::Shutdown(Shutdown {})));
+    // Then end its input, as the reference zot and the MCP stdio lifecycle
+    // do: an extension that exits at end of input (rather than on the
+    // frame) is gone at once instead of after 2 s and a SIGTERM.
+    if let Some(sink) = ext.sink() {
+        sink.finish();
+    }
     let steps = [
         (
             SHUTDOWN_GRACE,

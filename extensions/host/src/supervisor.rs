@@ -79,7 +79,13 @@ pub(crate) async fn connect(
         .unwrap_or_default();
     let sp = process::spawn(exec, &args, &ext.dir, ext.log.path())
         .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
-    ext.lock().pid = Some(sp.pgid);
+    {
+        let mut m = ext.lock();
+        m.pid = Some(sp.pgid);
+        m.spawned_at = Some(Instant::now());
+        m.said_hello = false;
+        m.startup = None;
+    }
     let mut child = sp.child;
     let mut guard = sp.guard;
     let sink: Arc<dyn FrameSink> = match PipeSink::new(sp.stdin) {
@@ -101,11 +107,12 @@ pub(crate) async fn connect(
         }
     };
     let refusal = match codec::decode(&line) {
-        Ok(ExtToHost::Hello(h)) if h.name == ext.name => None,
-        Ok(ExtToHost::Hello(h)) => Some(format!(
-            "said hello as '{}', but its manifest names it '{}'; fix one of them",
-            h.name, ext.name
-        )),
+        Ok(ExtToHost::Hello(h)) => {
+            if h.name != ext.name {
+                name_mismatch(ext, &h.name);
+            }
+            None
+        }
         Ok(other) => Some(format!(
             "sent '{}' as its first frame instead of 'hello'; stopped",
             frame_type(&other)
@@ -119,6 +126,7 @@ pub(crate) async fn connect(
         guard.disarm_if_gone();
         return Err(Failure::msg(message));
     }
+    ext.lock().said_hello = true;
     let ack = HostToExt::HelloAck(HelloAck {
         protocol_version: PROTOCOL_VERSION,
         zot_version: inner.cfg.zot_version.clone(),
@@ -141,6 +149,20 @@ pub(crate) async fn connect(
         guard,
         source,
     })
+}
+
+/// The reference zot trusts the manifest's name and ignores what `hello`
+/// says, and extensions in the wild rely on it (docs/compat.md): accept,
+/// keep the manifest's name, and tell the author through the log and the
+/// doctor.
+fn name_mismatch(ext: &Ext, said: &str) {
+    let note = format!(
+        "said hello as '{said}', but its manifest names it '{}'; zot uses the manifest's name: make them equal",
+        ext.name
+    );
+    if crate::extension::tolerate(ext, note.clone()) {
+        ext.log.line(&note);
+    }
 }
 
 /// Waits for the first non-blank line, the process's exit, the hello

@@ -93,7 +93,8 @@ async fn notify_clear_notes_and_submit_reach_the_app() {
         vec![
             HostEvent::Ui(UiEvent::ExtNotify {
                 extension: "talk".into(),
-                level: zot_ext_protocol::NoteLevel::Warn,
+                level: zot_ext_protocol::NoteLevel::Warn.into(),
+                style: zot_ext_protocol::NoteLevel::Warn,
                 message: "careful".into()
             }),
             HostEvent::Ui(UiEvent::ExtClearNotes {

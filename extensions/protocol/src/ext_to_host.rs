@@ -252,13 +252,72 @@ pub enum NoteLevel {
     Error,
 }
 
+impl NoteLevel {
+    /// The spec's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoteLevel::Info => "info",
+            NoteLevel::Success => "success",
+            NoteLevel::Warn => "warn",
+            NoteLevel::Error => "error",
+        }
+    }
+}
+
+/// A `notify` level exactly as the extension wrote it. The spec names four
+/// levels, but the reference zot shows any other string as a neutral note,
+/// and real extensions send `warning`, `err` and the like; refusing the
+/// frame lost their notes (docs/compat.md). So any string is accepted, and
+/// [`LevelName::style`] says how to colour it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct LevelName(pub String);
+
+impl Default for LevelName {
+    fn default() -> Self {
+        LevelName("info".into())
+    }
+}
+
+impl From<NoteLevel> for LevelName {
+    fn from(level: NoteLevel) -> Self {
+        LevelName(level.as_str().into())
+    }
+}
+
+impl LevelName {
+    /// The colour: one of the spec's levels, an obvious synonym of one, or
+    /// neutral for anything else.
+    pub fn style(&self) -> NoteLevel {
+        self.known().unwrap_or(NoteLevel::Info)
+    }
+
+    /// The spec level this names, synonyms included.
+    fn known(&self) -> Option<NoteLevel> {
+        let l = self.0.trim().to_ascii_lowercase();
+        Some(match l.as_str() {
+            "info" | "information" | "notice" | "note" | "debug" | "log" => NoteLevel::Info,
+            "success" | "ok" | "done" => NoteLevel::Success,
+            "warn" | "warning" | "caution" => NoteLevel::Warn,
+            "error" | "err" | "fatal" | "critical" | "danger" | "failure" => NoteLevel::Error,
+            _ => return None,
+        })
+    }
+
+    /// Whether the extension used one of the spec's four spellings; any
+    /// other is only tolerated, and the doctor points it out to authors.
+    pub fn is_spec(&self) -> bool {
+        matches!(self.0.as_str(), "info" | "success" | "warn" | "error")
+    }
+}
+
 /// `notify`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Notify {
-    /// Colour of the note.
+    /// Colour of the note: any string; see [`LevelName`].
     #[serde(default)]
-    pub level: NoteLevel,
+    pub level: LevelName,
     /// The note's text.
     pub message: String,
 }

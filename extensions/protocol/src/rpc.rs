@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::{ContentBlock, NoteLevel, PanelSpec};
+use crate::{ContentBlock, LevelName, NoteLevel, PanelSpec};
 
 /// One command line from the client: an optional `id` plus the command.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -168,7 +168,20 @@ pub enum StopReason {
 }
 
 impl StopReason {
-    /// The wire spelling, as lifecycle `turn_end` events carry it.
+    /// The spelling extensions get in a lifecycle `turn_end` event. The
+    /// reference zot sends `end` where a turn finished normally (its stop
+    /// values are `end`, `length`, `tool_use`, `error`, `aborted`), and
+    /// extensions in the wild test for it, although the extension spec's
+    /// example shows `end_turn` (docs/compat.md). RPC clients keep
+    /// [`StopReason::as_str`], as spec/rpc.md says.
+    pub fn as_ext_str(self) -> &'static str {
+        match self {
+            StopReason::EndTurn => "end",
+            other => other.as_str(),
+        }
+    }
+
+    /// The RPC spelling, as the client's `turn_end` event carries it.
     pub fn as_str(self) -> &'static str {
         match self {
             StopReason::EndTurn => "end_turn",
@@ -337,6 +350,15 @@ pub struct ExtensionSummary {
     pub error: Option<String>,
     /// `$ZOT_HOME/logs/ext-<name>.log`.
     pub log_path: String,
+    /// While `loading`: milliseconds since its process was spawned, so a
+    /// slow first start (a `go run .` build) shows as progress, not a hang.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub starting_ms: Option<u64>,
+    /// Once `ready`: how long spawn → ready took, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub startup_ms: Option<u64>,
 }
 
 /// A model the provider offers.
@@ -449,8 +471,12 @@ pub enum UiEvent {
     ExtNotify {
         /// Who.
         extension: String,
-        /// Colour.
-        level: NoteLevel,
+        /// The level exactly as the extension sent it (clients of the
+        /// reference zot read it verbatim, e.g. `warning`).
+        level: LevelName,
+        /// How to colour it: `level` mapped onto the spec's four levels
+        /// (unknown strings are `info`).
+        style: NoteLevel,
         /// Text.
         message: String,
     },

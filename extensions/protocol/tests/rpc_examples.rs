@@ -84,10 +84,11 @@ fn events_use_the_spec_field_names() {
         (
             UiEvent::ExtNotify {
                 extension: "e".into(),
-                level: NoteLevel::Warn,
+                level: NoteLevel::Warn.into(),
+                style: NoteLevel::Warn,
                 message: "m".into(),
             },
-            json!({"type":"ext_notify","extension":"e","level":"warn","message":"m"}),
+            json!({"type":"ext_notify","extension":"e","level":"warn","style":"warn","message":"m"}),
         ),
         (
             UiEvent::Usage(Usage {

@@ -169,7 +169,7 @@ fn panel_render_and_close() {
 fn notify_and_clear_notes() {
     ext(
         r#"{"type":"notify","level":"info","message":"refreshed cache (12 entries)"}"#,
-        |f| matches!(f, ExtToHost::Notify(n) if n.level == NoteLevel::Info),
+        |f| matches!(f, ExtToHost::Notify(n) if n.level.style() == NoteLevel::Info && n.level.is_spec()),
     );
     for level in ["success", "warn", "error"] {
         let line = format!(r#"{{"type":"notify","level":"{level}","message":"m"}}"#);

@@ -2,7 +2,9 @@
 // Copies the protocol's TypeScript types, as ts-rs generates them from the
 // Rust protocol crate into ui/src/lib/bindings, into src/protocol/ so the SDK
 // ships the very same definitions. Only the frames an extension sees are
-// copied (the transitive imports of HostToExt, ExtToHost, Manifest and LifecycleEvent).
+// copied (the transitive imports of HostToExt, ExtToHost, Manifest, LifecycleEvent
+// and NoteLevel: a `notify` may carry any level string, so the spec's four
+// levels are no longer reachable from the frames, but `notify()` offers them).
 // Relative imports gain a `.js` suffix so the package resolves under
 // NodeNext, Bun and Deno.
 //
@@ -15,7 +17,7 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const bindings = join(here, "..", "..", "..", "ui", "src", "lib", "bindings");
 const target = join(here, "..", "src", "protocol");
-const roots = ["HostToExt", "ExtToHost", "Manifest", "LifecycleEvent"];
+const roots = ["HostToExt", "ExtToHost", "Manifest", "LifecycleEvent", "NoteLevel"];
 const importRe = /from "(\.\/[^"]+)"/g;
 
 /** Every binding reachable from the roots, as `name -> rewritten text`. */

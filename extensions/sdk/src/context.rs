@@ -81,7 +81,7 @@ impl Context {
     /// Pushes a note under the transcript.
     pub fn notify(&self, level: NoteLevel, message: impl Into<String>) {
         self.send(ExtToHost::Notify(Notify {
-            level,
+            level: level.into(),
             message: message.into(),
         }));
     }

@@ -43,7 +43,7 @@ impl Agent {
         self.exts.emit(
             LifecycleEvent::TurnEnd,
             EventFields {
-                stop: Some(stop.as_str().into()),
+                stop: Some(stop.as_ext_str().into()),
                 ..Default::default()
             },
         );

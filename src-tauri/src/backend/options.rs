@@ -113,6 +113,9 @@ impl BackendOptions {
         cfg.discover = !self.no_ext;
         cfg.provider = self.provider.as_str().into();
         cfg.model = self.model_or_default();
+        if let Some(secs) = start_timeout(&crate::settings::read_config(&self.zot_home)) {
+            cfg.hello_timeout = secs;
+        }
         cfg
     }
 
@@ -139,5 +142,31 @@ impl BackendOptions {
             provider,
             problem,
         }
+    }
+}
+
+/// `ext_start_timeout_secs` from `config.json`: how long an extension may
+/// take to say `hello` (docs/host.md). Anything but a positive number of
+/// seconds up to a day is ignored, keeping the default.
+fn start_timeout(config: &serde_json::Value) -> Option<std::time::Duration> {
+    let secs = config.get("ext_start_timeout_secs")?.as_f64()?;
+    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0)
+        .then(|| std::time::Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_start_timeout_comes_from_config_json_when_it_is_sane() {
+        let t = |v| start_timeout(&json!({ "ext_start_timeout_secs": v }));
+        assert_eq!(t(json!(300)), Some(std::time::Duration::from_secs(300)));
+        assert_eq!(t(json!(0.5)), Some(std::time::Duration::from_millis(500)));
+        for bad in [json!(0), json!(-3), json!(1e20), json!("60"), json!(null)] {
+            assert_eq!(t(bad.clone()), None, "{bad}");
+        }
+        assert_eq!(start_timeout(&json!({})), None);
     }
 }

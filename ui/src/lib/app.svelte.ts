@@ -140,7 +140,7 @@ export class AppState {
         this.chat.push({ kind: "error", text: e.message });
         break;
       case "ext_notify":
-        this.notes.notify(e.extension, e.level, e.message);
+        this.notes.notify(e.extension, e.style, e.message);
         break;
       case "ext_display":
         this.notes.display(e.extension, e.text);

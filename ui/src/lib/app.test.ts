@@ -12,7 +12,7 @@ async function started() {
 describe("AppState", () => {
   it("clears notes on the next prompt", async () => {
     const { fake, app } = await started();
-    fake.emit({ type: "ext_notify", extension: "todo", level: "success", message: "saved" });
+    fake.emit({ type: "ext_notify", extension: "todo", level: "success", style: "success", message: "saved" });
     expect(app.notes.items).toHaveLength(1);
     await app.submit("hi");
     expect(app.notes.items).toHaveLength(0);
@@ -20,13 +20,13 @@ describe("AppState", () => {
 
   it("clears notes on Esc and /clear, and keeps ext errors until /clear", async () => {
     const { fake, app } = await started();
-    fake.emit({ type: "ext_notify", extension: "a", level: "info", message: "1" });
+    fake.emit({ type: "ext_notify", extension: "a", level: "info", style: "info", message: "1" });
     app.escape();
     expect(app.notes.items).toHaveLength(0);
     fake.emit({ type: "ext_error", extension: "bad", message: "exited", log_path: "/l", exit_status: "1" });
     await app.submit("hello");
     expect(app.chat.items.some((i) => i.kind === "ext_error")).toBe(true);
-    fake.emit({ type: "ext_notify", extension: "a", level: "info", message: "2" });
+    fake.emit({ type: "ext_notify", extension: "a", level: "info", style: "info", message: "2" });
     await app.submit("/clear");
     expect(app.notes.items).toHaveLength(0);
     expect(app.chat.items).toHaveLength(0);

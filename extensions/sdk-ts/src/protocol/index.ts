@@ -12,6 +12,7 @@ export type { ExtToHost } from "./ExtToHost.js";
 export type { Hello } from "./Hello.js";
 export type { HelloAck } from "./HelloAck.js";
 export type { HostToExt } from "./HostToExt.js";
+export type { LevelName } from "./LevelName.js";
 export type { LifecycleEvent } from "./LifecycleEvent.js";
 export type { Manifest } from "./Manifest.js";
 export type { NoteLevel } from "./NoteLevel.js";

@@ -138,6 +138,12 @@ fn extension(o: &mut String, e: &DoctorExtension) {
     for w in &e.warnings {
         let _ = writeln!(o, "    warning: {w}");
     }
+    for t in &e.tolerated {
+        let _ = writeln!(
+            o,
+            "    tolerated (works here, but fix it; see docs/compat.md): {t}"
+        );
+    }
     let _ = writeln!(o, "    log: {}", s.log_path);
     if !e.log_tail.is_empty() {
         let _ = writeln!(o, "    last log lines:");

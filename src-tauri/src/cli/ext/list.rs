@@ -3,7 +3,7 @@
 //! mode (`ExtensionSummary`).
 
 use anyhow::Result;
-use zot_ext_host::doctor::started;
+use zot_ext_host::doctor::{started, Wait};
 use zot_ext_protocol::rpc::ExtensionSummary;
 
 use super::output::{stdout, table, word};
@@ -11,7 +11,9 @@ use super::ExtGlobals;
 
 /// Runs the subcommand.
 pub(super) fn run(global: &ExtGlobals, json: bool) -> Result<i32> {
-    let list = super::block_on(started(global.host_config(), |host| host.list()))?;
+    let list = super::block_on(started(global.host_config(), Wait::Startup, |host| {
+        host.list()
+    }))?;
     if json {
         stdout(&format!("{}\n", serde_json::to_string_pretty(&list)?));
         return Ok(0);

@@ -64,4 +64,13 @@ error?: string,
 /**
  * `$ZOT_HOME/logs/ext-<name>.log`.
  */
-log_path: string, };
+log_path: string, 
+/**
+ * While `loading`: milliseconds since its process was spawned, so a
+ * slow first start (a `go run .` build) shows as progress, not a hang.
+ */
+starting_ms?: number, 
+/**
+ * Once `ready`: how long spawn → ready took, in milliseconds.
+ */
+startup_ms?: number, };

@@ -9,6 +9,7 @@ interface DoctorExt {
   readiness?: string;
   error?: string;
   warnings?: string[];
+  tolerated?: string[];
   manifest_path?: string;
   log_path?: string;
   log_tail?: string[];
@@ -34,6 +35,7 @@ export function formatDoctor(raw: unknown): string {
     out.push(`${e.name} (${e.scope}) — ${e.state}${e.readiness ? `, ${e.readiness.replace("_", "-")}` : ""}`);
     if (e.error) out.push(`  error: ${e.error}`);
     for (const w of e.warnings ?? []) out.push(`  warning: ${w}`);
+    for (const t of e.tolerated ?? []) out.push(`  tolerated (works, but fix it; see docs/compat.md): ${t}`);
     if (e.manifest_path) out.push(`  manifest: ${e.manifest_path}`);
     if (e.log_path) out.push(`  log: ${e.log_path}`);
     for (const l of e.log_tail ?? []) out.push(`  | ${l}`);
@@ -42,4 +44,15 @@ export function formatDoctor(raw: unknown): string {
     if (c.chain.length) out.push(`intercept ${c.event}: ${c.chain.join(" → ")}`);
   for (const c of r.conflicts ?? []) out.push(`conflict: ${JSON.stringify(c)}`);
   return out.join("\n").trim();
+}
+
+/**
+ * The state badge's text. A slow first start (a `go run .` that builds for
+ * 15 s) shows its elapsed time so it reads as progress, not a hang;
+ * `sinceListedMs` is how long ago the list was fetched.
+ */
+export function stateLabel(ext: { state: string; starting_ms?: number }, sinceListedMs: number): string {
+  if (ext.state !== "loading" || ext.starting_ms === undefined) return ext.state;
+  const secs = Math.floor((ext.starting_ms + Math.max(0, sinceListedMs)) / 1000);
+  return secs < 1 ? "starting…" : `starting… ${secs} s`;
 }
