@@ -8,12 +8,13 @@ pub mod session;
 pub mod system_prompt;
 pub mod transcript;
 pub mod turn;
+pub mod usage;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 
 use tokio::sync::mpsc::UnboundedSender;
-use zot_ext_protocol::rpc::{UiEvent, Usage};
+use zot_ext_protocol::rpc::UiEvent;
 
 use crate::providers::{Provider, ProviderKind};
 use crate::tools::Tool;
@@ -26,8 +27,8 @@ use transcript::Message;
 pub struct State {
     /// The transcript as the model sees it.
     pub messages: Vec<Message>,
-    /// Token totals since start or the last clear.
-    pub usage: Usage,
+    /// Token and cost totals since start or the last clear.
+    pub usage: usage::Ledger,
     /// The model id in use.
     pub model: String,
     /// Where messages are appended, unless `--no-session`.

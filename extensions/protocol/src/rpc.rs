@@ -198,7 +198,9 @@ impl StopReason {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Usage {
-    /// Prompt tokens.
+    /// Prompt tokens not served from the provider's cache (OpenAI counts
+    /// cached tokens inside its prompt tokens; zot subtracts them so every
+    /// provider means the same here).
     pub input_tokens: u64,
     /// Completion tokens.
     pub output_tokens: u64,
@@ -208,6 +210,57 @@ pub struct Usage {
     /// Prompt tokens written to the provider's cache.
     #[serde(default)]
     pub cache_write_tokens: u64,
+}
+
+impl Usage {
+    /// Adds `other` to these counts.
+    pub fn add(&mut self, other: &Usage) {
+        self.input_tokens = self.input_tokens.saturating_add(other.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(other.output_tokens);
+        self.cache_read_tokens = self
+            .cache_read_tokens
+            .saturating_add(other.cache_read_tokens);
+        self.cache_write_tokens = self
+            .cache_write_tokens
+            .saturating_add(other.cache_write_tokens);
+    }
+}
+
+/// Tokens and cost since the session started (or the last `clear`), under
+/// the names the reference zot's RPC clients read (`cumulative.input`,
+/// `cumulative.output`, `cumulative.cost_usd`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct UsageTotals {
+    /// Prompt tokens not served from the cache.
+    pub input: u64,
+    /// Completion tokens.
+    pub output: u64,
+    /// Prompt tokens read from the cache.
+    pub cache_read: u64,
+    /// Prompt tokens written to the cache.
+    pub cache_write: u64,
+    /// US dollars at the built-in price list; absent when a call used a
+    /// model whose price zot does not know.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cost_usd: Option<f64>,
+}
+
+/// The `usage` event, and `get_state.usage`: this call's tokens (for
+/// `get_state`, the session's), what they cost, and the session's totals.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct UsageReport {
+    /// Token counts.
+    #[serde(flatten)]
+    pub tokens: Usage,
+    /// What these tokens cost in US dollars, when the model's price is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub cost_usd: Option<f64>,
+    /// The session's totals so far.
+    pub cumulative: UsageTotals,
 }
 
 /// Where an extension was found.
@@ -450,7 +503,7 @@ pub enum UiEvent {
         content: String,
     },
     /// Token usage of one model call.
-    Usage(Usage),
+    Usage(UsageReport),
     /// A step or turn ended.
     TurnEnd {
         /// Why.

@@ -91,12 +91,26 @@ fn events_use_the_spec_field_names() {
             json!({"type":"ext_notify","extension":"e","level":"warn","style":"warn","message":"m"}),
         ),
         (
-            UiEvent::Usage(Usage {
-                input_tokens: 3,
-                output_tokens: 4,
-                ..Usage::default()
+            UiEvent::Usage(UsageReport {
+                tokens: Usage {
+                    input_tokens: 3,
+                    output_tokens: 4,
+                    ..Usage::default()
+                },
+                cost_usd: Some(0.5),
+                cumulative: UsageTotals {
+                    input: 30,
+                    output: 40,
+                    cache_read: 0,
+                    cache_write: 0,
+                    cost_usd: Some(1.5),
+                },
             }),
-            json!({"type":"usage","input_tokens":3,"output_tokens":4,"cache_read_tokens":0,"cache_write_tokens":0}),
+            // The reference zot's RPC clients read cumulative.input,
+            // cumulative.output and cumulative.cost_usd.
+            json!({"type":"usage","input_tokens":3,"output_tokens":4,"cache_read_tokens":0,"cache_write_tokens":0,
+                   "cost_usd":0.5,
+                   "cumulative":{"input":30,"output":40,"cache_read":0,"cache_write":0,"cost_usd":1.5}}),
         ),
         (
             UiEvent::ExtReload {

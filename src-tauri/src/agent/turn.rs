@@ -100,7 +100,8 @@ impl Agent {
             );
             self.send(UiEvent::TurnStart { step });
             self.send(UiEvent::AssistantStart {});
-            let provider = self.provider().provider;
+            let slot = self.provider();
+            let (provider, provider_name) = (slot.provider, slot.kind.as_str());
             let mut req = {
                 let st = self.state();
                 ChatRequest {
@@ -155,14 +156,11 @@ impl Agent {
                 }
                 Some(Ok(c)) => c,
             };
-            self.send(UiEvent::Usage(completion.usage));
-            {
-                let mut st = self.state();
-                st.usage.input_tokens += completion.usage.input_tokens;
-                st.usage.output_tokens += completion.usage.output_tokens;
-                st.usage.cache_read_tokens += completion.usage.cache_read_tokens;
-                st.usage.cache_write_tokens += completion.usage.cache_write_tokens;
-            }
+            let report = self
+                .state()
+                .usage
+                .record(provider_name, &req.model, completion.usage);
+            self.send(UiEvent::Usage(report));
             let msg = Message {
                 role: Role::Assistant,
                 content: completion.content,
@@ -297,12 +295,17 @@ impl Agent {
         if let Some(tool) = builtin {
             return (tools::run_checked(tool.as_ref(), args, &ctx).await, None);
         }
-        if let Some(t) = &ext_tool {
-            // The same check as for built-ins, against the extension's own
-            // schema, so a malformed call never reaches the extension.
-            if let Err(e) = tools::schema::check(&t.def.schema, &args) {
+        if ext_tool.is_some() {
+            // The spec makes the extension responsible for validating and
+            // coercing its arguments (a "5" it turns into 5 must reach it),
+            // so only the frame's shape is checked: `args` is an object.
+            // Built-in tools keep the strict schema check.
+            if !args.is_object() {
                 return (
-                    ToolOutput::err(format!("invalid arguments for tool {name}: {e}")),
+                    ToolOutput::err(format!(
+                        "invalid arguments for tool {name}: expected a JSON object, got {}",
+                        tools::schema::describe(&args)
+                    )),
                     ext_owner,
                 );
             }

@@ -75,7 +75,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
                 "cwd": b.inner.opts.cwd,
                 "message_count": st.messages.len(),
                 "busy": b.busy(),
-                "usage": st.usage,
+                "usage": st.usage.report(),
                 "session": st.session.as_ref().map(|s| s.path().to_path_buf()),
             }))
         }

@@ -181,11 +181,15 @@ impl Provider for OpenAi {
                 )));
             }
             if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
-                usage.input_tokens = u["prompt_tokens"].as_u64().unwrap_or(0);
-                usage.output_tokens = u["completion_tokens"].as_u64().unwrap_or(0);
+                // OpenAI counts cached tokens inside `prompt_tokens`; zot's
+                // `input_tokens` are the uncached ones, as Anthropic's are.
+                let prompt = u["prompt_tokens"].as_u64().unwrap_or(0);
                 usage.cache_read_tokens = u["prompt_tokens_details"]["cached_tokens"]
                     .as_u64()
-                    .unwrap_or(0);
+                    .unwrap_or(0)
+                    .min(prompt);
+                usage.input_tokens = prompt - usage.cache_read_tokens;
+                usage.output_tokens = u["completion_tokens"].as_u64().unwrap_or(0);
             }
             let Some(choice) = v["choices"].get(0) else {
                 continue;

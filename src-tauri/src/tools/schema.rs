@@ -43,7 +43,7 @@ pub fn check(schema: &Value, args: &Value) -> Result<(), String> {
     Ok(())
 }
 
-fn describe(v: &Value) -> String {
+pub fn describe(v: &Value) -> String {
     match v {
         Value::Null => "null".into(),
         Value::Bool(_) => "a boolean".into(),

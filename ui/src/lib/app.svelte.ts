@@ -3,6 +3,7 @@
 import type { Backend } from "./backend/backend";
 import { errorMessage } from "./backend/errors";
 import type { UiEvent } from "./bindings/UiEvent";
+import type { UsageTotals } from "./bindings/UsageTotals";
 import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 import type { ThemeFile } from "./bindings/ThemeFile";
 import type { PanelKey } from "./bindings/PanelKey";
@@ -26,6 +27,8 @@ export class AppState {
   readonly panels = new PanelsState();
   readonly status = new StatusState();
   extensions: ExtensionSummary[] = $state([]);
+  /** The session's tokens and cost, from the last `usage` event. */
+  usage: UsageTotals | null = $state(null);
   themes: ThemeFile[] = $state(mergeThemes([]));
   theme = $state("dark");
   settings: Settings | null = $state(null);
@@ -185,6 +188,8 @@ export class AppState {
         break;
       }
       case "usage":
+        this.usage = e.cumulative;
+        break;
       case "session_start":
         break;
     }
@@ -219,6 +224,7 @@ export class AppState {
     switch (builtin) {
       case "clear":
         this.chat.clear();
+        this.usage = null;
         this.notes.clearAll();
         await this.call({ type: "clear" });
         return;

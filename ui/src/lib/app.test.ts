@@ -12,7 +12,13 @@ async function started() {
 describe("AppState", () => {
   it("clears notes on the next prompt", async () => {
     const { fake, app } = await started();
-    fake.emit({ type: "ext_notify", extension: "todo", level: "success", style: "success", message: "saved" });
+    fake.emit({
+      type: "ext_notify",
+      extension: "todo",
+      level: "success",
+      style: "success",
+      message: "saved",
+    });
     expect(app.notes.items).toHaveLength(1);
     await app.submit("hi");
     expect(app.notes.items).toHaveLength(0);

@@ -5,7 +5,7 @@ import type { NoteLevel } from "./NoteLevel";
 import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
 import type { StopReason } from "./StopReason";
-import type { Usage } from "./Usage";
+import type { UsageReport } from "./UsageReport";
 import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
@@ -60,7 +60,7 @@ extension?: string, } | { "type": "assistant_message",
 /**
  * After any `replace_text`.
  */
-content: string, } | { "type": "usage" } & Usage | { "type": "turn_end", 
+content: string, } | { "type": "usage" } & UsageReport | { "type": "turn_end", 
 /**
  * Why.
  */

@@ -5,7 +5,9 @@
  */
 export type Usage = { 
 /**
- * Prompt tokens.
+ * Prompt tokens not served from the provider's cache (OpenAI counts
+ * cached tokens inside its prompt tokens; zot subtracts them so every
+ * provider means the same here).
  */
 input_tokens: number, 
 /**
