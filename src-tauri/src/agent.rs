@@ -4,6 +4,7 @@
 
 pub mod ext_host;
 pub mod extensions;
+pub mod fault;
 pub mod session;
 pub mod system_prompt;
 pub mod transcript;

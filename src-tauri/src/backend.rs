@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod options;
+mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -114,7 +115,7 @@ impl Backend {
             }),
         });
 
-        let (qtx, mut qrx) = mpsc::unbounded_channel::<Queued>();
+        let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
         let (atx, mut arx) = mpsc::unbounded_channel::<UiEvent>();
         let inner = Arc::new(Inner {
             opts,
@@ -130,22 +131,8 @@ impl Backend {
             started: AtomicBool::new(false),
         });
 
-        // The worker: one prompt at a time, in order.
-        let w = Arc::downgrade(&inner);
-        tokio::spawn(async move {
-            while let Some(q) = qrx.recv().await {
-                let Some(inner) = w.upgrade() else { break };
-                if q.epoch == inner.epoch.load(Ordering::SeqCst) {
-                    let token = CancellationToken::new();
-                    *inner.cancel.lock().unwrap_or_else(|e| e.into_inner()) = token.clone();
-                    // An abort that raced the dequeue still wins.
-                    if q.epoch == inner.epoch.load(Ordering::SeqCst) {
-                        inner.agent.run_prompt(q.content, token).await;
-                    }
-                }
-                inner.pending.fetch_sub(1, Ordering::SeqCst);
-            }
-        });
+        // The worker: one prompt at a time, in order, surviving panics.
+        worker::spawn(Arc::downgrade(&inner), qrx);
 
         // Host events: UI events pass through; `submit` queues a prompt only
         // in interactive front ends (the spec ignores it headless).
