@@ -4,6 +4,7 @@
 
 pub mod bash;
 pub mod edit;
+pub mod files;
 pub mod read;
 pub mod schema;
 pub mod write;
