@@ -96,6 +96,27 @@ impl Agent {
         let _ = self.events.send(ev);
     }
 
+    /// Forces the session's appends to disk (at each turn end). The sync
+    /// runs on a cloned handle outside the state lock, so `get_state` never
+    /// waits for the disk.
+    pub fn sync_session(&self) {
+        let handle = self
+            .state()
+            .session
+            .as_ref()
+            .map(|s| (s.path().to_path_buf(), s.sync_handle()));
+        if let Some((path, Some(file))) = handle {
+            if let Err(e) = file.sync_data() {
+                self.send(UiEvent::Error {
+                    message: format!(
+                        "cannot sync session {}: {e}; the last turn may not survive a crash",
+                        path.display()
+                    ),
+                });
+            }
+        }
+    }
+
     /// Adds a completed message to the transcript and the session file.
     pub fn push(&self, m: Message) {
         let mut st = self.state();

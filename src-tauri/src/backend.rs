@@ -89,7 +89,11 @@ impl Backend {
         let (host, mut hrx) = Host::start(opts.host_config());
 
         let provider = RwLock::new(opts.connect(opts.provider));
-        let (messages, session) = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+        let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+        if let Some(w) = opened.warning {
+            let _ = tx.send(UiEvent::Error { message: w });
+        }
+        let (messages, session) = (opened.messages, opened.session);
         let exts: Arc<dyn Extensions> = Arc::new(host.clone());
         let _ = NoExtensions; // the bare loop's seam, used in tests
         let agent = Arc::new(Agent {

@@ -57,8 +57,10 @@ impl Agent {
         self.send(UiEvent::Done {});
     }
 
-    /// Sends `turn_end` to the client and to subscribers.
+    /// Sends `turn_end` to the client and to subscribers, after the
+    /// session's appends are on disk.
     fn end_step(&self, stop: StopReason, error: Option<String>) {
+        self.sync_session();
         self.exts.emit(
             LifecycleEvent::TurnEnd,
             EventFields {

@@ -55,9 +55,11 @@ fn window(args: &Value) -> Result<(u64, u64), String> {
         Some(v) => match v.as_u64() {
             // 0 reads as "from the start", as most callers mean it.
             Some(o) => o.max(1),
-            None => return Err(format!(
+            None => {
+                return Err(format!(
                 "offset must be a line number from 1 (got {v}); leave it out to start at the top"
-            )),
+            ))
+            }
         },
     };
     let limit = match args.get("limit") {
