@@ -90,7 +90,7 @@ impl Agent {
         // Deferred tools the last step's results activated.
         let mut activated: Vec<String> = Vec::new();
         loop {
-            step += 1;
+            step = step.saturating_add(1);
             if step > self.max_steps {
                 self.send(UiEvent::Error {
                     message: format!(
@@ -179,10 +179,16 @@ impl Agent {
             self.send(UiEvent::Usage(completion.usage));
             {
                 let mut st = self.state();
-                st.usage.input_tokens += completion.usage.input_tokens;
-                st.usage.output_tokens += completion.usage.output_tokens;
-                st.usage.cache_read_tokens += completion.usage.cache_read_tokens;
-                st.usage.cache_write_tokens += completion.usage.cache_write_tokens;
+                // Token counts come from the server: saturate, never wrap.
+                let (total, got) = (&mut st.usage, &completion.usage);
+                total.input_tokens = total.input_tokens.saturating_add(got.input_tokens);
+                total.output_tokens = total.output_tokens.saturating_add(got.output_tokens);
+                total.cache_read_tokens = total
+                    .cache_read_tokens
+                    .saturating_add(got.cache_read_tokens);
+                total.cache_write_tokens = total
+                    .cache_write_tokens
+                    .saturating_add(got.cache_write_tokens);
             }
             let msg = Message {
                 role: Role::Assistant,

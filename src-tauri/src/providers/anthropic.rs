@@ -56,11 +56,10 @@ pub fn body(req: &ChatRequest) -> Value {
         // messages in a row, so merge them.
         if let Some(last) = messages.last_mut() {
             if last["role"] == role {
-                last["content"]
-                    .as_array_mut()
-                    .expect("content is an array")
-                    .extend(blocks);
-                continue;
+                if let Some(content) = last["content"].as_array_mut() {
+                    content.extend(blocks);
+                    continue;
+                }
             }
         }
         messages.push(json!({"role": role, "content": blocks}));
@@ -154,6 +153,7 @@ impl Provider for Anthropic {
         let mut usage = Usage::default();
         let mut stop: Option<StopReason> = None;
         let mut finished = false;
+        let mut budget = sse::Budget::default();
         while let Some(ev) = sse::next(provider_name, &mut events).await {
             let ev = ev?;
             if ev.data.is_empty() {
@@ -171,7 +171,13 @@ impl Provider for Anthropic {
                     usage.output_tokens = u["output_tokens"].as_u64().unwrap_or(0);
                 }
                 "content_block_start" => {
-                    let i = v["index"].as_u64().unwrap_or(blocks.len() as u64) as usize;
+                    let i = sse::index(provider_name, &v)?.unwrap_or(blocks.len());
+                    if i >= sse::MAX_INDEX {
+                        return Err(ProviderError::fatal(format!(
+                            "anthropic sent a malformed stream: more than {} content blocks in one answer; try again",
+                            sse::MAX_INDEX
+                        )));
+                    }
                     let cb = &v["content_block"];
                     let p = match cb["type"].as_str() {
                         Some("tool_use") => Partial::Tool {
@@ -181,6 +187,7 @@ impl Provider for Anthropic {
                         },
                         _ => {
                             let t = cb["text"].as_str().unwrap_or_default().to_owned();
+                            budget.take(provider_name, t.len())?;
                             if !t.is_empty() {
                                 on_text(&t);
                             }
@@ -188,12 +195,14 @@ impl Provider for Anthropic {
                         }
                     };
                     if blocks.len() <= i {
-                        blocks.resize_with(i + 1, || None);
+                        blocks.resize_with(i.saturating_add(1), || None);
                     }
-                    blocks[i] = Some(p);
+                    if let Some(slot) = blocks.get_mut(i) {
+                        *slot = Some(p);
+                    }
                 }
                 "content_block_delta" => {
-                    let i = v["index"].as_u64().unwrap_or(0) as usize;
+                    let i = sse::index(provider_name, &v)?.unwrap_or(0);
                     let d = &v["delta"];
                     match (
                         blocks.get_mut(i).and_then(Option::as_mut),
@@ -201,11 +210,14 @@ impl Provider for Anthropic {
                     ) {
                         (Some(Partial::Text(t)), Some("text_delta")) => {
                             let s = d["text"].as_str().unwrap_or_default();
+                            budget.take(provider_name, s.len())?;
                             on_text(s);
                             t.push_str(s);
                         }
                         (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
-                            json.push_str(d["partial_json"].as_str().unwrap_or_default());
+                            let s = d["partial_json"].as_str().unwrap_or_default();
+                            budget.take(provider_name, s.len())?;
+                            json.push_str(s);
                         }
                         _ => {}
                     }

@@ -104,10 +104,9 @@ pub fn body(req: &ChatRequest) -> Value {
                     messages.push(json!({"role": "user", "content": tool_images}));
                 }
                 if !parts.is_empty() {
-                    let content = if parts.len() == 1 && parts[0]["type"] == "text" {
-                        parts[0]["text"].clone()
-                    } else {
-                        json!(parts)
+                    let content = match parts.as_slice() {
+                        [only] if only["type"] == "text" => only["text"].clone(),
+                        _ => json!(parts),
                     };
                     messages.push(json!({"role": "user", "content": content}));
                 }
@@ -163,6 +162,7 @@ impl Provider for OpenAi {
         let mut usage = Usage::default();
         let mut stop: Option<StopReason> = None;
         let mut done = false;
+        let mut budget = sse::Budget::default();
         while let Some(ev) = sse::next(&name, &mut events).await {
             let ev = ev?;
             let data = ev.data.trim();
@@ -193,24 +193,34 @@ impl Provider for OpenAi {
             let d = &choice["delta"];
             if let Some(s) = d["content"].as_str() {
                 if !s.is_empty() {
+                    budget.take(&name, s.len())?;
                     on_text(s);
                     text.push_str(s);
                 }
             }
             if let Some(tcs) = d["tool_calls"].as_array() {
                 for tc in tcs {
-                    let i = tc["index"].as_u64().unwrap_or(calls.len() as u64) as usize;
-                    if calls.len() <= i {
-                        calls.resize_with(i + 1, PartialCall::default);
+                    let i = sse::index(&name, tc)?.unwrap_or(calls.len());
+                    if i >= sse::MAX_INDEX {
+                        return Err(ProviderError::fatal(format!(
+                            "{name} sent a malformed stream: more than {} tool calls in one answer; try again",
+                            sse::MAX_INDEX
+                        )));
                     }
-                    let c = &mut calls[i];
+                    if calls.len() <= i {
+                        calls.resize_with(i.saturating_add(1), PartialCall::default);
+                    }
+                    let Some(c) = calls.get_mut(i) else { continue };
                     if let Some(id) = tc["id"].as_str() {
+                        budget.take(&name, id.len())?;
                         c.id = id.to_owned();
                     }
                     if let Some(n) = tc["function"]["name"].as_str() {
+                        budget.take(&name, n.len())?;
                         c.name.push_str(n);
                     }
                     if let Some(a) = tc["function"]["arguments"].as_str() {
+                        budget.take(&name, a.len())?;
                         c.args.push_str(a);
                     }
                 }
