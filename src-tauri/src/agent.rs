@@ -1,6 +1,25 @@
 //! The agent: a transcript, a provider, tools and the extension seam, and
 //! the loop that runs one prompt to its end (`agent/turn.rs`). It knows
 //! nothing of Tauri or stdout; everything it says goes out as `UiEvent`s.
+// Model streams, tool args, files and the agent loop handle data from
+// outside (a model server, a file, an extension): none of it may reach a
+// panic. Provably safe exceptions carry an `allow` with the reason.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )
+)]
 
 pub mod ext_host;
 pub mod extensions;

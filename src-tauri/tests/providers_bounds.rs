@@ -125,8 +125,7 @@ async fn openai_tool_call_index_past_the_bound_is_a_stream_error() {
         ]),
     )
     .await
-    .err()
-    .expect("129 tool calls were accepted");
+    .expect_err("129 tool calls were accepted");
     assert!(e.message.contains("128"), "{}", e.message);
     assert!(stream(ProviderKind::Openai, openai_with_index(json!(127)))
         .await
@@ -147,8 +146,7 @@ async fn an_answer_streaming_without_end_is_cut_at_32_mib() {
     c.push("data: [DONE]\n\n".into());
     let e = stream(ProviderKind::Openai, Reply::Sse(c))
         .await
-        .err()
-        .expect("accepted");
+        .expect_err("accepted");
     assert!(e.message.contains("32 MiB"), "{}", e.message);
 }
 
@@ -157,8 +155,7 @@ async fn an_sse_line_without_end_is_a_stream_error() {
     let line = format!("data: {}", "z".repeat(3 << 20));
     let e = stream(ProviderKind::Anthropic, Reply::SseThenHang(vec![line]))
         .await
-        .err()
-        .expect("accepted");
+        .expect_err("accepted");
     assert!(
         e.message.contains("malformed stream") && e.message.contains("1 MiB"),
         "{}",

@@ -6,7 +6,7 @@ use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
 
 use super::{
-    retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -55,8 +55,8 @@ pub fn body(req: &ChatRequest) -> Value {
         // The API wants roles to alternate; a failed step can leave two user
         // messages in a row, so merge them.
         if let Some(last) = messages.last_mut() {
-            if last["role"] == role {
-                if let Some(content) = last["content"].as_array_mut() {
+            if at(last, &["role"]) == role {
+                if let Some(content) = last.get_mut("content").and_then(Value::as_array_mut) {
                     content.extend(blocks);
                     continue;
                 }
@@ -76,10 +76,10 @@ pub fn body(req: &ChatRequest) -> Value {
         "stream": true,
     });
     if !req.system.is_empty() {
-        b["system"] = json!(req.system);
+        set(&mut b, "system", json!(req.system));
     }
     if !tools.is_empty() {
-        b["tools"] = json!(tools);
+        set(&mut b, "tools", json!(tools));
     }
     b
 }
@@ -161,14 +161,16 @@ impl Provider for Anthropic {
             }
             let v: Value = serde_json::from_str(&ev.data)
                 .map_err(|e| sse::malformed("anthropic", &ev.data, e))?;
-            match v["type"].as_str().unwrap_or(ev.event.as_str()) {
+            match at(&v, &["type"]).as_str().unwrap_or(ev.event.as_str()) {
                 "message_start" => {
-                    let u = &v["message"]["usage"];
-                    usage.input_tokens = u["input_tokens"].as_u64().unwrap_or(0);
-                    usage.cache_read_tokens = u["cache_read_input_tokens"].as_u64().unwrap_or(0);
-                    usage.cache_write_tokens =
-                        u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
-                    usage.output_tokens = u["output_tokens"].as_u64().unwrap_or(0);
+                    let u = at(&v, &["message", "usage"]);
+                    usage.input_tokens = at(u, &["input_tokens"]).as_u64().unwrap_or(0);
+                    usage.cache_read_tokens =
+                        at(u, &["cache_read_input_tokens"]).as_u64().unwrap_or(0);
+                    usage.cache_write_tokens = at(u, &["cache_creation_input_tokens"])
+                        .as_u64()
+                        .unwrap_or(0);
+                    usage.output_tokens = at(u, &["output_tokens"]).as_u64().unwrap_or(0);
                 }
                 "content_block_start" => {
                     let i = sse::index(provider_name, &v)?.unwrap_or(blocks.len());
@@ -178,15 +180,15 @@ impl Provider for Anthropic {
                             sse::MAX_INDEX
                         )));
                     }
-                    let cb = &v["content_block"];
-                    let p = match cb["type"].as_str() {
+                    let cb = at(&v, &["content_block"]);
+                    let p = match at(cb, &["type"]).as_str() {
                         Some("tool_use") => Partial::Tool {
-                            id: cb["id"].as_str().unwrap_or_default().to_owned(),
-                            name: cb["name"].as_str().unwrap_or_default().to_owned(),
+                            id: at(cb, &["id"]).as_str().unwrap_or_default().to_owned(),
+                            name: at(cb, &["name"]).as_str().unwrap_or_default().to_owned(),
                             json: String::new(),
                         },
                         _ => {
-                            let t = cb["text"].as_str().unwrap_or_default().to_owned();
+                            let t = at(cb, &["text"]).as_str().unwrap_or_default().to_owned();
                             budget.take(provider_name, t.len())?;
                             if !t.is_empty() {
                                 on_text(&t);
@@ -203,19 +205,19 @@ impl Provider for Anthropic {
                 }
                 "content_block_delta" => {
                     let i = sse::index(provider_name, &v)?.unwrap_or(0);
-                    let d = &v["delta"];
+                    let d = at(&v, &["delta"]);
                     match (
                         blocks.get_mut(i).and_then(Option::as_mut),
-                        d["type"].as_str(),
+                        at(d, &["type"]).as_str(),
                     ) {
                         (Some(Partial::Text(t)), Some("text_delta")) => {
-                            let s = d["text"].as_str().unwrap_or_default();
+                            let s = at(d, &["text"]).as_str().unwrap_or_default();
                             budget.take(provider_name, s.len())?;
                             on_text(s);
                             t.push_str(s);
                         }
                         (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
-                            let s = d["partial_json"].as_str().unwrap_or_default();
+                            let s = at(d, &["partial_json"]).as_str().unwrap_or_default();
                             budget.take(provider_name, s.len())?;
                             json.push_str(s);
                         }
@@ -223,17 +225,17 @@ impl Provider for Anthropic {
                     }
                 }
                 "message_delta" => {
-                    if let Some(s) = v["delta"]["stop_reason"].as_str() {
+                    if let Some(s) = at(&v, &["delta", "stop_reason"]).as_str() {
                         stop = Some(match s {
                             "tool_use" => StopReason::ToolUse,
                             "max_tokens" => StopReason::Length,
                             _ => StopReason::EndTurn,
                         });
                     }
-                    if let Some(o) = v["usage"]["output_tokens"].as_u64() {
+                    if let Some(o) = at(&v, &["usage", "output_tokens"]).as_u64() {
                         usage.output_tokens = o;
                     }
-                    if let Some(o) = v["usage"]["input_tokens"].as_u64() {
+                    if let Some(o) = at(&v, &["usage", "input_tokens"]).as_u64() {
                         usage.input_tokens = o;
                     }
                 }
@@ -242,7 +244,9 @@ impl Provider for Anthropic {
                     break;
                 }
                 "error" => {
-                    let m = v["error"]["message"].as_str().unwrap_or("unknown error");
+                    let m = at(&v, &["error", "message"])
+                        .as_str()
+                        .unwrap_or("unknown error");
                     return Err(ProviderError::fatal(format!(
                         "anthropic reported an error mid-stream: {m}"
                     )));
@@ -284,11 +288,11 @@ impl Provider for Anthropic {
                 "anthropic sent a model list that does not parse: {e}"
             ))
         })?;
-        Ok(v["data"]
+        Ok(at(&v, &["data"])
             .as_array()
             .map(|a| {
                 a.iter()
-                    .filter_map(|m| m["id"].as_str())
+                    .filter_map(|m| at(m, &["id"]).as_str())
                     .map(|id| ModelInfo {
                         id: id.to_owned(),
                         provider: "anthropic".into(),
