@@ -1,9 +1,29 @@
 //! The agent: a transcript, a provider, tools and the extension seam, and
 //! the loop that runs one prompt to its end (`agent/turn.rs`). It knows
 //! nothing of Tauri or stdout; everything it says goes out as `UiEvent`s.
+// Model streams, tool args, files and the agent loop handle data from
+// outside (a model server, a file, an extension): none of it may reach a
+// panic. Provably safe exceptions carry an `allow` with the reason.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )
+)]
 
 pub mod ext_host;
 pub mod extensions;
+pub mod fault;
 pub mod session;
 pub mod system_prompt;
 pub mod transcript;
@@ -94,6 +114,27 @@ impl Agent {
     /// Sends an event; a closed receiver means nobody listens any more.
     pub fn send(&self, ev: UiEvent) {
         let _ = self.events.send(ev);
+    }
+
+    /// Forces the session's appends to disk (at each turn end). The sync
+    /// runs on a cloned handle outside the state lock, so `get_state` never
+    /// waits for the disk.
+    pub fn sync_session(&self) {
+        let handle = self
+            .state()
+            .session
+            .as_ref()
+            .map(|s| (s.path().to_path_buf(), s.sync_handle()));
+        if let Some((path, Some(file))) = handle {
+            if let Err(e) = file.sync_data() {
+                self.send(UiEvent::Error {
+                    message: format!(
+                        "cannot sync session {}: {e}; the last turn may not survive a crash",
+                        path.display()
+                    ),
+                });
+            }
+        }
     }
 
     /// Adds a completed message to the transcript and the session file.

@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod options;
+mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -88,7 +89,11 @@ impl Backend {
         let (host, mut hrx) = Host::start(opts.host_config());
 
         let provider = RwLock::new(opts.connect(opts.provider));
-        let (messages, session) = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+        let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+        if let Some(w) = opened.warning {
+            let _ = tx.send(UiEvent::Error { message: w });
+        }
+        let (messages, session) = (opened.messages, opened.session);
         let exts: Arc<dyn Extensions> = Arc::new(host.clone());
         let _ = NoExtensions; // the bare loop's seam, used in tests
         let agent = Arc::new(Agent {
@@ -114,7 +119,7 @@ impl Backend {
             }),
         });
 
-        let (qtx, mut qrx) = mpsc::unbounded_channel::<Queued>();
+        let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
         let (atx, mut arx) = mpsc::unbounded_channel::<UiEvent>();
         let inner = Arc::new(Inner {
             opts,
@@ -130,22 +135,8 @@ impl Backend {
             started: AtomicBool::new(false),
         });
 
-        // The worker: one prompt at a time, in order.
-        let w = Arc::downgrade(&inner);
-        tokio::spawn(async move {
-            while let Some(q) = qrx.recv().await {
-                let Some(inner) = w.upgrade() else { break };
-                if q.epoch == inner.epoch.load(Ordering::SeqCst) {
-                    let token = CancellationToken::new();
-                    *inner.cancel.lock().unwrap_or_else(|e| e.into_inner()) = token.clone();
-                    // An abort that raced the dequeue still wins.
-                    if q.epoch == inner.epoch.load(Ordering::SeqCst) {
-                        inner.agent.run_prompt(q.content, token).await;
-                    }
-                }
-                inner.pending.fetch_sub(1, Ordering::SeqCst);
-            }
-        });
+        // The worker: one prompt at a time, in order, surviving panics.
+        worker::spawn(Arc::downgrade(&inner), qrx);
 
         // Host events: UI events pass through; `submit` queues a prompt only
         // in interactive front ends (the spec ignores it headless).

@@ -1,6 +1,25 @@
 //! Model providers behind one streaming trait, so the agent loop never knows
 //! which wire format (Anthropic Messages or OpenAI-compatible chat
 //! completions) it is talking to.
+// Model streams, tool args, files and the agent loop handle data from
+// outside (a model server, a file, an extension): none of it may reach a
+// panic. Provably safe exceptions carry an `allow` with the reason.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )
+)]
 
 pub mod anthropic;
 pub mod catalog;
@@ -181,8 +200,11 @@ pub struct ProviderConfig {
 pub fn build(cfg: ProviderConfig) -> Arc<dyn Provider> {
     let http = reqwest::Client::builder()
         .connect_timeout(std::time::Duration::from_secs(30))
-        .build()
-        .expect("the HTTP client builds with static settings");
+        .build();
+    // Static settings: building fails only when the TLS backend cannot
+    // start at all (a broken install), never because of outside data.
+    #[allow(clippy::expect_used)]
+    let http = http.expect("the HTTP client builds with static settings");
     match cfg.kind {
         ProviderKind::Anthropic => Arc::new(anthropic::Anthropic::new(http, cfg)),
         _ => Arc::new(openai::OpenAi::new(http, cfg)),
@@ -249,5 +271,22 @@ pub fn transport_error(provider: &str, url: &str, e: reqwest::Error) -> Provider
         message: format!("could not reach {provider} at {url}: {e}"),
         retryable: true,
         retry_after: None,
+    }
+}
+
+/// The JSON `null` that [`at`] returns for a missing path.
+static NULL: serde_json::Value = serde_json::Value::Null;
+
+/// `v[k1][k2]…` for JSON from a server: `null` where any key is missing,
+/// never a panic (as serde_json's read indexing, which the
+/// `indexing_slicing` lint cannot tell apart from slice indexing).
+pub(crate) fn at<'a>(v: &'a serde_json::Value, path: &[&str]) -> &'a serde_json::Value {
+    path.iter().try_fold(v, |v, k| v.get(*k)).unwrap_or(&NULL)
+}
+
+/// Sets `v[key]` when `v` is an object (the request bodies zot builds).
+pub(crate) fn set(v: &mut serde_json::Value, key: &str, x: serde_json::Value) {
+    if let Some(o) = v.as_object_mut() {
+        o.insert(key.to_owned(), x);
     }
 }

@@ -2,9 +2,16 @@
 //! `$ZOT_HOME/sessions/<cwd key>/`. Each message is one line written as it
 //! completes, so a kill at any moment loses at most the message in flight;
 //! a torn last line is skipped on load.
+//!
+//! Sessions survive anything: loading skips every line that is not UTF-8 or
+//! not JSON, wherever it is, with one warning; appends are fsync'd at each
+//! turn end; a file has one writer at a time (an OS advisory lock, so a
+//! second zot is refused with a clear error); files are created 0600 in
+//! 0700 directories, since they hold everything the user and tools said.
 
-use std::fs::{File, OpenOptions};
+use std::fs::{DirBuilder, File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -80,18 +87,55 @@ pub fn latest(zot_home: &Path, cwd: &Path) -> Option<PathBuf> {
 }
 
 /// Reads every complete message of a session file; a torn or unreadable
-/// line (a kill mid-write) is skipped, and dangling tool calls are answered.
+/// line (a kill mid-write, a bad byte) is skipped, and dangling tool calls
+/// are answered.
 pub fn load(path: &Path) -> anyhow::Result<Vec<Message>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read session {}", path.display()))?;
+    Ok(load_counted(path)?.0)
+}
+
+/// Like [`load`], also counting the lines skipped because they were not
+/// UTF-8, not JSON, or a message line that does not parse.
+pub fn load_counted(path: &Path) -> anyhow::Result<(Vec<Message>, usize)> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read session {}", path.display()))?;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if let Ok(Line::Message { message }) = serde_json::from_str::<Line>(line) {
-            out.push(message);
+    let mut skipped = 0usize;
+    for raw in bytes.split(|b| *b == b'\n') {
+        let Ok(line) = std::str::from_utf8(raw) else {
+            skipped = skipped.saturating_add(1);
+            continue;
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            skipped = skipped.saturating_add(1);
+            continue;
+        };
+        match serde_json::from_value::<Line>(v.clone()) {
+            Ok(Line::Message { message }) => out.push(message),
+            Ok(Line::Session { .. }) => {}
+            // A message that does not parse is lost data; any other line
+            // type (from a newer zot) is simply not ours to read.
+            Err(_) if v.get("type").and_then(serde_json::Value::as_str) == Some("message") => {
+                skipped = skipped.saturating_add(1);
+            }
+            Err(_) => {}
         }
     }
     transcript::repair(&mut out);
-    Ok(out)
+    Ok((out, skipped))
+}
+
+/// The one warning for a session with skipped lines.
+fn skipped_warning(path: &Path, skipped: usize) -> Option<String> {
+    (skipped > 0).then(|| {
+        format!(
+            "session {}: skipped {skipped} damaged line{} (not UTF-8 or not JSON, e.g. from a crash mid-write); the rest of the conversation was loaded and continues",
+            path.display(),
+            if skipped == 1 { "" } else { "s" }
+        )
+    })
 }
 
 /// Which session a backend uses.
@@ -107,35 +151,80 @@ pub enum SessionChoice {
     Disabled,
 }
 
-/// Opens the chosen session: the messages to resume and where to append.
-pub fn choose(
-    choice: &SessionChoice,
-    zot_home: &Path,
-    cwd: &Path,
-) -> anyhow::Result<(Vec<Message>, Option<Session>)> {
+/// An opened session: the messages to resume, where to append, and a
+/// warning for the user when damaged lines were skipped.
+pub struct Opened {
+    /// The messages to resume.
+    pub messages: Vec<Message>,
+    /// Where to append, unless `--no-session`.
+    pub session: Option<Session>,
+    /// Said once to the user (damaged lines skipped).
+    pub warning: Option<String>,
+}
+
+/// Opens the chosen session: an existing file is locked for writing first
+/// (a second zot on it gets an error naming it), then loaded.
+pub fn choose(choice: &SessionChoice, zot_home: &Path, cwd: &Path) -> anyhow::Result<Opened> {
+    let fresh = |session| Opened {
+        messages: Vec::new(),
+        session: Some(session),
+        warning: None,
+    };
+    let existing = |p: &Path| -> anyhow::Result<Opened> {
+        let session = Session::open(p)?;
+        let (messages, skipped) = load_counted(p)?;
+        Ok(Opened {
+            messages,
+            session: Some(session),
+            warning: skipped_warning(p, skipped),
+        })
+    };
     match choice {
-        SessionChoice::Disabled => Ok((Vec::new(), None)),
-        SessionChoice::New => Ok((Vec::new(), Some(Session::create(zot_home, cwd)?))),
+        SessionChoice::Disabled => Ok(Opened {
+            messages: Vec::new(),
+            session: None,
+            warning: None,
+        }),
+        SessionChoice::New => Ok(fresh(Session::create(zot_home, cwd)?)),
         SessionChoice::Continue => match latest(zot_home, cwd) {
-            Some(p) => Ok((load(&p)?, Some(Session::open(&p)?))),
-            None => Ok((Vec::new(), Some(Session::create(zot_home, cwd)?))),
+            Some(p) => existing(&p),
+            None => Ok(fresh(Session::create(zot_home, cwd)?)),
         },
         SessionChoice::File(p) => {
             if p.exists() {
-                Ok((load(p)?, Some(Session::open(p)?)))
+                existing(p)
             } else {
-                Ok((Vec::new(), Some(Session::fresh(p.clone(), cwd))))
+                // Created (empty) and locked now, so two zots given the same
+                // new file cannot both write it; the header comes with the
+                // first message.
+                let mut s = Session::fresh(p.clone(), cwd);
+                s.file = Some(open_append(p)?);
+                Ok(fresh(s))
             }
         }
     }
+}
+
+/// Creates missing directories as 0700 (sessions hold the whole
+/// conversation).
+fn create_private_dirs(d: &Path) -> anyhow::Result<()> {
+    DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(d)
+        .with_context(|| format!("cannot create session directory {}", d.display()))
 }
 
 impl Session {
     /// Starts a new session file for the project.
     pub fn create(zot_home: &Path, cwd: &Path) -> anyhow::Result<Session> {
         let d = dir(zot_home, cwd);
-        std::fs::create_dir_all(&d)
-            .with_context(|| format!("cannot create session directory {}", d.display()))?;
+        create_private_dirs(&d)?;
+        // Directories made 0755 by an older zot are tightened too.
+        for p in [zot_home.join("sessions"), d.clone()] {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o700))
+                .with_context(|| format!("cannot make {} private", p.display()))?;
+        }
         let now = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -174,6 +263,12 @@ impl Session {
         &self.path
     }
 
+    /// A second handle on the open file, for an fsync outside any lock;
+    /// `None` before the first message.
+    pub fn sync_handle(&self) -> Option<File> {
+        self.file.as_ref().and_then(|f| f.try_clone().ok())
+    }
+
     /// Appends one completed message.
     pub fn append(&mut self, message: &Message) -> anyhow::Result<()> {
         if self.file.is_none() {
@@ -190,34 +285,49 @@ impl Session {
     fn write(&mut self, line: &Line) -> anyhow::Result<()> {
         let mut buf = serde_json::to_vec(line)?;
         buf.push(b'\n');
-        let file = self.file.as_mut().expect("opened before writing");
+        let path = &self.path;
+        let file = self
+            .file
+            .as_mut()
+            .with_context(|| format!("session {} is not open for writing", path.display()))?;
         // One write call per line: a kill can tear only this line.
         file.write_all(&buf)
-            .with_context(|| format!("cannot write session {}", self.path.display()))
+            .and_then(|()| file.flush())
+            .with_context(|| format!("cannot write session {}", path.display()))
     }
 }
 
-/// Opens (or creates) a session file for appending, ending a torn last line.
+/// Opens (or creates, 0600) a session file for appending, takes its
+/// writer lock, and ends a torn last line.
 fn open_append(path: &Path) -> anyhow::Result<File> {
-    {
-        if let Some(p) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(p).with_context(|| format!("cannot create {}", p.display()))?;
-        }
+    if let Some(p) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        create_private_dirs(p)?;
     }
     let mut file = OpenOptions::new()
         .create(true)
         .read(true)
         .append(true)
+        .mode(0o600)
         .open(path)
         .with_context(|| format!("cannot open session {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(TryLockError::WouldBlock) => anyhow::bail!(
+            "session {} is already open in another zot, and a session has one writer at a time; close that zot, or start this one with --session NEW_FILE for a new conversation or --no-session to save nothing",
+            path.display()
+        ),
+        Err(TryLockError::Error(e)) => {
+            return Err(e).with_context(|| format!("cannot lock session {}", path.display()))
+        }
+    }
     // A kill mid-write can leave a torn last line; end it so the next line
     // starts clean (the torn one is skipped on load).
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len > 0 {
+    if let Some(last_at) = len.checked_sub(1) {
         let mut last = [0u8; 1];
-        file.seek(SeekFrom::Start(len - 1))?;
+        file.seek(SeekFrom::Start(last_at))?;
         file.read_exact(&mut last)?;
-        if last[0] != b'\n' {
+        if last != [b'\n'] {
             file.write_all(b"\n")?;
         }
     }

@@ -103,15 +103,12 @@ impl Message {
 /// request is never rejected for a dangling call.
 pub fn repair(messages: &mut Vec<Message>) {
     let mut i = 0;
-    while i < messages.len() {
-        if messages[i].role == Role::Assistant {
-            let ids: Vec<String> = messages[i]
-                .tool_uses()
-                .map(|(id, _, _)| id.to_owned())
-                .collect();
+    while let Some(m) = messages.get(i) {
+        if m.role == Role::Assistant {
+            let ids: Vec<String> = m.tool_uses().map(|(id, _, _)| id.to_owned()).collect();
             if !ids.is_empty() {
                 let answered: Vec<String> = messages
-                    .get(i + 1)
+                    .get(i.saturating_add(1))
                     .filter(|m| m.role == Role::User)
                     .map(|m| {
                         m.content
@@ -135,21 +132,20 @@ pub fn repair(messages: &mut Vec<Message>) {
                     })
                     .collect();
                 if !missing.is_empty() {
-                    if answered.is_empty() {
-                        messages.insert(
-                            i + 1,
+                    match messages.get_mut(i.saturating_add(1)) {
+                        Some(next) if !answered.is_empty() => next.content.extend(missing),
+                        _ => messages.insert(
+                            i.saturating_add(1),
                             Message {
                                 role: Role::User,
                                 content: missing,
                             },
-                        );
-                    } else {
-                        messages[i + 1].content.extend(missing);
+                        ),
                     }
                 }
             }
         }
-        i += 1;
+        i = i.saturating_add(1);
     }
 }
 

@@ -33,13 +33,34 @@ impl Agent {
         // Saved before it is announced: a client that saw `user_message`
         // can rely on it surviving a crash.
         self.push(user);
-        self.send(UiEvent::UserMessage { content: text });
+        self.send(UiEvent::UserMessage {
+            content: text.clone(),
+        });
+        super::fault::inject(&text);
         self.steps(&cancel).await;
         self.send(UiEvent::Done {});
     }
 
-    /// Sends `turn_end` to the client and to subscribers.
+    /// Ends a prompt whose run panicked (the backend caught it): the
+    /// transcript is repaired so every tool call has a result, and the
+    /// client and subscribers get `error`, `turn_end{stop:"error"}` and
+    /// `done`, as for any failed prompt.
+    pub fn fail_after_panic(&self, what: &str) {
+        super::transcript::repair(&mut self.state().messages);
+        let message = format!(
+            "internal error: the agent crashed while running this prompt ({what}); the prompt was stopped and zot is ready for the next one (please report this bug)"
+        );
+        self.send(UiEvent::Error {
+            message: message.clone(),
+        });
+        self.end_step(StopReason::Error, Some(message));
+        self.send(UiEvent::Done {});
+    }
+
+    /// Sends `turn_end` to the client and to subscribers, after the
+    /// session's appends are on disk.
     fn end_step(&self, stop: StopReason, error: Option<String>) {
+        self.sync_session();
         self.exts.emit(
             LifecycleEvent::TurnEnd,
             EventFields {
@@ -69,7 +90,7 @@ impl Agent {
         // Deferred tools the last step's results activated.
         let mut activated: Vec<String> = Vec::new();
         loop {
-            step += 1;
+            step = step.saturating_add(1);
             if step > self.max_steps {
                 self.send(UiEvent::Error {
                     message: format!(
@@ -293,7 +314,14 @@ impl Agent {
             cancel: cancel.clone(),
         };
         if let Some(tool) = builtin {
-            return (tools::run_checked(tool.as_ref(), args, &ctx).await, None);
+            // Raced against abort: whatever the tool is doing (a slow read,
+            // a bash that ignores signals), the turn ends at once; dropping
+            // the call kills bash's process group.
+            let out = tokio::select! {
+                out = tools::run_checked(tool.as_ref(), args, &ctx) => out,
+                _ = cancel.cancelled() => ToolOutput::err(format!("aborted by the user; the {name} tool was stopped")),
+            };
+            return (out, None);
         }
         if ext_tool.is_some() {
             // The spec makes the extension responsible for validating and

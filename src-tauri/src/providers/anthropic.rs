@@ -6,7 +6,7 @@ use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
 
 use super::{
-    retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -55,12 +55,11 @@ pub fn body(req: &ChatRequest) -> Value {
         // The API wants roles to alternate; a failed step can leave two user
         // messages in a row, so merge them.
         if let Some(last) = messages.last_mut() {
-            if last["role"] == role {
-                last["content"]
-                    .as_array_mut()
-                    .expect("content is an array")
-                    .extend(blocks);
-                continue;
+            if at(last, &["role"]) == role {
+                if let Some(content) = last.get_mut("content").and_then(Value::as_array_mut) {
+                    content.extend(blocks);
+                    continue;
+                }
             }
         }
         messages.push(json!({"role": role, "content": blocks}));
@@ -77,10 +76,10 @@ pub fn body(req: &ChatRequest) -> Value {
         "stream": true,
     });
     if !req.system.is_empty() {
-        b["system"] = json!(req.system);
+        set(&mut b, "system", json!(req.system));
     }
     if !tools.is_empty() {
-        b["tools"] = json!(tools);
+        set(&mut b, "tools", json!(tools));
     }
     b
 }
@@ -154,6 +153,7 @@ impl Provider for Anthropic {
         let mut usage = Usage::default();
         let mut stop: Option<StopReason> = None;
         let mut finished = false;
+        let mut budget = sse::Budget::default();
         while let Some(ev) = sse::next(provider_name, &mut events).await {
             let ev = ev?;
             if ev.data.is_empty() {
@@ -161,26 +161,35 @@ impl Provider for Anthropic {
             }
             let v: Value = serde_json::from_str(&ev.data)
                 .map_err(|e| sse::malformed("anthropic", &ev.data, e))?;
-            match v["type"].as_str().unwrap_or(ev.event.as_str()) {
+            match at(&v, &["type"]).as_str().unwrap_or(ev.event.as_str()) {
                 "message_start" => {
-                    let u = &v["message"]["usage"];
-                    usage.input_tokens = u["input_tokens"].as_u64().unwrap_or(0);
-                    usage.cache_read_tokens = u["cache_read_input_tokens"].as_u64().unwrap_or(0);
-                    usage.cache_write_tokens =
-                        u["cache_creation_input_tokens"].as_u64().unwrap_or(0);
-                    usage.output_tokens = u["output_tokens"].as_u64().unwrap_or(0);
+                    let u = at(&v, &["message", "usage"]);
+                    usage.input_tokens = at(u, &["input_tokens"]).as_u64().unwrap_or(0);
+                    usage.cache_read_tokens =
+                        at(u, &["cache_read_input_tokens"]).as_u64().unwrap_or(0);
+                    usage.cache_write_tokens = at(u, &["cache_creation_input_tokens"])
+                        .as_u64()
+                        .unwrap_or(0);
+                    usage.output_tokens = at(u, &["output_tokens"]).as_u64().unwrap_or(0);
                 }
                 "content_block_start" => {
-                    let i = v["index"].as_u64().unwrap_or(blocks.len() as u64) as usize;
-                    let cb = &v["content_block"];
-                    let p = match cb["type"].as_str() {
+                    let i = sse::index(provider_name, &v)?.unwrap_or(blocks.len());
+                    if i >= sse::MAX_INDEX {
+                        return Err(ProviderError::fatal(format!(
+                            "anthropic sent a malformed stream: more than {} content blocks in one answer; try again",
+                            sse::MAX_INDEX
+                        )));
+                    }
+                    let cb = at(&v, &["content_block"]);
+                    let p = match at(cb, &["type"]).as_str() {
                         Some("tool_use") => Partial::Tool {
-                            id: cb["id"].as_str().unwrap_or_default().to_owned(),
-                            name: cb["name"].as_str().unwrap_or_default().to_owned(),
+                            id: at(cb, &["id"]).as_str().unwrap_or_default().to_owned(),
+                            name: at(cb, &["name"]).as_str().unwrap_or_default().to_owned(),
                             json: String::new(),
                         },
                         _ => {
-                            let t = cb["text"].as_str().unwrap_or_default().to_owned();
+                            let t = at(cb, &["text"]).as_str().unwrap_or_default().to_owned();
+                            budget.take(provider_name, t.len())?;
                             if !t.is_empty() {
                                 on_text(&t);
                             }
@@ -188,40 +197,45 @@ impl Provider for Anthropic {
                         }
                     };
                     if blocks.len() <= i {
-                        blocks.resize_with(i + 1, || None);
+                        blocks.resize_with(i.saturating_add(1), || None);
                     }
-                    blocks[i] = Some(p);
+                    if let Some(slot) = blocks.get_mut(i) {
+                        *slot = Some(p);
+                    }
                 }
                 "content_block_delta" => {
-                    let i = v["index"].as_u64().unwrap_or(0) as usize;
-                    let d = &v["delta"];
+                    let i = sse::index(provider_name, &v)?.unwrap_or(0);
+                    let d = at(&v, &["delta"]);
                     match (
                         blocks.get_mut(i).and_then(Option::as_mut),
-                        d["type"].as_str(),
+                        at(d, &["type"]).as_str(),
                     ) {
                         (Some(Partial::Text(t)), Some("text_delta")) => {
-                            let s = d["text"].as_str().unwrap_or_default();
+                            let s = at(d, &["text"]).as_str().unwrap_or_default();
+                            budget.take(provider_name, s.len())?;
                             on_text(s);
                             t.push_str(s);
                         }
                         (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
-                            json.push_str(d["partial_json"].as_str().unwrap_or_default());
+                            let s = at(d, &["partial_json"]).as_str().unwrap_or_default();
+                            budget.take(provider_name, s.len())?;
+                            json.push_str(s);
                         }
                         _ => {}
                     }
                 }
                 "message_delta" => {
-                    if let Some(s) = v["delta"]["stop_reason"].as_str() {
+                    if let Some(s) = at(&v, &["delta", "stop_reason"]).as_str() {
                         stop = Some(match s {
                             "tool_use" => StopReason::ToolUse,
                             "max_tokens" => StopReason::Length,
                             _ => StopReason::EndTurn,
                         });
                     }
-                    if let Some(o) = v["usage"]["output_tokens"].as_u64() {
+                    if let Some(o) = at(&v, &["usage", "output_tokens"]).as_u64() {
                         usage.output_tokens = o;
                     }
-                    if let Some(o) = v["usage"]["input_tokens"].as_u64() {
+                    if let Some(o) = at(&v, &["usage", "input_tokens"]).as_u64() {
                         usage.input_tokens = o;
                     }
                 }
@@ -230,7 +244,9 @@ impl Provider for Anthropic {
                     break;
                 }
                 "error" => {
-                    let m = v["error"]["message"].as_str().unwrap_or("unknown error");
+                    let m = at(&v, &["error", "message"])
+                        .as_str()
+                        .unwrap_or("unknown error");
                     return Err(ProviderError::fatal(format!(
                         "anthropic reported an error mid-stream: {m}"
                     )));
@@ -272,11 +288,11 @@ impl Provider for Anthropic {
                 "anthropic sent a model list that does not parse: {e}"
             ))
         })?;
-        Ok(v["data"]
+        Ok(at(&v, &["data"])
             .as_array()
             .map(|a| {
                 a.iter()
-                    .filter_map(|m| m["id"].as_str())
+                    .filter_map(|m| at(m, &["id"]).as_str())
                     .map(|id| super::catalog::model_info("anthropic", id))
                     .collect()
             })

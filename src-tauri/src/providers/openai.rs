@@ -8,7 +8,7 @@ use zot_ext_protocol::ContentBlock;
 
 use super::anthropic::parse_args;
 use super::{
-    retry, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -65,7 +65,7 @@ pub fn body(req: &ChatRequest) -> Value {
                     .collect();
                 let mut msg = json!({"role": "assistant", "content": if text.is_empty() { Value::Null } else { json!(text) }});
                 if !calls.is_empty() {
-                    msg["tool_calls"] = json!(calls);
+                    set(&mut msg, "tool_calls", json!(calls));
                 }
                 messages.push(msg);
             }
@@ -104,10 +104,9 @@ pub fn body(req: &ChatRequest) -> Value {
                     messages.push(json!({"role": "user", "content": tool_images}));
                 }
                 if !parts.is_empty() {
-                    let content = if parts.len() == 1 && parts[0]["type"] == "text" {
-                        parts[0]["text"].clone()
-                    } else {
-                        json!(parts)
+                    let content = match parts.as_slice() {
+                        [only] if at(only, &["type"]) == "text" => at(only, &["text"]).clone(),
+                        _ => json!(parts),
                     };
                     messages.push(json!({"role": "user", "content": content}));
                 }
@@ -122,11 +121,11 @@ pub fn body(req: &ChatRequest) -> Value {
         "max_tokens": req.max_tokens,
     });
     if !req.tools.is_empty() {
-        b["tools"] = json!(req
+        set(&mut b, "tools", json!(req
             .tools
             .iter()
             .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.schema}}))
-            .collect::<Vec<_>>());
+            .collect::<Vec<_>>()));
     }
     b
 }
@@ -163,6 +162,7 @@ impl Provider for OpenAi {
         let mut usage = Usage::default();
         let mut stop: Option<StopReason> = None;
         let mut done = false;
+        let mut budget = sse::Budget::default();
         while let Some(ev) = sse::next(&name, &mut events).await {
             let ev = ev?;
             let data = ev.data.trim();
@@ -175,7 +175,10 @@ impl Provider for OpenAi {
             }
             let v: Value =
                 serde_json::from_str(data).map_err(|e| sse::malformed(&name, data, e))?;
-            if let Some(m) = v["error"]["message"].as_str().or(v["error"].as_str()) {
+            if let Some(m) = at(&v, &["error", "message"])
+                .as_str()
+                .or(at(&v, &["error"]).as_str())
+            {
                 return Err(ProviderError::fatal(format!(
                     "{name} reported an error mid-stream: {m}"
                 )));
@@ -183,43 +186,53 @@ impl Provider for OpenAi {
             if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
                 // OpenAI counts cached tokens inside `prompt_tokens`; zot's
                 // `input_tokens` are the uncached ones, as Anthropic's are.
-                let prompt = u["prompt_tokens"].as_u64().unwrap_or(0);
-                usage.cache_read_tokens = u["prompt_tokens_details"]["cached_tokens"]
+                let prompt = at(u, &["prompt_tokens"]).as_u64().unwrap_or(0);
+                usage.cache_read_tokens = at(u, &["prompt_tokens_details", "cached_tokens"])
                     .as_u64()
                     .unwrap_or(0)
                     .min(prompt);
-                usage.input_tokens = prompt - usage.cache_read_tokens;
-                usage.output_tokens = u["completion_tokens"].as_u64().unwrap_or(0);
+                usage.input_tokens = prompt.saturating_sub(usage.cache_read_tokens);
+                usage.output_tokens = at(u, &["completion_tokens"]).as_u64().unwrap_or(0);
             }
-            let Some(choice) = v["choices"].get(0) else {
+            let Some(choice) = at(&v, &["choices"]).get(0) else {
                 continue;
             };
-            let d = &choice["delta"];
-            if let Some(s) = d["content"].as_str() {
+            let d = at(choice, &["delta"]);
+            if let Some(s) = at(d, &["content"]).as_str() {
                 if !s.is_empty() {
+                    budget.take(&name, s.len())?;
                     on_text(s);
                     text.push_str(s);
                 }
             }
-            if let Some(tcs) = d["tool_calls"].as_array() {
+            if let Some(tcs) = at(d, &["tool_calls"]).as_array() {
                 for tc in tcs {
-                    let i = tc["index"].as_u64().unwrap_or(calls.len() as u64) as usize;
-                    if calls.len() <= i {
-                        calls.resize_with(i + 1, PartialCall::default);
+                    let i = sse::index(&name, tc)?.unwrap_or(calls.len());
+                    if i >= sse::MAX_INDEX {
+                        return Err(ProviderError::fatal(format!(
+                            "{name} sent a malformed stream: more than {} tool calls in one answer; try again",
+                            sse::MAX_INDEX
+                        )));
                     }
-                    let c = &mut calls[i];
-                    if let Some(id) = tc["id"].as_str() {
+                    if calls.len() <= i {
+                        calls.resize_with(i.saturating_add(1), PartialCall::default);
+                    }
+                    let Some(c) = calls.get_mut(i) else { continue };
+                    if let Some(id) = at(tc, &["id"]).as_str() {
+                        budget.take(&name, id.len())?;
                         c.id = id.to_owned();
                     }
-                    if let Some(n) = tc["function"]["name"].as_str() {
+                    if let Some(n) = at(tc, &["function", "name"]).as_str() {
+                        budget.take(&name, n.len())?;
                         c.name.push_str(n);
                     }
-                    if let Some(a) = tc["function"]["arguments"].as_str() {
+                    if let Some(a) = at(tc, &["function", "arguments"]).as_str() {
+                        budget.take(&name, a.len())?;
                         c.args.push_str(a);
                     }
                 }
             }
-            if let Some(f) = choice["finish_reason"].as_str() {
+            if let Some(f) = at(choice, &["finish_reason"]).as_str() {
                 stop = Some(match f {
                     "tool_calls" | "function_call" => StopReason::ToolUse,
                     "length" => StopReason::Length,
@@ -267,11 +280,11 @@ impl Provider for OpenAi {
         let v: Value = resp.json().await.map_err(|e| {
             ProviderError::fatal(format!("{name} sent a model list that does not parse: {e}"))
         })?;
-        Ok(v["data"]
+        Ok(at(&v, &["data"])
             .as_array()
             .map(|a| {
                 a.iter()
-                    .filter_map(|m| m["id"].as_str())
+                    .filter_map(|m| at(m, &["id"]).as_str())
                     .map(|id| super::catalog::model_info(&name, id))
                     .collect()
             })

@@ -48,20 +48,54 @@ fn spawn_reader<R: tokio::io::AsyncRead + Unpin + Send + 'static>(
             if n == 0 {
                 break;
             }
-            let mut o = out.lock().expect("output lock");
+            let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
             let room = cap.saturating_sub(o.buf.len()).min(n);
-            o.buf.extend_from_slice(&chunk[..room]);
-            o.dropped += n - room;
+            o.buf
+                .extend_from_slice(chunk.get(..room).unwrap_or_default());
+            o.dropped = o.dropped.saturating_add(n.saturating_sub(room));
         }
     })
 }
 
-/// Kills a whole process group.
-fn kill_group(pid: u32) {
-    // SAFETY: killpg only sends a signal; a stale group id fails harmlessly.
-    unsafe {
-        libc::killpg(pid as libc::pid_t, libc::SIGKILL);
+/// The longest `timeout` a call may ask for, in seconds.
+pub const MAX_TIMEOUT_SECS: f64 = 3600.0;
+
+/// Kills the command's whole process group when dropped: after it ends, on
+/// a timeout, and also when the call itself is dropped (the agent races
+/// every tool against abort), so nothing it started outlives the call.
+struct GroupGuard {
+    /// The group id (the child's pid); 0 when the spawn gave none.
+    pgid: libc::pid_t,
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.pgid > 0 {
+            // SAFETY: killpg only sends a signal; a stale group id fails
+            // harmlessly.
+            unsafe {
+                libc::killpg(self.pgid, libc::SIGKILL);
+            }
+        }
     }
+}
+
+/// The call's timeout: absent (or null) is the default; anything but a
+/// finite number of seconds in (0, 3600] is an error that states the range.
+fn timeout(args: &Value, default: Duration) -> Result<Duration, String> {
+    let v = match args.get("timeout") {
+        None | Some(Value::Null) => return Ok(default),
+        Some(v) => v,
+    };
+    v.as_f64()
+        .filter(|t| t.is_finite() && *t > 0.0 && *t <= MAX_TIMEOUT_SECS)
+        .and_then(|t| Duration::try_from_secs_f64(t).ok())
+        .ok_or_else(|| {
+            format!(
+                "timeout must be a number of seconds more than 0 and at most {MAX_TIMEOUT_SECS} (got {v}); leave it out for the default of {} s",
+                default.as_secs()
+            )
+        })
 }
 
 /// How the command ended.
@@ -76,22 +110,20 @@ impl Tool for Bash {
     fn def(&self) -> ToolDef {
         ToolDef {
             name: "bash".into(),
-            description: "Run a bash command in the project directory. stdout and stderr are returned together (capped); timeout is in seconds (default 120).".into(),
+            description: "Run a bash command in the project directory. stdout and stderr are returned together (capped); timeout is in seconds, more than 0 and at most 3600 (default 120).".into(),
             schema: json!({"type":"object","properties":{
                 "command":{"type":"string"},
-                "timeout":{"type":"number","description":"seconds"}},
+                "timeout":{"type":"number","description":"seconds, more than 0 and at most 3600; default 120"}},
                 "required":["command"]}),
         }
     }
 
     async fn run(&self, args: Value, ctx: &ToolCtx) -> ToolOutput {
         let command = str_arg(&args, "command");
-        let timeout = args
-            .get("timeout")
-            .and_then(Value::as_f64)
-            .filter(|t| *t > 0.0)
-            .map(Duration::from_secs_f64)
-            .unwrap_or(self.default_timeout);
+        let timeout = match timeout(&args, self.default_timeout) {
+            Ok(t) => t,
+            Err(e) => return ToolOutput::err(e),
+        };
         let mut cmd = tokio::process::Command::new("bash");
         cmd.arg("-c")
             .arg(command)
@@ -107,18 +139,19 @@ impl Tool for Bash {
                 return ToolOutput::err(format!("cannot start bash in {}: {e}", ctx.cwd.display()))
             }
         };
-        let pid = child.id().unwrap_or(0);
+        // Armed before anything can fail, so every path kills the group.
+        let group = GroupGuard {
+            pgid: child
+                .id()
+                .and_then(|p| libc::pid_t::try_from(p).ok())
+                .unwrap_or(0),
+        };
         let out = Arc::new(Mutex::new(Capped::default()));
-        let r1 = spawn_reader(
-            child.stdout.take().expect("piped"),
-            out.clone(),
-            self.max_output,
-        );
-        let r2 = spawn_reader(
-            child.stderr.take().expect("piped"),
-            out.clone(),
-            self.max_output,
-        );
+        let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
+            return ToolOutput::err("cannot start bash: its output pipes were not set up");
+        };
+        let r1 = spawn_reader(stdout, out.clone(), self.max_output);
+        let r2 = spawn_reader(stderr, out.clone(), self.max_output);
         let end = tokio::select! {
             s = child.wait() => match s {
                 Ok(s) => End::Exited(s),
@@ -129,14 +162,12 @@ impl Tool for Bash {
         };
         // Whatever the command left running in its group goes too, so no
         // background job outlives the call or keeps the pipes open.
-        if pid != 0 {
-            kill_group(pid);
-        }
+        drop(group);
         let _ = child.wait().await;
         for r in [r1, r2] {
             let _ = tokio::time::timeout(Duration::from_secs(2), r).await;
         }
-        let o = out.lock().expect("output lock");
+        let o = out.lock().unwrap_or_else(|e| e.into_inner());
         let mut text = String::from_utf8_lossy(&o.buf).into_owned();
         if o.dropped > 0 {
             text.push_str(&format!(

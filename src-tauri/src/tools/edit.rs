@@ -1,10 +1,11 @@
 //! `edit`: replaces one exact string in a file. It must match exactly once,
-//! so the model never edits the wrong place by accident.
+//! so the model never edits the wrong place by accident. Only regular files
+//! up to [`files::MAX_EDIT_BYTES`] (before and after) are edited.
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
 
-use super::{str_arg, Tool, ToolCtx, ToolOutput};
+use super::{files, str_arg, Tool, ToolCtx, ToolOutput};
 use crate::providers::ToolDef;
 
 /// The `edit` tool.
@@ -31,8 +32,10 @@ impl Tool for Edit {
         if old.is_empty() {
             return ToolOutput::err("old_string is empty; give the exact text to replace");
         }
-        let text = match tokio::fs::read_to_string(&full).await {
-            Ok(t) => t,
+        let source = full.clone();
+        let text = match tokio::task::spawn_blocking(move || read_small(&source)).await {
+            Ok(Ok(t)) => t,
+            Ok(Err(e)) => return ToolOutput::err(e),
             Err(e) => return ToolOutput::err(format!("cannot read {}: {e}", full.display())),
         };
         match text.matches(old).count() {
@@ -42,8 +45,22 @@ impl Tool for Edit {
             )),
             1 => {
                 let updated = text.replacen(old, new, 1);
-                match tokio::fs::write(&full, updated).await {
-                    Ok(()) => ToolOutput::ok(format!("edited {}", full.display())),
+                let len = u64::try_from(updated.len()).unwrap_or(u64::MAX);
+                if len > files::MAX_EDIT_BYTES {
+                    return ToolOutput::err(format!(
+                        "the edited {} would be {len} bytes, over the {} MiB edit limit; make the change with bash instead",
+                        full.display(),
+                        files::MAX_EDIT_BYTES / 1024 / 1024
+                    ));
+                }
+                let target = full.clone();
+                match tokio::task::spawn_blocking(move || {
+                    files::write_regular(&target, updated.as_bytes())
+                })
+                .await
+                {
+                    Ok(Ok(())) => ToolOutput::ok(format!("edited {}", full.display())),
+                    Ok(Err(e)) => ToolOutput::err(e),
                     Err(e) => ToolOutput::err(format!("cannot write {}: {e}", full.display())),
                 }
             }
@@ -53,4 +70,33 @@ impl Tool for Edit {
             )),
         }
     }
+}
+
+/// A regular file of at most [`files::MAX_EDIT_BYTES`], as UTF-8 text.
+fn read_small(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read as _;
+    let (file, len) = files::open_read(path)?;
+    let too_big = || {
+        format!(
+            "{} is larger than {} MiB, the most edit changes; make the change with bash (e.g. sed) instead",
+            path.display(),
+            files::MAX_EDIT_BYTES / 1024 / 1024
+        )
+    };
+    if len > files::MAX_EDIT_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    file.take(files::MAX_EDIT_BYTES.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if u64::try_from(bytes.len()).map_or(true, |n| n > files::MAX_EDIT_BYTES) {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "cannot edit {}: it is not UTF-8 text; change it with bash instead",
+            path.display()
+        )
+    })
 }

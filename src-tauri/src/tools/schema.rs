@@ -36,7 +36,17 @@ pub fn check(schema: &Value, args: &Value) -> Result<(), String> {
                 _ => true,
             };
             if !ok && !v.is_null() {
-                return Err(format!("field {k:?} must be {ty}, got {}", describe(v)));
+                // The property's description often states the allowed range.
+                let about = props
+                    .get(k)
+                    .and_then(|p| p.get("description"))
+                    .and_then(Value::as_str)
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default();
+                return Err(format!(
+                    "field {k:?} must be {ty}{about}, got {}",
+                    describe(v)
+                ));
             }
         }
     }

@@ -1,9 +1,11 @@
-//! `write`: creates or overwrites a file, making parent directories.
+//! `write`: creates or overwrites a regular file, making parent
+//! directories. Content over [`files::MAX_EDIT_BYTES`] and targets that are
+//! not regular files (a FIFO, a device) are refused.
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
 
-use super::{str_arg, Tool, ToolCtx, ToolOutput};
+use super::{files, str_arg, Tool, ToolCtx, ToolOutput};
 use crate::providers::ToolDef;
 
 /// The `write` tool.
@@ -26,17 +28,27 @@ impl Tool for Write {
     async fn run(&self, args: Value, ctx: &ToolCtx) -> ToolOutput {
         let full = ctx.path(str_arg(&args, "path"));
         let content = str_arg(&args, "content");
+        let len = u64::try_from(content.len()).unwrap_or(u64::MAX);
+        if len > files::MAX_EDIT_BYTES {
+            return ToolOutput::err(format!(
+                "content is {len} bytes; write takes at most {} MiB per call, so write a large file in parts (e.g. with bash)",
+                files::MAX_EDIT_BYTES / 1024 / 1024
+            ));
+        }
         if let Some(parent) = full.parent() {
             if let Err(e) = tokio::fs::create_dir_all(parent).await {
                 return ToolOutput::err(format!("cannot create {}: {e}", parent.display()));
             }
         }
-        match tokio::fs::write(&full, content).await {
-            Ok(()) => ToolOutput::ok(format!(
+        let bytes = content.as_bytes().to_vec();
+        let target = full.clone();
+        match tokio::task::spawn_blocking(move || files::write_regular(&target, &bytes)).await {
+            Ok(Ok(())) => ToolOutput::ok(format!(
                 "wrote {} bytes to {}",
                 content.len(),
                 full.display()
             )),
+            Ok(Err(e)) => ToolOutput::err(e),
             Err(e) => ToolOutput::err(format!("cannot write {}: {e}", full.display())),
         }
     }
