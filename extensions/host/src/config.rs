@@ -47,6 +47,12 @@ pub struct HostConfig {
     pub command_timeout: Duration,
     /// How long a spawned extension may take to send `hello` (10 s).
     pub hello_timeout: Duration,
+    /// Variable names dropped from every extension's environment besides
+    /// [`crate::child_env::CREDENTIAL_VARS`].
+    pub secret_env_names: Vec<String>,
+    /// Secret values (e.g. what `--api-key` gave): any variable holding one
+    /// is dropped from every extension's environment.
+    pub secret_env_values: Vec<String>,
 }
 
 impl HostConfig {
@@ -79,6 +85,8 @@ impl HostConfig {
             intercept_timeout: Duration::from_secs(5),
             command_timeout: Duration::from_secs(30),
             hello_timeout: HELLO_TIMEOUT,
+            secret_env_names: Vec::new(),
+            secret_env_values: Vec::new(),
         }
     }
 }

@@ -79,7 +79,7 @@ impl Throttle {
 
 /// Shortens a line for a log message, on a character boundary.
 pub fn excerpt(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]);
+    let text = String::from_utf8_lossy(bytes.get(..200).unwrap_or(bytes));
     if bytes.len() > 200 {
         format!("{text}… ({} bytes)", bytes.len())
     } else {

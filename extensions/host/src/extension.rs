@@ -60,6 +60,17 @@ pub(crate) enum Reply {
     Intercept(EventInterceptResponse),
 }
 
+impl Reply {
+    /// The frame type this reply arrived as.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Reply::Command(_) => "command_response",
+            Reply::Tool(_) => "tool_result",
+            Reply::Intercept(_) => "event_intercept_response",
+        }
+    }
+}
+
 /// What a request is for, spelled out only when an error or a log line
 /// needs it (formatting it per request showed up in the round-trip profile).
 #[derive(Debug, Clone)]
@@ -70,6 +81,18 @@ pub(crate) enum During {
     Command(String),
     /// An `event_intercept` of this event.
     Intercept(LifecycleEvent),
+}
+
+impl During {
+    /// The reply frame type this request accepts; any other kind under its
+    /// id is the extension's protocol error.
+    pub fn expects(&self) -> &'static str {
+        match self {
+            During::Tool(_) => "tool_result",
+            During::Command(_) => "command_response",
+            During::Intercept(_) => "event_intercept_response",
+        }
+    }
 }
 
 impl fmt::Display for During {
@@ -259,8 +282,11 @@ impl Ext {
         })
     }
 
-    /// Completes a pending request; an unknown id is logged.
-    /// Returns whether `id` was pending (a reply to an unknown id is logged).
+    /// Completes a pending request. Returns whether `reply` was delivered:
+    /// a reply to an unknown id is logged and dropped; a reply of the wrong
+    /// kind (a `command_response` to a `tool_call`, …) is logged and fails
+    /// the request with [`HostError::WrongReply`], so the caller gets a
+    /// clear error instead of a value it cannot use.
     pub fn complete(&self, id: &RequestId, reply: Reply) -> bool {
         let pending = id.as_str().parse::<u64>().ok().and_then(|n| {
             self.pending
@@ -270,9 +296,15 @@ impl Ext {
                 .remove(&n)
         });
         match pending {
-            Some(p) => {
+            Some(p) if p.during.expects() == reply.kind() => {
                 let _ = p.tx.send(Ok(reply));
                 true
+            }
+            Some(p) => {
+                let err = self.wrong_reply(&p.during, reply.kind());
+                self.log.line(&format!("{err}; that call failed"));
+                let _ = p.tx.send(Err(err));
+                false
             }
             None => {
                 self.log.line(&format!(
@@ -305,6 +337,17 @@ impl Ext {
                 log: self.log_path(),
             },
             Closed::Stopped(reason) => self.not_running(reason, during),
+        }
+    }
+
+    /// The error for a reply of kind `got` to a request made `during`.
+    pub fn wrong_reply(&self, during: &During, got: &str) -> HostError {
+        HostError::WrongReply {
+            extension: self.name.clone(),
+            during: during.to_string(),
+            got: got.to_owned(),
+            expected: during.expects().to_owned(),
+            log: self.log_path(),
         }
     }
 

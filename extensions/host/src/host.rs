@@ -320,13 +320,11 @@ impl Host {
         let reg = self.inner.registry();
         reg.command_order
             .iter()
-            .map(|k| {
-                let (c, owner) = &reg.commands[k];
-                CommandInfo {
-                    name: c.name.clone(),
-                    description: c.description.clone(),
-                    extension: Some(owner.name.clone()),
-                }
+            .filter_map(|k| reg.commands.get(k))
+            .map(|(c, owner)| CommandInfo {
+                name: c.name.clone(),
+                description: c.description.clone(),
+                extension: Some(owner.name.clone()),
             })
             .collect()
     }
@@ -339,7 +337,7 @@ impl Host {
         };
         reg.tool_order
             .iter()
-            .map(|n| &reg.tools[n])
+            .filter_map(|n| reg.tools.get(n))
             .filter(|(t, _)| !t.deferred || active.contains(&t.name))
             .map(|(t, owner)| ExtTool {
                 name: t.name.clone(),
@@ -382,8 +380,11 @@ impl Host {
                 }))
             })
             .await?;
-        let Reply::Command(response) = reply else {
-            unreachable!("the router only completes command ids with command_response")
+        // `complete` only delivers replies of the kind the request expects;
+        // anything else is still an error for the caller, never a panic.
+        let response = match reply {
+            Reply::Command(r) => r,
+            other => return Err(ext.wrong_reply(&During::Command(cmd.name.clone()), other.kind())),
         };
         if response.action == Some(CommandAction::Unknown) {
             ext.log.line(&format!(
@@ -418,8 +419,9 @@ impl Host {
                 |id| codec::tool_call_line(id, &tool_name, &args),
             )
             .await?;
-        let Reply::Tool(result) = reply else {
-            unreachable!("the router only completes tool ids with tool_result")
+        let result = match reply {
+            Reply::Tool(r) => r,
+            other => return Err(ext.wrong_reply(&During::Tool(tool_name), other.kind())),
         };
         let activated = self.activate(&ext, &result.activate_tools);
         Ok(ToolOutcome {

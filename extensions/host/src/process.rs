@@ -11,6 +11,8 @@ use std::process::{ExitStatus, Stdio};
 
 use tokio::process::{Child, ChildStdout, Command};
 
+use crate::child_env::Scrub;
+
 /// A running extension process and its pipes.
 pub struct Spawned {
     /// The child, for `wait`.
@@ -26,22 +28,32 @@ pub struct Spawned {
 }
 
 /// Spawns `exec args…` in `dir`, in a new process group, with stderr
-/// appended to `log`.
-pub fn spawn(exec: &Path, args: &[String], dir: &Path, log: &Path) -> io::Result<Spawned> {
+/// appended to `log` and without the variables `scrub` drops (zot's
+/// credentials never reach an extension; see `child_env.rs`).
+pub fn spawn(
+    exec: &Path,
+    args: &[String],
+    dir: &Path,
+    log: &Path,
+    scrub: &Scrub,
+) -> io::Result<Spawned> {
     if let Some(parent) = log.parent() {
         std::fs::create_dir_all(parent)?;
     }
     let stderr = OpenOptions::new().create(true).append(true).open(log)?;
-    let mut child = Command::new(exec)
-        .args(args)
+    let mut cmd = Command::new(exec);
+    cmd.args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::from(stderr))
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()?;
-    let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+        .kill_on_drop(true);
+    for name in scrub.to_remove_from_current() {
+        cmd.env_remove(name);
+    }
+    let mut child = cmd.spawn()?;
+    let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
     let stdin = child
         .stdin
         .take()

@@ -64,7 +64,7 @@ impl Host {
         let commands = reg
             .command_order
             .iter()
-            .map(|k| &reg.commands[k])
+            .filter_map(|k| reg.commands.get(k))
             .filter(|(_, o)| Arc::ptr_eq(o, e))
             .map(|(c, _)| CommandInfo {
                 name: c.name.clone(),
@@ -75,7 +75,7 @@ impl Host {
         let tools = reg
             .tool_order
             .iter()
-            .map(|n| &reg.tools[n])
+            .filter_map(|n| reg.tools.get(n))
             .filter(|(_, o)| Arc::ptr_eq(o, e))
             .map(|(t, _)| ToolInfo {
                 name: t.name.clone(),

@@ -13,6 +13,7 @@ use tokio::time::{sleep_until, Instant};
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
 
+use crate::child_env::Scrub;
 use crate::codec::encode;
 use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
@@ -77,7 +78,8 @@ pub(crate) async fn connect(
         .as_ref()
         .map(|m| m.args.clone())
         .unwrap_or_default();
-    let sp = process::spawn(exec, &args, &ext.dir, ext.log.path())
+    let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
+    let sp = process::spawn(exec, &args, &ext.dir, ext.log.path(), &scrub)
         .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
     ext.lock().pid = Some(sp.pgid);
     let mut child = sp.child;
@@ -163,7 +165,7 @@ async fn first_line(
             r = fill(source.as_mut()) => match r {
                 Ok(true) => {}
                 Ok(false) => {
-                    let status = reap_soon(child, child.id().map(|p| p as i32).unwrap_or(0)).await;
+                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0)).await;
                     return Err(Failure::Failed {
                         message: format!("exited ({status}) before sending hello"),
                         exit_status: Some(status),
