@@ -64,6 +64,25 @@ fn kill_group(pid: u32) {
     }
 }
 
+/// What the shell must not inherit: zot's credentials, remembered secret
+/// values, and every `*KEY*`/`*SECRET*`/`*TOKEN*`/`*PASSWORD*` variable
+/// except those the user keeps in `$ZOT_HOME/config.json`
+/// (`"shell_env": {"keep": ["NAME", …]}`); see docs/security.md.
+fn shell_env_scrub() -> zot_ext_host::child_env::Scrub {
+    let keep: Vec<String> = zot_ext_host::home::zot_home()
+        .map(|home| crate::settings::read_config(&home))
+        .and_then(|c| {
+            c.get("shell_env")?.get("keep")?.as_array().map(|names| {
+                names
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect()
+            })
+        })
+        .unwrap_or_default();
+    zot_ext_host::child_env::Scrub::for_shell(&keep)
+}
+
 /// How the command ended.
 enum End {
     Exited(std::process::ExitStatus),
@@ -101,6 +120,9 @@ impl Tool for Bash {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        for name in shell_env_scrub().to_remove_from_current() {
+            cmd.env_remove(name);
+        }
         let mut child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
