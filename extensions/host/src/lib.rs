@@ -46,6 +46,7 @@ pub mod intercept;
 pub mod manifest;
 mod panels;
 pub mod process;
+pub mod reaper;
 pub mod registry;
 pub mod reload;
 pub mod report;

@@ -54,6 +54,9 @@ pub fn spawn(
     }
     let mut child = cmd.spawn()?;
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
+    // Registered before anything can fail, so even a zot SIGKILLed right
+    // now takes this group with it (see `reaper.rs`).
+    let _ = crate::reaper::watch_group(pgid);
     let stdin = child
         .stdin
         .take()
@@ -146,8 +149,9 @@ impl GroupGuard {
 
     /// Stops guarding if the OS reports the group empty.
     pub fn disarm_if_gone(&mut self) {
-        if !group_alive(self.pgid) {
+        if self.armed && !group_alive(self.pgid) {
             self.armed = false;
+            let _ = crate::reaper::forget_group(self.pgid);
         }
     }
 }
@@ -156,6 +160,9 @@ impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.armed {
             signal_group(self.pgid, libc::SIGKILL);
+            // SIGKILL cannot be caught: the group is on its way out, and
+            // its id must not be killed again once reused.
+            let _ = crate::reaper::forget_group(self.pgid);
         }
     }
 }

@@ -130,6 +130,9 @@ impl Tool for Bash {
             }
         };
         let pid = child.id().unwrap_or(0);
+        // If zot is SIGKILLed mid-command, the reaper kills the group.
+        let pgid = i32::try_from(pid).unwrap_or(0);
+        let _ = zot_ext_host::reaper::watch_group(pgid);
         let out = Arc::new(Mutex::new(Capped::default()));
         let r1 = spawn_reader(
             child.stdout.take().expect("piped"),
@@ -155,6 +158,7 @@ impl Tool for Bash {
             kill_group(pid);
         }
         let _ = child.wait().await;
+        let _ = zot_ext_host::reaper::forget_group(pgid);
         for r in [r1, r2] {
             let _ = tokio::time::timeout(Duration::from_secs(2), r).await;
         }
