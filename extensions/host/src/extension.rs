@@ -46,10 +46,35 @@ pub(crate) struct ExtMut {
     pub events: HashSet<LifecycleEvent>,
     pub intercepts: HashSet<LifecycleEvent>,
     pub warnings: Vec<String>,
+    /// Warnings beyond [`crate::limits::MAX_WARNINGS`], counted only.
+    pub warnings_more: u64,
     /// Shadowings decided outside the registry (discovery, themes).
     pub shadowed: Vec<Shadowing>,
     pub themes: Vec<String>,
     pub pid: Option<i32>,
+}
+
+impl ExtMut {
+    /// Adds a warning for report()/doctor, up to the cap.
+    pub fn warn(&mut self, msg: String) {
+        if self.warnings.len() < crate::limits::MAX_WARNINGS {
+            self.warnings.push(msg);
+        } else {
+            self.warnings_more = self.warnings_more.saturating_add(1);
+        }
+    }
+
+    /// The warnings as reported, with the count of those not kept.
+    pub fn reported_warnings(&self) -> Vec<String> {
+        let mut w = self.warnings.clone();
+        if self.warnings_more > 0 {
+            w.push(format!(
+                "… and {} more warnings like these; see the log",
+                self.warnings_more
+            ));
+        }
+        w
+    }
 }
 
 /// What a request is waiting for.
@@ -213,6 +238,13 @@ impl Ext {
 
     pub fn log_path(&self) -> PathBuf {
         self.log.path().to_path_buf()
+    }
+
+    /// Refuses something the extension sent: a log line and a warning
+    /// (kept up to a cap, then counted).
+    pub fn refuse(&self, msg: String) {
+        self.log.line(&msg);
+        self.lock().warn(msg);
     }
 
     /// Sends a one-way frame; when the queue is full it is dropped with a

@@ -4,8 +4,9 @@
 //! reload share it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -29,6 +30,9 @@ use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
 
 /// How many host events may wait for the app before new ones are dropped.
 pub const EVENT_QUEUE: usize = 1024;
+
+/// How long late registrations are gathered before one registry rebuild.
+const REBUILD_DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// Something the app should show or do, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,6 +85,8 @@ pub(crate) struct Inner {
     pub next_id: Arc<AtomicU64>,
     /// Request timeouts, watched by one sweeper task.
     pub deadlines: Arc<Deadlines>,
+    /// A registry rebuild is scheduled (late registrations are batched).
+    pub rebuild_pending: AtomicBool,
 }
 
 impl Drop for Inner {
@@ -148,6 +154,24 @@ impl Inner {
         drop(offers);
         drop(guards);
         st.registry = Arc::new(reg);
+    }
+
+    /// Rebuilds the registry shortly, once for every registration that
+    /// arrives meanwhile: a flood of late registrations then costs one
+    /// rebuild per batch, not one per frame.
+    pub fn rebuild_soon(self: &Arc<Self>) {
+        if self.rebuild_pending.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            tokio::time::sleep(REBUILD_DEBOUNCE).await;
+            if let Some(inner) = weak.upgrade() {
+                inner.rebuild_pending.store(false, Ordering::Release);
+                inner.rebuild();
+                inner.changed();
+            }
+        });
     }
 
     pub fn registry(&self) -> Arc<ExtRegistry> {
@@ -294,6 +318,7 @@ impl Host {
             events: tx,
             next_id: Arc::new(AtomicU64::new(1)),
             deadlines: Arc::default(),
+            rebuild_pending: AtomicBool::new(false),
         });
         tokio::spawn(deadlines::sweep(
             inner.deadlines.clone(),

@@ -43,6 +43,7 @@ mod ext_log;
 mod extension;
 mod host;
 pub mod intercept;
+pub mod limits;
 pub mod manifest;
 mod panels;
 pub mod process;

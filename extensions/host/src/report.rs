@@ -121,7 +121,7 @@ impl Host {
                 ExtReport {
                     summary,
                     ready: m.ready,
-                    warnings: m.warnings.clone(),
+                    warnings: m.reported_warnings(),
                     log_path: e.log.path().to_path_buf(),
                     manifest_path: e.manifest_path.clone(),
                 }
