@@ -90,7 +90,8 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             let _ = ext.complete(&r.id.clone(), Reply::Tool(r));
             Routed::Other
         }
-        ExtToHost::CommandResponse(r) => {
+        ExtToHost::CommandResponse(mut r) => {
+            crate::panels::refuse_foreign_open(inner, ext, &mut r);
             // The action's UI event is posted here, in frame order, so a
             // `panel_render` sent right after `open_panel` finds its panel.
             let shown = crate::actions::ui_event(&ext.name, &r);
