@@ -180,6 +180,8 @@ pub(crate) struct Ext {
     pub next_id: Arc<AtomicU64>,
     /// The host's request timeouts.
     pub deadlines: Arc<Deadlines>,
+    /// The task copying its stderr into the log (see `ext_log.rs`).
+    pub stderr_pump: Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl Ext {
@@ -217,6 +219,7 @@ impl Ext {
             bad_lines: Throttle::default(),
             next_id,
             deadlines,
+            stderr_pump: Mutex::new(None),
         }
     }
 

@@ -3,13 +3,12 @@
 //! (`npx tsx …`, shell pipelines); a guard kills the group if the host
 //! forgets or panics.
 
-use std::fs::OpenOptions;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 
-use tokio::process::{Child, ChildStdout, Command};
+use tokio::process::{Child, ChildStderr, ChildStdout, Command};
 
 use crate::child_env::Scrub;
 
@@ -23,30 +22,23 @@ pub struct Spawned {
     pub stdin: OwnedFd,
     /// Read end of its stdout.
     pub stdout: ChildStdout,
+    /// Read end of its stderr, for the log pump (`ext_log::pump_stderr`).
+    pub stderr: ChildStderr,
     /// Kills the group on drop unless disarmed.
     pub guard: GroupGuard,
 }
 
-/// Spawns `exec args…` in `dir`, in a new process group, with stderr
-/// appended to `log` and without the variables `scrub` drops (zot's
-/// credentials never reach an extension; see `child_env.rs`).
-pub fn spawn(
-    exec: &Path,
-    args: &[String],
-    dir: &Path,
-    log: &Path,
-    scrub: &Scrub,
-) -> io::Result<Spawned> {
-    if let Some(parent) = log.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let stderr = OpenOptions::new().create(true).append(true).open(log)?;
+/// Spawns `exec args…` in `dir`, in a new process group, with stderr piped
+/// (the host copies it into the rotating log) and without the variables
+/// `scrub` drops (zot's credentials never reach an extension; see
+/// `child_env.rs`).
+pub fn spawn(exec: &Path, args: &[String], dir: &Path, scrub: &Scrub) -> io::Result<Spawned> {
     let mut cmd = Command::new(exec);
     cmd.args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::from(stderr))
+        .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
     for name in scrub.to_remove_from_current() {
@@ -66,11 +58,16 @@ pub fn spawn(
         .stdout
         .take()
         .ok_or_else(|| io::Error::other("no stdout pipe"))?;
+    let stderr = child
+        .stderr
+        .take()
+        .ok_or_else(|| io::Error::other("no stderr pipe"))?;
     Ok(Spawned {
         child,
         pgid,
         stdin,
         stdout,
+        stderr,
         guard: GroupGuard { pgid, armed: true },
     })
 }
