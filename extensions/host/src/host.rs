@@ -87,6 +87,10 @@ pub(crate) struct Inner {
     pub deadlines: Arc<Deadlines>,
     /// A registry rebuild is scheduled (late registrations are batched).
     pub rebuild_pending: AtomicBool,
+    /// Held for a whole reload or shutdown, so two never interleave: two
+    /// overlapping reloads each stopped the same old set and each loaded a
+    /// new one, and the first new set was orphaned (running, unlisted).
+    pub lifecycle: tokio::sync::Mutex<()>,
 }
 
 impl Drop for Inner {
@@ -319,6 +323,7 @@ impl Host {
             next_id: Arc::new(AtomicU64::new(1)),
             deadlines: Arc::default(),
             rebuild_pending: AtomicBool::new(false),
+            lifecycle: tokio::sync::Mutex::new(()),
         });
         tokio::spawn(deadlines::sweep(
             inner.deadlines.clone(),

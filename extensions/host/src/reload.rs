@@ -23,7 +23,9 @@ pub struct ReloadReport {
 impl Host {
     /// Tears every extension down, re-reads the manifests and respawns the
     /// set; returns once the new set is ready or its grace has passed.
+    /// Overlapping calls run one after the other.
     pub async fn reload(&self) -> ReloadReport {
+        let _serial = self.inner.lifecycle.lock().await;
         let old = self.inner.lock().exts.clone();
         let stopped = old
             .iter()
