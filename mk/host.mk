@@ -9,3 +9,12 @@ BENCH_TARGETS += bench-host
 bench-host:
 	cargo build --release -p zot-ext-host --example bench_echo
 	cargo bench -p zot-ext-host --bench host
+
+# `make fuzz`: the seeded extension-frame fuzzers (decoder, and decoder +
+# router behind a real extension process) with 10^6 inputs each, in
+# release. `cargo test` runs the same targets with 10^4. Other areas add
+# their own fuzz targets as prerequisites of `fuzz`.
+.PHONY: fuzz fuzz-host
+fuzz: fuzz-host
+fuzz-host:
+	ZOT_FUZZ_INPUTS=1000000 cargo test --release -p zot-ext-host --test fuzz -- --nocapture --test-threads=1

@@ -37,7 +37,9 @@ pub(crate) fn ui_event(extension: &str, r: &CommandResponse) -> Option<UiEvent> 
 /// Posts `ev`; an opened panel is owned by `ext` from this frame on.
 pub(crate) fn show(inner: &Arc<Inner>, ext: &Arc<Ext>, ev: UiEvent) {
     if let UiEvent::ExtPanelOpen { panel, .. } = &ev {
-        inner.lock().panels.insert(panel.id.clone(), ext.clone());
+        if !crate::panels::claim(inner, ext, &panel.id) {
+            return;
+        }
     }
     inner.post(HostEvent::Ui(ev), Some(ext));
 }

@@ -140,7 +140,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 
     fn has_line(&mut self) -> bool {
         let from = self.scanned.max(self.start);
-        match memchr::memchr(b'\n', &self.buf[from..]) {
+        match memchr::memchr(b'\n', self.buf.get(from..).unwrap_or_default()) {
             Some(_) => true,
             None => {
                 self.scanned = self.buf.len();
@@ -152,11 +152,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
     /// The next buffered line, without its newline (and `\r`), if any.
     pub fn take_line(&mut self) -> Option<&[u8]> {
         let from = self.scanned.max(self.start);
-        let i = from + memchr::memchr(b'\n', &self.buf[from..])?;
+        let i = from + memchr::memchr(b'\n', self.buf.get(from..)?)?;
         let begin = self.start;
         self.start = i + 1;
         self.scanned = self.start;
-        let end = if i > begin && self.buf[i - 1] == b'\r' {
+        let end = if i > begin && self.buf.get(i - 1) == Some(&b'\r') {
             i - 1
         } else {
             i
@@ -170,7 +170,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             self.scanned = 0;
             return None;
         }
-        Some(&self.buf[begin..end])
+        self.buf.get(begin..end)
     }
 }
 
@@ -193,9 +193,10 @@ pub fn decode(line: &[u8]) -> Result<ExtToHost, DecodeError> {
 fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
     const PREFIX: &[u8] = b"{\"type\":\"";
     let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
-    let rest = line[start..].strip_prefix(PREFIX)?;
+    let rest = line.get(start..)?.strip_prefix(PREFIX)?;
     let end = memchr::memchr2(b'"', b'\\', rest)?;
-    if rest[end] != b'"' {
+    let (tag, after) = rest.split_at_checked(end)?;
+    if after.first() != Some(&b'"') {
         return None;
     }
     fn parse<T: serde::de::DeserializeOwned>(
@@ -204,7 +205,7 @@ fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
     ) -> Option<ExtToHost> {
         serde_json::from_slice::<T>(line).ok().map(wrap)
     }
-    match &rest[..end] {
+    match tag {
         b"notify" => parse(line, ExtToHost::Notify),
         b"tool_result" => tool_result::parse(line)
             .map(ExtToHost::ToolResult)
@@ -249,6 +250,9 @@ pub fn encode(frame: &HostToExt) -> Vec<u8> {
     }
 }
 
+// Host frames are our own types (string keys, no maps with non-string
+// keys, no failing `Serialize` impls): serde_json cannot fail on them.
+#[allow(clippy::expect_used)]
 fn serde_line(frame: &HostToExt) -> Vec<u8> {
     let mut line = serde_json::to_vec(frame).expect("host frames always serialise");
     line.push(b'\n');
@@ -303,6 +307,9 @@ fn field<T: serde::Serialize>(out: &mut Vec<u8>, key: &[u8], value: &Option<T>) 
     }
 }
 
+// Writing JSON into a `Vec` cannot fail for `Value`s, strings and the
+// host's own field types (see `serde_line`).
+#[allow(clippy::expect_used)]
 fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
     serde_json::to_writer(out, v).expect("host frames always serialise");
 }

@@ -60,6 +60,12 @@ pub struct HostConfig {
     /// How long startup waits for an extension that has not said `hello`
     /// before going on without it ([`STARTUP_WAIT`]).
     pub startup_wait: Duration,
+    /// Variable names dropped from every extension's environment besides
+    /// [`crate::child_env::CREDENTIAL_VARS`].
+    pub secret_env_names: Vec<String>,
+    /// Secret values (e.g. what `--api-key` gave): any variable holding one
+    /// is dropped from every extension's environment.
+    pub secret_env_values: Vec<String>,
 }
 
 impl HostConfig {
@@ -93,6 +99,8 @@ impl HostConfig {
             command_timeout: Duration::from_secs(30),
             hello_timeout: HELLO_TIMEOUT,
             startup_wait: STARTUP_WAIT,
+            secret_env_names: Vec::new(),
+            secret_env_values: Vec::new(),
         }
     }
 }

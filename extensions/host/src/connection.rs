@@ -100,7 +100,7 @@ impl Out {
             return Err(io::ErrorKind::BrokenPipe.into());
         };
         while self.off < self.queue.len() {
-            let n = write_some(fd.get_ref(), &self.queue[self.off..])?;
+            let n = write_some(fd.get_ref(), self.queue.get(self.off..).unwrap_or_default())?;
             self.off += n;
         }
         self.queue.clear();
@@ -115,7 +115,7 @@ fn write_some(fd: &OwnedFd, bytes: &[u8]) -> io::Result<usize> {
         // valid buffer of `bytes.len()` bytes.
         let n = unsafe { libc::write(fd.as_raw_fd(), bytes.as_ptr().cast(), bytes.len()) };
         if n >= 0 {
-            return Ok(n as usize);
+            return Ok(n.unsigned_abs());
         }
         let e = io::Error::last_os_error();
         if e.kind() != io::ErrorKind::Interrupted {
@@ -169,7 +169,7 @@ impl FrameSink for PipeSink {
         }
         let mut done = 0;
         while done < line.len() {
-            match write_some(fd.get_ref(), &line[done..]) {
+            match write_some(fd.get_ref(), line.get(done..).unwrap_or_default()) {
                 Ok(n) => done += n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(_) => {
@@ -179,7 +179,8 @@ impl FrameSink for PipeSink {
             }
         }
         if done < line.len() {
-            out.queue.extend_from_slice(&line[done..]);
+            out.queue
+                .extend_from_slice(line.get(done..).unwrap_or_default());
             drop(out);
             self.wake.notify_one();
         }

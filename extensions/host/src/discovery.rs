@@ -90,11 +90,29 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
                 w.name == f.name
                     && !matches!(w.kind, FoundKind::Invalid(_) | FoundKind::Shadowed { .. })
             });
-            if let Some(w) = winner {
-                f.kind = FoundKind::Shadowed {
-                    by_scope: w.scope,
-                    by_dir: w.dir.clone(),
-                };
+            match winner {
+                // Two in one scope: neither precedence nor the user decided
+                // which one is meant, so the later (by directory order) is
+                // refused, naming both.
+                Some(w) if w.scope == f.scope => {
+                    f.kind = FoundKind::Invalid(ManifestError {
+                        path: f.manifest_path.clone(),
+                        field: Some("name".into()),
+                        message: format!(
+                            "'{}' is also the name of {} in the same scope; two extensions in one scope cannot share a name, so {} was not loaded: rename one of them",
+                            f.name,
+                            w.dir.display(),
+                            f.dir.display()
+                        ),
+                    });
+                }
+                Some(w) => {
+                    f.kind = FoundKind::Shadowed {
+                        by_scope: w.scope,
+                        by_dir: w.dir.clone(),
+                    };
+                }
+                None => {}
             }
         }
         found.push(f);

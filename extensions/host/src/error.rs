@@ -63,4 +63,19 @@ pub enum HostError {
         /// Its stderr log.
         log: PathBuf,
     },
+    /// The extension answered a request with the wrong kind of frame (a
+    /// `command_response` to a `tool_call`, …): its protocol error.
+    #[error("extension '{extension}' answered {during} with a {got} frame instead of a {expected}; this is a bug in the extension; see {}", log.display())]
+    WrongReply {
+        /// The extension's name.
+        extension: String,
+        /// What the host was waiting for.
+        during: String,
+        /// The frame type it sent.
+        got: String,
+        /// The frame type the request needed.
+        expected: String,
+        /// Its log.
+        log: PathBuf,
+    },
 }

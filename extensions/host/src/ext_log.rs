@@ -1,28 +1,60 @@
-//! The host's own lines in an extension's log (`[zot] …`), beside the
-//! extension's stderr, so everything about one extension is in one file.
-//! Floods are throttled so a misbehaving extension cannot fill the disk.
+//! One file per extension, `$ZOT_HOME/logs/ext-<name>.log`, holding both
+//! the extension's stderr and the host's own lines about it (`[zot] …`), so
+//! everything about one extension is in one place.
+//!
+//! Neither can fill the disk: the file rotates at [`ROTATE_BYTES`] (the old
+//! one kept as `ext-<name>.log.1`, one generation). The child's stderr is a
+//! pipe the host drains ([`pump_stderr`]), not the file itself, so a
+//! rotation never leaves the child writing into a renamed file; host lines
+//! are cut at [`MAX_LINE`] bytes and at most [`LINES_PER_SEC`] per second
+//! are written, then one `suppressed K lines` line says what was dropped.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-/// Appends host lines to `$ZOT_HOME/logs/ext-<name>.log`.
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+/// A log file is rotated before it would pass this size.
+pub const ROTATE_BYTES: u64 = 5 * 1024 * 1024;
+/// Longest host line; longer ones are cut, on a character boundary.
+pub const MAX_LINE: usize = 1024;
+/// Host lines per second per extension before they are suppressed.
+pub const LINES_PER_SEC: u32 = 50;
+
+/// Appends host lines and stderr bytes to one extension's log.
 #[derive(Debug)]
 pub struct ExtLog {
     /// The log file.
     path: PathBuf,
-    /// Opened on first use, in append mode (the child's stderr shares it).
-    file: Mutex<Option<File>>,
+    /// The open file and the throttle, under one lock so lines never
+    /// interleave mid-line with each other.
+    state: Mutex<LogState>,
+}
+
+#[derive(Debug, Default)]
+struct LogState {
+    /// Opened on first use, in append mode.
+    file: Option<File>,
+    /// Its size, to know when to rotate.
+    size: u64,
+    /// Start of the current one-second window of host lines.
+    window: Option<Instant>,
+    /// Host lines written in that window.
+    in_window: u32,
+    /// Host lines dropped since the last one written.
+    suppressed: u64,
 }
 
 impl ExtLog {
-    /// A log at `path`; nothing is created until the first line.
+    /// A log at `path`; nothing is created until the first write.
     pub fn new(path: PathBuf) -> Self {
         ExtLog {
             path,
-            file: Mutex::new(None),
+            state: Mutex::new(LogState::default()),
         }
     }
 
@@ -31,23 +63,113 @@ impl ExtLog {
         &self.path
     }
 
-    /// Appends `[zot] msg`. Failing to log is not worth failing anything else.
+    /// Appends `[zot] msg` (cut and throttled). Failing to log is not worth
+    /// failing anything else.
     pub fn line(&self, msg: &str) {
-        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        if file.is_none() {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        let fresh = st
+            .window
+            .is_none_or(|w| now.duration_since(w) >= Duration::from_secs(1));
+        if fresh {
+            st.window = Some(now);
+            st.in_window = 0;
+        }
+        if st.in_window >= LINES_PER_SEC {
+            st.suppressed = st.suppressed.saturating_add(1);
+            return;
+        }
+        st.in_window = st.in_window.saturating_add(1);
+        if st.suppressed > 0 {
+            let note = format!(
+                "[zot] suppressed {} lines (more than {LINES_PER_SEC} a second)\n",
+                st.suppressed
+            );
+            st.suppressed = 0;
+            self.write(&mut st, note.as_bytes());
+        }
+        let text = format!("[zot] {}\n", cut(msg, MAX_LINE));
+        self.write(&mut st, text.as_bytes());
+    }
+
+    /// Appends raw bytes (the extension's stderr) as they are.
+    pub fn raw(&self, bytes: &[u8]) {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.write(&mut st, bytes);
+    }
+
+    fn write(&self, st: &mut LogState, bytes: &[u8]) {
+        let len = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+        if st.file.is_some() && st.size.saturating_add(len) > ROTATE_BYTES {
+            st.file = None;
+            let _ = std::fs::rename(&self.path, rotated(&self.path));
+        }
+        if st.file.is_none() {
             if let Some(dir) = self.path.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            *file = OpenOptions::new()
+            st.file = OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&self.path)
                 .ok();
+            st.size = st
+                .file
+                .as_ref()
+                .and_then(|f| f.metadata().ok())
+                .map_or(0, |m| m.len());
+            // A file already over the cap (an older zot, another writer)
+            // rotates now rather than after growing further.
+            if st.size.saturating_add(len) > ROTATE_BYTES && st.size > 0 {
+                st.file = None;
+                let _ = std::fs::rename(&self.path, rotated(&self.path));
+                st.file = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&self.path)
+                    .ok();
+                st.size = 0;
+            }
         }
-        if let Some(f) = file.as_mut() {
-            let _ = f.write_all(format!("[zot] {msg}\n").as_bytes());
+        if let Some(f) = st.file.as_mut() {
+            if f.write_all(bytes).is_ok() {
+                st.size = st.size.saturating_add(len);
+            }
         }
     }
+}
+
+/// `ext-<name>.log.1`, the one old generation kept.
+pub fn rotated(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".1");
+    PathBuf::from(s)
+}
+
+/// Copies an extension's stderr into its log until the pipe closes, a
+/// bounded chunk at a time (a flood costs disk bandwidth, never memory).
+pub async fn pump_stderr<R: AsyncRead + Unpin>(mut from: R, log: &ExtLog) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        match from.read(&mut buf).await {
+            Ok(0) | Err(_) => return,
+            Ok(n) => log.raw(buf.get(..n).unwrap_or_default()),
+        }
+    }
+}
+
+/// `msg` cut to at most `max` bytes on a character boundary, saying how
+/// long it was.
+fn cut(msg: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if msg.len() <= max {
+        return msg.into();
+    }
+    let mut end = max;
+    while !msg.is_char_boundary(end) {
+        end = end.saturating_sub(1);
+    }
+    let head = msg.get(..end).unwrap_or_default();
+    format!("{head}… (cut; {} bytes)", msg.len()).into()
 }
 
 /// Counts repeated trouble and says when it is worth a log line: the first
@@ -79,7 +201,7 @@ impl Throttle {
 
 /// Shortens a line for a log message, on a character boundary.
 pub fn excerpt(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]);
+    let text = String::from_utf8_lossy(bytes.get(..200).unwrap_or(bytes));
     if bytes.len() > 200 {
         format!("{text}… ({} bytes)", bytes.len())
     } else {
@@ -90,6 +212,14 @@ pub fn excerpt(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_cut_on_a_character_boundary() {
+        let s = "é".repeat(600);
+        let c = cut(&s, MAX_LINE);
+        assert!(c.starts_with(&"é".repeat(512)) && c.ends_with("(cut; 1200 bytes)"));
+        assert_eq!(cut("short", MAX_LINE), "short");
+    }
 
     #[test]
     fn throttle_logs_first_and_powers_of_ten() {

@@ -58,6 +58,8 @@ pub(crate) struct ExtMut {
     pub said_hello: bool,
     /// Spawn → ready of the current process.
     pub startup: Option<Duration>,
+    /// Warnings beyond [`crate::limits::MAX_WARNINGS`], counted only.
+    pub warnings_more: u64,
     /// Shadowings decided outside the registry (discovery, themes).
     pub shadowed: Vec<Shadowing>,
     pub themes: Vec<String>,
@@ -79,12 +81,46 @@ pub(crate) fn tolerate(ext: &Ext, note: String) -> bool {
     true
 }
 
+impl ExtMut {
+    /// Adds a warning for report()/doctor, up to the cap.
+    pub fn warn(&mut self, msg: String) {
+        if self.warnings.len() < crate::limits::MAX_WARNINGS {
+            self.warnings.push(msg);
+        } else {
+            self.warnings_more = self.warnings_more.saturating_add(1);
+        }
+    }
+
+    /// The warnings as reported, with the count of those not kept.
+    pub fn reported_warnings(&self) -> Vec<String> {
+        let mut w = self.warnings.clone();
+        if self.warnings_more > 0 {
+            w.push(format!(
+                "… and {} more warnings like these; see the log",
+                self.warnings_more
+            ));
+        }
+        w
+    }
+}
+
 /// What a request is waiting for.
 #[derive(Debug)]
 pub(crate) enum Reply {
     Command(CommandResponse),
     Tool(ToolResult),
     Intercept(EventInterceptResponse),
+}
+
+impl Reply {
+    /// The frame type this reply arrived as.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Reply::Command(_) => "command_response",
+            Reply::Tool(_) => "tool_result",
+            Reply::Intercept(_) => "event_intercept_response",
+        }
+    }
 }
 
 /// What a request is for, spelled out only when an error or a log line
@@ -97,6 +133,18 @@ pub(crate) enum During {
     Command(String),
     /// An `event_intercept` of this event.
     Intercept(LifecycleEvent),
+}
+
+impl During {
+    /// The reply frame type this request accepts; any other kind under its
+    /// id is the extension's protocol error.
+    pub fn expects(&self) -> &'static str {
+        match self {
+            During::Tool(_) => "tool_result",
+            During::Command(_) => "command_response",
+            During::Intercept(_) => "event_intercept_response",
+        }
+    }
 }
 
 impl fmt::Display for During {
@@ -159,6 +207,8 @@ pub(crate) struct Ext {
     pub next_id: Arc<AtomicU64>,
     /// The host's request timeouts.
     pub deadlines: Arc<Deadlines>,
+    /// The task copying its stderr into the log (see `ext_log.rs`).
+    pub stderr_pump: Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl Ext {
@@ -196,6 +246,7 @@ impl Ext {
             bad_lines: Throttle::default(),
             next_id,
             deadlines,
+            stderr_pump: Mutex::new(None),
         }
     }
 
@@ -217,6 +268,13 @@ impl Ext {
 
     pub fn log_path(&self) -> PathBuf {
         self.log.path().to_path_buf()
+    }
+
+    /// Refuses something the extension sent: a log line and a warning
+    /// (kept up to a cap, then counted).
+    pub fn refuse(&self, msg: String) {
+        self.log.line(&msg);
+        self.lock().warn(msg);
     }
 
     /// Sends a one-way frame; when the queue is full it is dropped with a
@@ -286,8 +344,11 @@ impl Ext {
         })
     }
 
-    /// Completes a pending request; an unknown id is logged.
-    /// Returns whether `id` was pending (a reply to an unknown id is logged).
+    /// Completes a pending request. Returns whether `reply` was delivered:
+    /// a reply to an unknown id is logged and dropped; a reply of the wrong
+    /// kind (a `command_response` to a `tool_call`, …) is logged and fails
+    /// the request with [`HostError::WrongReply`], so the caller gets a
+    /// clear error instead of a value it cannot use.
     pub fn complete(&self, id: &RequestId, reply: Reply) -> bool {
         let pending = id.as_str().parse::<u64>().ok().and_then(|n| {
             self.pending
@@ -297,9 +358,15 @@ impl Ext {
                 .remove(&n)
         });
         match pending {
-            Some(p) => {
+            Some(p) if p.during.expects() == reply.kind() => {
                 let _ = p.tx.send(Ok(reply));
                 true
+            }
+            Some(p) => {
+                let err = self.wrong_reply(&p.during, reply.kind());
+                self.log.line(&format!("{err}; that call failed"));
+                let _ = p.tx.send(Err(err));
+                false
             }
             None => {
                 self.log.line(&format!(
@@ -332,6 +399,17 @@ impl Ext {
                 log: self.log_path(),
             },
             Closed::Stopped(reason) => self.not_running(reason, during),
+        }
+    }
+
+    /// The error for a reply of kind `got` to a request made `during`.
+    pub fn wrong_reply(&self, during: &During, got: &str) -> HostError {
+        HostError::WrongReply {
+            extension: self.name.clone(),
+            during: during.to_string(),
+            got: got.to_owned(),
+            expected: during.expects().to_owned(),
+            log: self.log_path(),
         }
     }
 

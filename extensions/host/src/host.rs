@@ -4,8 +4,9 @@
 //! reload share it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -30,6 +31,9 @@ use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
 
 /// How many host events may wait for the app before new ones are dropped.
 pub const EVENT_QUEUE: usize = 1024;
+
+/// How long late registrations are gathered before one registry rebuild.
+const REBUILD_DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// Something the app should show or do, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -82,6 +86,12 @@ pub(crate) struct Inner {
     pub next_id: Arc<AtomicU64>,
     /// Request timeouts, watched by one sweeper task.
     pub deadlines: Arc<Deadlines>,
+    /// A registry rebuild is scheduled (late registrations are batched).
+    pub rebuild_pending: AtomicBool,
+    /// Held for a whole reload or shutdown, so two never interleave: two
+    /// overlapping reloads each stopped the same old set and each loaded a
+    /// new one, and the first new set was orphaned (running, unlisted).
+    pub lifecycle: tokio::sync::Mutex<()>,
 }
 
 impl Drop for Inner {
@@ -149,6 +159,24 @@ impl Inner {
         drop(offers);
         drop(guards);
         st.registry = Arc::new(reg);
+    }
+
+    /// Rebuilds the registry shortly, once for every registration that
+    /// arrives meanwhile: a flood of late registrations then costs one
+    /// rebuild per batch, not one per frame.
+    pub fn rebuild_soon(self: &Arc<Self>) {
+        if self.rebuild_pending.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let weak = Arc::downgrade(self);
+        tokio::spawn(async move {
+            tokio::time::sleep(REBUILD_DEBOUNCE).await;
+            if let Some(inner) = weak.upgrade() {
+                inner.rebuild_pending.store(false, Ordering::Release);
+                inner.rebuild();
+                inner.changed();
+            }
+        });
     }
 
     pub fn registry(&self) -> Arc<ExtRegistry> {
@@ -295,6 +323,8 @@ impl Host {
             events: tx,
             next_id: Arc::new(AtomicU64::new(1)),
             deadlines: Arc::default(),
+            rebuild_pending: AtomicBool::new(false),
+            lifecycle: tokio::sync::Mutex::new(()),
         });
         tokio::spawn(deadlines::sweep(
             inner.deadlines.clone(),
@@ -346,13 +376,11 @@ impl Host {
         let reg = self.inner.registry();
         reg.command_order
             .iter()
-            .map(|k| {
-                let (c, owner) = &reg.commands[k];
-                CommandInfo {
-                    name: c.name.clone(),
-                    description: c.description.clone(),
-                    extension: Some(owner.name.clone()),
-                }
+            .filter_map(|k| reg.commands.get(k))
+            .map(|(c, owner)| CommandInfo {
+                name: c.name.clone(),
+                description: c.description.clone(),
+                extension: Some(owner.name.clone()),
             })
             .collect()
     }
@@ -365,7 +393,7 @@ impl Host {
         };
         reg.tool_order
             .iter()
-            .map(|n| &reg.tools[n])
+            .filter_map(|n| reg.tools.get(n))
             .filter(|(t, _)| !t.deferred || active.contains(&t.name))
             .map(|(t, owner)| ExtTool {
                 name: t.name.clone(),
@@ -408,8 +436,11 @@ impl Host {
                 }))
             })
             .await?;
-        let Reply::Command(response) = reply else {
-            unreachable!("the router only completes command ids with command_response")
+        // `complete` only delivers replies of the kind the request expects;
+        // anything else is still an error for the caller, never a panic.
+        let response = match reply {
+            Reply::Command(r) => r,
+            other => return Err(ext.wrong_reply(&During::Command(cmd.name.clone()), other.kind())),
         };
         if response.action == Some(CommandAction::Unknown) {
             ext.log.line(&format!(
@@ -444,8 +475,9 @@ impl Host {
                 |id| codec::tool_call_line(id, &tool_name, &args),
             )
             .await?;
-        let Reply::Tool(result) = reply else {
-            unreachable!("the router only completes tool ids with tool_result")
+        let result = match reply {
+            Reply::Tool(r) => r,
+            other => return Err(ext.wrong_reply(&During::Tool(tool_name), other.kind())),
         };
         let activated = self.activate(&ext, &result.activate_tools);
         Ok(ToolOutcome {

@@ -4,6 +4,24 @@
 //! It also holds the management operations (`zot ext …`) so the CLI and the
 //! desktop manager run the same code.
 #![deny(missing_docs)]
+// Frames, manifests and files come from outside: a bad value must be an
+// error for its sender, never a panic. Tests may unwrap freely.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )
+)]
 
 pub mod ext_ops;
 pub mod home;
@@ -14,6 +32,7 @@ pub mod toggle;
 
 // The runtime (host engineer).
 mod actions;
+pub mod child_env;
 pub mod codec;
 pub mod config;
 pub mod connection;
@@ -24,9 +43,11 @@ mod ext_log;
 mod extension;
 mod host;
 pub mod intercept;
+pub mod limits;
 pub mod manifest;
 mod panels;
 pub mod process;
+pub mod reaper;
 pub mod registry;
 pub mod reload;
 pub mod report;

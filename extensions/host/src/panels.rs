@@ -4,12 +4,68 @@
 use std::sync::Arc;
 
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::{HostToExt, PanelClose, PanelKey, PanelKeyFrame, PanelRender};
+use zot_ext_protocol::{
+    CommandAction, CommandResponse, HostToExt, PanelClose, PanelKey, PanelKeyFrame, PanelRender,
+};
 
 use crate::codec::encode;
 use crate::error::HostError;
 use crate::extension::Ext;
 use crate::host::{Host, HostEvent, Inner};
+
+/// The extension owning open panel `panel_id` when it is not `ext`.
+fn foreign_owner(inner: &Inner, ext: &Arc<Ext>, panel_id: &str) -> Option<String> {
+    inner
+        .lock()
+        .panels
+        .get(panel_id)
+        .filter(|o| !Arc::ptr_eq(o, ext))
+        .map(|o| o.name.clone())
+}
+
+/// A panel id belongs to the extension that opened it: an `open_panel`
+/// answer from another extension with an id in use is refused (logged, and
+/// the response becomes a `noop` carrying the error), so it can never take
+/// over the owner's keys.
+pub(crate) fn refuse_foreign_open(inner: &Inner, ext: &Arc<Ext>, r: &mut CommandResponse) {
+    if r.action != Some(CommandAction::OpenPanel) {
+        return;
+    }
+    let Some(id) = r.open_panel.as_ref().map(|p| p.id.clone()) else {
+        return;
+    };
+    if let Some(owner) = foreign_owner(inner, ext, &id) {
+        let msg = format!(
+            "open_panel '{id}' refused: that panel id is in use by extension '{owner}'; use an id of your own (e.g. prefixed with '{}')",
+            ext.name
+        );
+        ext.log.line(&msg);
+        r.action = Some(CommandAction::Noop);
+        r.open_panel = None;
+        r.error = Some(msg);
+    }
+}
+
+/// Makes `ext` the owner of `panel_id` unless another extension owns it
+/// (checked again here, under the lock, against a race between two
+/// extensions); returns whether it did.
+pub(crate) fn claim(inner: &Inner, ext: &Arc<Ext>, panel_id: &str) -> bool {
+    let mut st = inner.lock();
+    match st.panels.get(panel_id) {
+        Some(o) if !Arc::ptr_eq(o, ext) => {
+            let owner = o.name.clone();
+            drop(st);
+            ext.log.line(&format!(
+                "open_panel '{panel_id}' refused: that panel id is in use by extension '{owner}'"
+            ));
+            false
+        }
+        _ => {
+            st.panels.insert(panel_id.to_owned(), ext.clone());
+            true
+        }
+    }
+}
 
 /// `panel_render` from `ext`: shown only for a panel it owns.
 pub(crate) fn render_from(inner: &Arc<Inner>, ext: &Arc<Ext>, p: PanelRender) {

@@ -3,13 +3,14 @@
 //! (`npx tsx …`, shell pipelines); a guard kills the group if the host
 //! forgets or panics.
 
-use std::fs::OpenOptions;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 
-use tokio::process::{Child, ChildStdout, Command};
+use tokio::process::{Child, ChildStderr, ChildStdout, Command};
+
+use crate::child_env::Scrub;
 
 /// A running extension process and its pipes.
 pub struct Spawned {
@@ -21,27 +22,33 @@ pub struct Spawned {
     pub stdin: OwnedFd,
     /// Read end of its stdout.
     pub stdout: ChildStdout,
+    /// Read end of its stderr, for the log pump (`ext_log::pump_stderr`).
+    pub stderr: ChildStderr,
     /// Kills the group on drop unless disarmed.
     pub guard: GroupGuard,
 }
 
-/// Spawns `exec args…` in `dir`, in a new process group, with stderr
-/// appended to `log`.
-pub fn spawn(exec: &Path, args: &[String], dir: &Path, log: &Path) -> io::Result<Spawned> {
-    if let Some(parent) = log.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let stderr = OpenOptions::new().create(true).append(true).open(log)?;
-    let mut child = Command::new(exec)
-        .args(args)
+/// Spawns `exec args…` in `dir`, in a new process group, with stderr piped
+/// (the host copies it into the rotating log) and without the variables
+/// `scrub` drops (zot's credentials never reach an extension; see
+/// `child_env.rs`).
+pub fn spawn(exec: &Path, args: &[String], dir: &Path, scrub: &Scrub) -> io::Result<Spawned> {
+    let mut cmd = Command::new(exec);
+    cmd.args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::from(stderr))
+        .stderr(Stdio::piped())
         .process_group(0)
-        .kill_on_drop(true)
-        .spawn()?;
-    let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+        .kill_on_drop(true);
+    for name in scrub.to_remove_from_current() {
+        cmd.env_remove(name);
+    }
+    let mut child = cmd.spawn()?;
+    let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
+    // Registered before anything can fail, so even a zot SIGKILLed right
+    // now takes this group with it (see `reaper.rs`).
+    let _ = crate::reaper::watch_group(pgid);
     let stdin = child
         .stdin
         .take()
@@ -51,11 +58,16 @@ pub fn spawn(exec: &Path, args: &[String], dir: &Path, log: &Path) -> io::Result
         .stdout
         .take()
         .ok_or_else(|| io::Error::other("no stdout pipe"))?;
+    let stderr = child
+        .stderr
+        .take()
+        .ok_or_else(|| io::Error::other("no stderr pipe"))?;
     Ok(Spawned {
         child,
         pgid,
         stdin,
         stdout,
+        stderr,
         guard: GroupGuard { pgid, armed: true },
     })
 }
@@ -134,8 +146,9 @@ impl GroupGuard {
 
     /// Stops guarding if the OS reports the group empty.
     pub fn disarm_if_gone(&mut self) {
-        if !group_alive(self.pgid) {
+        if self.armed && !group_alive(self.pgid) {
             self.armed = false;
+            let _ = crate::reaper::forget_group(self.pgid);
         }
     }
 }
@@ -144,6 +157,9 @@ impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.armed {
             signal_group(self.pgid, libc::SIGKILL);
+            // SIGKILL cannot be caught: the group is on its way out, and
+            // its id must not be killed again once reused.
+            let _ = crate::reaper::forget_group(self.pgid);
         }
     }
 }

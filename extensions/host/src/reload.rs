@@ -23,17 +23,20 @@ pub struct ReloadReport {
 impl Host {
     /// Tears every extension down, re-reads the manifests and respawns the
     /// set; returns once the new set is ready or its grace has passed.
+    /// Overlapping calls run one after the other.
     pub async fn reload(&self) -> ReloadReport {
+        let _serial = self.inner.lifecycle.lock().await;
         let old = self.inner.lock().exts.clone();
         let stopped = old
             .iter()
             .filter(|e| matches!(e.state(), ExtState::Loading | ExtState::Ready))
-            .count() as u32;
+            .count();
         stop_all(&old).await;
-        let loaded = load(&self.inner) as u32;
+        let loaded = load(&self.inner);
         self.wait_ready().await;
         let exts = self.inner.lock().exts.clone();
-        let ready = exts.iter().filter(|e| e.state() == ExtState::Ready).count() as u32;
+        let ready = exts.iter().filter(|e| e.state() == ExtState::Ready).count();
+        let (stopped, loaded, ready) = (count(stopped), count(loaded), count(ready));
         let errors = exts
             .iter()
             .filter_map(|e| {
@@ -66,4 +69,9 @@ impl Host {
         );
         report
     }
+}
+
+/// A count for the report; more than `u32::MAX` extensions cannot load.
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

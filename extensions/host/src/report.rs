@@ -67,7 +67,7 @@ impl Host {
         let commands = reg
             .command_order
             .iter()
-            .map(|k| &reg.commands[k])
+            .filter_map(|k| reg.commands.get(k))
             .filter(|(_, o)| Arc::ptr_eq(o, e))
             .map(|(c, _)| CommandInfo {
                 name: c.name.clone(),
@@ -78,7 +78,7 @@ impl Host {
         let tools = reg
             .tool_order
             .iter()
-            .map(|n| &reg.tools[n])
+            .filter_map(|n| reg.tools.get(n))
             .filter(|(_, o)| Arc::ptr_eq(o, e))
             .map(|(t, _)| ToolInfo {
                 name: t.name.clone(),
@@ -129,7 +129,7 @@ impl Host {
                 ExtReport {
                     summary,
                     ready: m.ready,
-                    warnings: m.warnings.clone(),
+                    warnings: m.reported_warnings(),
                     tolerated: m.tolerated.clone(),
                     log_path: e.log.path().to_path_buf(),
                     manifest_path: e.manifest_path.clone(),

@@ -13,6 +13,7 @@ use crate::config::SLOW_START;
 use crate::ext_log::excerpt;
 use crate::extension::{Ext, ReadyKind, Reply};
 use crate::host::{HostEvent, Inner};
+use crate::limits;
 
 /// What a routed line meant for the registration window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +91,8 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             let _ = ext.complete(&r.id.clone(), Reply::Tool(r));
             Routed::Other
         }
-        ExtToHost::CommandResponse(r) => {
+        ExtToHost::CommandResponse(mut r) => {
+            crate::panels::refuse_foreign_open(inner, ext, &mut r);
             // The action's UI event is posted here, in frame order, so a
             // `panel_render` sent right after `open_panel` finds its panel.
             let shown = crate::actions::ui_event(&ext.name, &r);
@@ -187,15 +189,18 @@ fn note_odd_level(ext: &Ext, level: &LevelName) {
 }
 
 fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
-    let name = c.name.trim();
-    if name.is_empty() || name.contains(char::is_whitespace) || name.starts_with('/') {
-        ext.log.line(&format!(
-            "register_command: '{}' is not a valid command name (no spaces, no leading '/'); ignored",
-            c.name
-        ));
-        ext.lock()
-            .warnings
-            .push(format!("command name '{}' refused", c.name));
+    let problem = if let Some(p) = limits::name_problem(&c.name) {
+        Some(p)
+    } else if ext.lock().commands.len() >= limits::MAX_COMMANDS {
+        Some(format!(
+            "this extension already has {} commands, the most one may register",
+            limits::MAX_COMMANDS
+        ))
+    } else {
+        None
+    };
+    if let Some(p) = problem {
+        ext.refuse(format!("register_command '{}' refused: {p}", c.name));
         return;
     }
     let ready = {
@@ -204,26 +209,34 @@ fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
         m.state == Some(ExtState::Ready)
     };
     if ready {
-        inner.rebuild();
-        inner.changed();
+        inner.rebuild_soon();
     }
 }
 
 fn register_tool(inner: &Arc<Inner>, ext: &Arc<Ext>, t: RegisterTool) {
-    let problem = if t.name.trim().is_empty() {
-        Some("its name is empty".to_owned())
+    let problem = if let Some(p) = limits::name_problem(&t.name) {
+        Some(p)
     } else if !matches!(t.schema, Value::Object(_)) {
         Some(format!(
             "its schema must be a JSON Schema object, not {}",
             kind_of(&t.schema)
         ))
+    } else if ext.lock().tools.len() >= limits::MAX_TOOLS {
+        Some(format!(
+            "this extension already has {} tools, the most one may register",
+            limits::MAX_TOOLS
+        ))
     } else {
-        None
+        let size = limits::json_size(&t.schema);
+        (size > limits::MAX_SCHEMA_BYTES).then(|| {
+            format!(
+                "its schema is {size} bytes (at most {} KiB)",
+                limits::MAX_SCHEMA_BYTES / 1024
+            )
+        })
     };
     if let Some(p) = problem {
-        let msg = format!("register_tool '{}' refused: {p}", t.name);
-        ext.log.line(&msg);
-        ext.lock().warnings.push(msg);
+        ext.refuse(format!("register_tool '{}' refused: {p}", t.name));
         return;
     }
     let ready = {
@@ -232,8 +245,7 @@ fn register_tool(inner: &Arc<Inner>, ext: &Arc<Ext>, t: RegisterTool) {
         m.state == Some(ExtState::Ready)
     };
     if ready {
-        inner.rebuild();
-        inner.changed();
+        inner.rebuild_soon();
     }
 }
 

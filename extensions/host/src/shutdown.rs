@@ -100,6 +100,8 @@ impl Host {
     /// Shuts every extension down in parallel and waits until each process
     /// (and its process group) is gone.
     pub async fn shutdown(&self) {
+        // After a reload in flight, so the set it starts is stopped too.
+        let _serial = self.inner.lifecycle.lock().await;
         let exts = self.inner.lock().exts.clone();
         stop_all(&exts).await;
     }

@@ -13,6 +13,7 @@ use tokio::time::{sleep_until, Instant};
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
 
+use crate::child_env::Scrub;
 use crate::codec::encode;
 use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
@@ -60,7 +61,7 @@ pub(crate) fn launch(inner: Arc<Inner>, ext: Arc<Ext>, exec: PathBuf) {
     tokio::spawn(async move {
         match connect(&inner, &ext, &exec).await {
             Ok(session) => serve(&inner, &ext, session).await,
-            Err(f) => finish(&inner, &ext, f, false),
+            Err(f) => finish(&inner, &ext, f, false).await,
         }
         ext.done.send_replace(true);
     });
@@ -77,8 +78,13 @@ pub(crate) async fn connect(
         .as_ref()
         .map(|m| m.args.clone())
         .unwrap_or_default();
-    let sp = process::spawn(exec, &args, &ext.dir, ext.log.path())
+    let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
+    let sp = process::spawn(exec, &args, &ext.dir, &scrub)
         .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
+    let log_of = ext.clone();
+    let stderr = sp.stderr;
+    let pump = tokio::spawn(async move { crate::ext_log::pump_stderr(stderr, &log_of.log).await });
+    *ext.stderr_pump.lock().unwrap_or_else(|e| e.into_inner()) = Some(pump);
     {
         let mut m = ext.lock();
         m.pid = Some(sp.pgid);
@@ -185,7 +191,7 @@ async fn first_line(
             r = fill(source.as_mut()) => match r {
                 Ok(true) => {}
                 Ok(false) => {
-                    let status = reap_soon(child, child.id().map(|p| p as i32).unwrap_or(0)).await;
+                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0)).await;
                     return Err(Failure::Failed {
                         message: format!("exited ({status}) before sending hello"),
                         exit_status: Some(status),
@@ -287,7 +293,7 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
     match end {
         End::Stopped => {
             shutdown::stop_child(inner, ext, &mut child, &mut source, pgid, exited).await;
-            finish(inner, ext, Failure::Stopped, true);
+            finish(inner, ext, Failure::Stopped, true).await;
         }
         End::Gone => {
             let status = match exited {
@@ -306,7 +312,8 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
                     exit_status: Some(status),
                 },
                 ready,
-            );
+            )
+            .await;
         }
         End::Disconnect(message) => {
             ext.log.line(&message);
@@ -319,7 +326,8 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
                     exit_status: None,
                 },
                 ready,
-            );
+            )
+            .await;
         }
     }
     guard.disarm_if_gone();
@@ -327,7 +335,8 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
 
 /// Records the end of `ext`: state, pending calls, panels, registry, and an
 /// `ext_error` for the UI unless the host stopped it on purpose.
-pub(crate) fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
+pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
+    drain_stderr(ext).await;
     if let Some(sink) = ext.sink() {
         sink.close();
     }
@@ -393,6 +402,20 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
         (Some(s), false) => describe_status(s),
         (Some(s), true) => format!("closed its stdout and was killed: {}", describe_status(s)),
         (None, _) => "unknown status".into(),
+    }
+}
+
+/// Lets the stderr pump copy what the process wrote before it ended, so
+/// its last words are in the log before its end is reported; a
+/// grandchild holding the pipe open cannot delay this past a short cap.
+async fn drain_stderr(ext: &Ext) {
+    let pump = ext
+        .stderr_pump
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    if let Some(pump) = pump {
+        let _ = tokio::time::timeout(Duration::from_millis(300), pump).await;
     }
 }
 

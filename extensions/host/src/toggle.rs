@@ -41,7 +41,9 @@ pub fn set_enabled(manifest: &Path, enabled: bool) -> OpsResult<bool> {
     }
     // Replacing an existing key keeps its position; a new one goes last.
     fields.insert("enabled".into(), Value::Bool(enabled));
-    let mut out = serde_json::to_string_pretty(&value).expect("a JSON value always serialises");
+    let mut out = serde_json::to_string_pretty(&value)
+        .map_err(|e| std::io::Error::other(e.to_string()))
+        .map_err(OpsError::io("write", manifest))?;
     out.push('\n');
     write_atomically(manifest, out.as_bytes())?;
     Ok(current != enabled)

@@ -274,3 +274,34 @@ fn set_mode(p: &std::path::Path, mode: u32) {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(p, std::fs::Permissions::from_mode(mode)).unwrap();
 }
+
+#[tokio::test]
+async fn two_extensions_in_one_scope_with_one_name_the_second_fails_naming_both() {
+    let env = Env::new();
+    // Directory names differ; the manifest names are the same.
+    let a = env.global("a-dir", json!({"name": "twin"}));
+    let b = env.global("b-dir", json!({"name": "twin"}));
+    for dir in [&a, &b] {
+        let p = dir.join("extension.json");
+        let mut m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        m["name"] = json!("twin");
+        std::fs::write(&p, m.to_string()).unwrap();
+    }
+    let (host, _rx) = start(env.config()).await;
+    let list = host.list();
+    let states: Vec<(String, ExtState)> = list.iter().map(|s| (s.name.clone(), s.state)).collect();
+    assert_eq!(
+        states,
+        vec![
+            ("twin".into(), ExtState::Ready),
+            ("twin".into(), ExtState::Failed)
+        ]
+    );
+    let err = list[1].error.clone().unwrap();
+    assert!(err.contains(&a.display().to_string()), "{err}");
+    assert!(err.contains(&b.display().to_string()), "{err}");
+    assert!(a.join("pid").exists());
+    assert!(!b.join("pid").exists(), "the duplicate was started");
+    host.shutdown().await;
+}

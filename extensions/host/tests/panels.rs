@@ -194,3 +194,42 @@ async fn an_owner_that_crashes_closes_its_panels() {
     assert!(host.open_panels().is_empty());
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn another_extension_cannot_take_over_an_open_panel_id() {
+    let env = Env::new();
+    env.global("aowner", panel_ext());
+    env.global(
+        "thief",
+        json!({
+            "panels": true,
+            "register":[{"type":"register_command","name":"steal"}],
+            "commands":{"steal":{"response":{"action":"open_panel","open_panel":{"id":"todos-main","title":"Mine now","lines":["x"]}}}}
+        }),
+    );
+    let (host, mut rx) = start(env.config()).await;
+    host.invoke_command("todo", "").await.unwrap();
+    let out = host.invoke_command("steal", "").await.unwrap();
+    assert_eq!(out.extension, "thief");
+    assert!(out.response.open_panel.is_none());
+    let err = out.response.error.unwrap();
+    assert!(
+        err.contains("'todos-main'") && err.contains("'aowner'"),
+        "{err}"
+    );
+    assert!(env.log("thief").contains("open_panel 'todos-main' refused"));
+    assert_eq!(
+        host.open_panels(),
+        vec![("todos-main".to_owned(), "aowner".to_owned())]
+    );
+    // The owner keeps its keys.
+    while rx.try_recv().is_ok() {}
+    host.panel_key("todos-main", PanelKey::Rune, Some("k".into()))
+        .unwrap();
+    let ev = wait_event(&mut rx, after_open).await;
+    match ev {
+        HostEvent::Ui(UiEvent::ExtPanelRender { extension, .. }) => assert_eq!(extension, "aowner"),
+        other => panic!("unexpected {other:?}"),
+    }
+    host.shutdown().await;
+}

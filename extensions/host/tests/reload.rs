@@ -80,3 +80,46 @@ async fn reload_respawns_everything_and_reports_per_extension() {
     ));
     host.shutdown().await;
 }
+
+/// Live (non-zombie) processes whose command line contains `marker`.
+fn live_with(marker: &str) -> Vec<i32> {
+    let mut pids = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<i32>() else {
+            continue;
+        };
+        let Ok(cmd) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if String::from_utf8_lossy(&cmd).contains(marker) && process_alive(pid) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+#[tokio::test]
+async fn overlapping_reloads_are_serialised_and_orphan_nothing() {
+    let env = Env::new();
+    let marker = format!("reload-marker-{}", std::process::id());
+    let one = env.global("one", json!({"marker": marker}));
+    let two = env.global("two", json!({"marker": marker}));
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(live_with(&marker).len(), 2);
+    let (r1, r2, r3) = tokio::join!(host.reload(), host.reload(), host.reload());
+    for r in [&r1, &r2, &r3] {
+        assert_eq!((r.stopped, r.loaded, r.ready), (2, 2, 2), "{r:?}");
+    }
+    // Exactly the listed set runs: nothing from an earlier batch is left.
+    let live = live_with(&marker);
+    assert_eq!(live.len(), 2, "{live:?}");
+    // Each writes its pid at start: the last started are the ones listed.
+    let listed = vec![read_pid(&one, "pid"), read_pid(&two, "pid")];
+    let mut a = live.clone();
+    a.sort();
+    let mut b = listed.clone();
+    b.sort();
+    assert_eq!(a, b);
+    host.shutdown().await;
+    eventually(|| live_with(&marker).is_empty()).await;
+}

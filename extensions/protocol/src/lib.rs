@@ -9,6 +9,24 @@
 //! Unknown fields are tolerated everywhere, so an extension built against a
 //! newer protocol still talks to an older host.
 #![deny(missing_docs)]
+// Frames, manifests and files come from outside: a bad value must be an
+// error for its sender, never a panic. Tests may unwrap freely.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::cast_possible_truncation,
+        clippy::cast_possible_wrap,
+        clippy::cast_sign_loss
+    )
+)]
 
 pub mod content;
 pub mod ext_to_host;

@@ -109,6 +109,7 @@ impl BackendOptions {
     /// checks exactly what the app started.
     pub fn host_config(&self) -> HostConfig {
         let mut cfg = HostConfig::new(&self.zot_home, &self.cwd);
+        cfg.secret_env_values.extend(self.api_key.clone());
         cfg.explicit = self.explicit.clone();
         cfg.discover = !self.no_ext;
         cfg.provider = self.provider.as_str().into();
@@ -126,6 +127,11 @@ impl BackendOptions {
         let from_start = kind == self.provider;
         let flag = self.api_key.as_deref().filter(|_| from_start);
         let key = auth::resolve(kind, flag, &self.zot_home);
+        // Whatever key zot holds never reaches a child (extension or bash),
+        // whichever variable might also carry it.
+        if let Some((k, _)) = &key {
+            zot_ext_host::child_env::add_secret_value(k);
+        }
         let problem = (key.is_none() && kind.needs_key())
             .then(|| auth::missing_key_message(kind, &self.zot_home));
         let provider = providers::build(providers::ProviderConfig {

@@ -68,6 +68,15 @@ struct GroupGuard {
     pgid: libc::pid_t,
 }
 
+impl GroupGuard {
+    /// Guards the group led by `pid`, and has the reaper watch it.
+    fn watch(pid: Option<u32>) -> Self {
+        let pgid = pid.and_then(|p| libc::pid_t::try_from(p).ok()).unwrap_or(0);
+        let _ = zot_ext_host::reaper::watch_group(pgid);
+        GroupGuard { pgid }
+    }
+}
+
 impl Drop for GroupGuard {
     fn drop(&mut self) {
         if self.pgid > 0 {
@@ -76,6 +85,9 @@ impl Drop for GroupGuard {
             unsafe {
                 libc::killpg(self.pgid, libc::SIGKILL);
             }
+            // SIGKILL cannot be caught: the group is on its way out, and its
+            // id must not be killed by the reaper once reused.
+            let _ = zot_ext_host::reaper::forget_group(self.pgid);
         }
     }
 }
@@ -96,6 +108,25 @@ fn timeout(args: &Value, default: Duration) -> Result<Duration, String> {
                 default.as_secs()
             )
         })
+}
+
+/// What the shell must not inherit: zot's credentials, remembered secret
+/// values, and every `*KEY*`/`*SECRET*`/`*TOKEN*`/`*PASSWORD*` variable
+/// except those the user keeps in `$ZOT_HOME/config.json`
+/// (`"shell_env": {"keep": ["NAME", …]}`); see docs/security.md.
+fn shell_env_scrub() -> zot_ext_host::child_env::Scrub {
+    let keep: Vec<String> = zot_ext_host::home::zot_home()
+        .map(|home| crate::settings::read_config(&home))
+        .and_then(|c| {
+            c.get("shell_env")?.get("keep")?.as_array().map(|names| {
+                names
+                    .iter()
+                    .filter_map(|n| n.as_str().map(str::to_owned))
+                    .collect()
+            })
+        })
+        .unwrap_or_default();
+    zot_ext_host::child_env::Scrub::for_shell(&keep)
 }
 
 /// How the command ended.
@@ -133,19 +164,18 @@ impl Tool for Bash {
             .stderr(Stdio::piped())
             .process_group(0)
             .kill_on_drop(true);
+        for name in shell_env_scrub().to_remove_from_current() {
+            cmd.env_remove(name);
+        }
         let mut child = match cmd.spawn() {
             Ok(c) => c,
             Err(e) => {
                 return ToolOutput::err(format!("cannot start bash in {}: {e}", ctx.cwd.display()))
             }
         };
-        // Armed before anything can fail, so every path kills the group.
-        let group = GroupGuard {
-            pgid: child
-                .id()
-                .and_then(|p| libc::pid_t::try_from(p).ok())
-                .unwrap_or(0),
-        };
+        // Armed before anything can fail, so every path kills the group; the
+        // reaper kills it too if zot is SIGKILLed mid-command.
+        let group = GroupGuard::watch(child.id());
         let out = Arc::new(Mutex::new(Capped::default()));
         let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return ToolOutput::err("cannot start bash: its output pipes were not set up");

@@ -88,7 +88,7 @@ impl<'a> Scanner<'a> {
                 _ => {}
             }
         }
-        let raw = &self.b[start..self.i - 1];
+        let raw = self.b.get(start..self.i.checked_sub(1)?)?;
         if ascii {
             // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
             Some(unsafe { std::str::from_utf8_unchecked(raw) })
@@ -99,7 +99,7 @@ impl<'a> Scanner<'a> {
 
     fn boolean(&mut self) -> Option<bool> {
         self.ws();
-        let rest = &self.b[self.i..];
+        let rest = self.b.get(self.i..)?;
         let (v, n) = if rest.starts_with(b"true") {
             (true, 4)
         } else if rest.starts_with(b"false") {

@@ -40,7 +40,14 @@ pub(crate) fn shallow_clone(
         url: url.to_string(),
         source,
     })?;
-    let stderr = child.stderr.take().expect("stderr is piped");
+    let Some(stderr) = child.stderr.take() else {
+        kill_group(&mut child);
+        let _ = child.wait();
+        return Err(OpsError::GitMissing {
+            url: url.to_string(),
+            source: std::io::Error::other("git's stderr was not piped"),
+        });
+    };
     let (lines_tx, lines_rx) = mpsc::channel();
     let reader = std::thread::spawn(move || split_lines(stderr, lines_tx));
 
@@ -93,7 +100,9 @@ pub(crate) fn shallow_clone(
 fn kill_group(child: &mut std::process::Child) {
     // The group id is the child's pid (process_group(0)).
     #[cfg(unix)]
-    crate::process::signal_group(child.id() as i32, libc::SIGKILL);
+    if let Ok(pgid) = i32::try_from(child.id()) {
+        crate::process::signal_group(pgid, libc::SIGKILL);
+    }
     let _ = child.kill();
 }
 
@@ -106,7 +115,7 @@ fn split_lines(mut from: impl Read, to: mpsc::Sender<String>) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        for &byte in &buf[..n] {
+        for &byte in buf.get(..n).unwrap_or_default() {
             if byte == b'\n' || byte == b'\r' {
                 if !line.is_empty() {
                     let text = String::from_utf8_lossy(&line).trim_end().to_string();

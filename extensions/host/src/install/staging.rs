@@ -27,6 +27,7 @@ impl Staging {
     }
 
     /// Its path.
+    #[allow(clippy::expect_used)] // `commit` consumes `self`: no path() after it
     pub(crate) fn path(&self) -> &Path {
         self.path.as_deref().expect("staging used after commit")
     }
@@ -34,6 +35,7 @@ impl Staging {
     /// Renames the staged tree to `dest`. With `replace`, the old `dest` is
     /// first moved aside and deleted only once the new one is in place, and
     /// put back if the rename fails.
+    #[allow(clippy::expect_used)] // `path` is `Some` until this consuming call
     pub(crate) fn commit(mut self, dest: &Path, replace: bool) -> OpsResult<()> {
         let staged = self.path.take().expect("staging committed twice");
         let base = dest.parent().unwrap_or(Path::new("."));

@@ -1,0 +1,71 @@
+//! Nothing outlives zot: a process running a host is SIGKILLed (so none of
+//! its cleanup runs), and the reaper still kills its extension and the
+//! extension's grandchild. The "zot" here is this test binary re-run as a
+//! victim (`ZOT_REAPER_VICTIM` names the extension directory).
+
+#[path = "support/support.rs"]
+mod support;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::json;
+use support::*;
+
+/// In the victim process: start a host with the extension, say so, wait.
+#[test]
+fn victim_entry() {
+    let Ok(spec) = std::env::var("ZOT_REAPER_VICTIM") else {
+        return; // a normal test run: nothing to do
+    };
+    let spec: serde_json::Value = serde_json::from_str(&spec).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut cfg = zot_ext_host::HostConfig::new(
+            spec["home"].as_str().unwrap(),
+            spec["project"].as_str().unwrap(),
+        );
+        cfg.discover = false;
+        cfg.explicit = vec![PathBuf::from(spec["ext"].as_str().unwrap())];
+        let (host, _rx) = start(cfg).await;
+        let pid = zot_ext_host::reaper::reaper_pid().unwrap();
+        std::fs::write(spec["ready"].as_str().unwrap(), pid.to_string()).unwrap();
+        tokio::time::sleep(Duration::from_secs(600)).await;
+        drop(host);
+    });
+}
+
+#[tokio::test]
+async fn a_sigkilled_host_takes_its_extensions_and_their_children_with_it() {
+    let env = Env::new();
+    let dir = env.loose("victim_ext", json!({"grandchild": true}));
+    let ready = env.loose.path().join("ready");
+    let spec = json!({
+        "home": env.home.path(), "project": env.project.path(),
+        "ext": dir, "ready": ready,
+    });
+    let mut victim = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "victim_entry", "--nocapture", "--test-threads=1"])
+        .env("ZOT_REAPER_VICTIM", spec.to_string())
+        .spawn()
+        .unwrap();
+    eventually(|| ready.exists() && dir.join("grandchild.pid").exists()).await;
+    let ext = read_pid(&dir, "pid");
+    let grandchild = read_pid(&dir, "grandchild.pid");
+    let reaper: i32 = std::fs::read_to_string(&ready).unwrap().parse().unwrap();
+    assert!(process_alive(ext) && process_alive(grandchild) && process_alive(reaper));
+
+    victim.kill().unwrap(); // SIGKILL
+    victim.wait().unwrap();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(!process_alive(ext), "the extension {ext} outlived its host");
+    assert!(
+        !process_alive(grandchild),
+        "its grandchild {grandchild} outlived the host"
+    );
+    assert!(
+        !process_alive(reaper),
+        "the reaper {reaper} outlived the host"
+    );
+}
