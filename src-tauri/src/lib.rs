@@ -11,6 +11,7 @@ pub mod desktop;
 pub mod modes;
 pub mod providers;
 pub mod settings;
+pub mod signals;
 pub mod tools;
 
 use clap::Parser;
