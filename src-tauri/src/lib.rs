@@ -56,7 +56,7 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(async move {
+    let code = rt.block_on(async move {
         match mode {
             Mode::Rpc => modes::rpc::run(opts).await,
             Mode::Print | Mode::Json => {
@@ -64,5 +64,11 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
                 modes::print::run(opts, prompt, mode == Mode::Json).await
             }
         }
-    })
+    });
+    // The extensions are already shut down. A read of stdin blocked in the
+    // runtime's blocking pool (RPC mode ended by a signal, stdin still
+    // open) never returns on its own, and dropping the runtime would wait
+    // for it forever.
+    rt.shutdown_background();
+    code
 }

@@ -65,7 +65,14 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         let mut dropped: Option<u64> = None;
         let mut read_any = false;
         loop {
-            let chunk = self.inner.fill_buf().await?;
+            // A signal landing on the thread blocked in read(2) interrupts
+            // it; that is not the end of input (the signal is handled
+            // elsewhere), so read again without losing the line so far.
+            let chunk = match self.inner.fill_buf().await {
+                Ok(c) => c,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
             if chunk.is_empty() {
                 if !read_any {
                     return Ok(None);
