@@ -74,6 +74,7 @@ impl Backend {
     /// extensions. Never fails for a missing API key: prompts then answer
     /// with a message saying how to set one, and extensions still work.
     pub async fn start(opts: BackendOptions) -> anyhow::Result<(Backend, mpsc::Receiver<UiEvent>)> {
+        crate::state_dir::prepare(&opts.zot_home)?;
         let (tx, mut urx) = mpsc::unbounded_channel::<UiEvent>();
         let (out_tx, out_rx) = mpsc::channel::<UiEvent>(EVENT_BUFFER);
         tokio::spawn(async move {

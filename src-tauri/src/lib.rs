@@ -12,6 +12,7 @@ pub mod modes;
 pub mod providers;
 pub mod settings;
 pub mod signals;
+pub mod state_dir;
 pub mod tools;
 
 use clap::Parser;
@@ -36,8 +37,10 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
         let Some(Command::Ext(args)) = cli.command.take() else {
             unreachable!()
         };
+        let zot_home = backend::options::zot_home()?;
+        state_dir::prepare(&zot_home)?;
         let globals = cli::ext::ExtGlobals {
-            zot_home: backend::options::zot_home()?,
+            zot_home,
             cwd: backend::options::resolve_cwd(cli.cwd.as_ref())?,
             explicit: cli.ext.clone(),
             no_ext: cli.no_ext,

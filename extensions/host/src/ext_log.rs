@@ -38,16 +38,22 @@ impl ExtLog {
             if let Some(dir) = self.path.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            *file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)
-                .ok();
+            *file = private_append(&self.path).ok();
         }
         if let Some(f) = file.as_mut() {
             let _ = f.write_all(format!("[zot] {msg}\n").as_bytes());
         }
     }
+}
+
+/// Opens a log for appending, creating it at mode 0600: logs quote
+/// prompts and tool output, which are nobody else's business.
+pub(crate) fn private_append(path: &Path) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    o.open(path)
 }
 
 /// Counts repeated trouble and says when it is worth a log line: the first

@@ -3,7 +3,6 @@
 //! (`npx tsx …`, shell pipelines); a guard kills the group if the host
 //! forgets or panics.
 
-use std::fs::OpenOptions;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::Path;
@@ -31,7 +30,7 @@ pub fn spawn(exec: &Path, args: &[String], dir: &Path, log: &Path) -> io::Result
     if let Some(parent) = log.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let stderr = OpenOptions::new().create(true).append(true).open(log)?;
+    let stderr = crate::ext_log::private_append(log)?;
     let mut child = Command::new(exec)
         .args(args)
         .current_dir(dir)
