@@ -5,6 +5,7 @@
 
 pub mod commands;
 pub mod options;
+pub mod redact;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -60,6 +61,8 @@ struct Inner {
     models: tokio::sync::Mutex<Option<Vec<ModelInfo>>>,
     /// Whether `session_start` has been announced.
     started: AtomicBool,
+    /// Masks this run's keys in everything handed to a front end.
+    redactor: Arc<redact::Redactor>,
 }
 
 /// A cheap handle on the running agent and extension host.
@@ -77,9 +80,14 @@ impl Backend {
         crate::state_dir::prepare(&opts.zot_home)?;
         let (tx, mut urx) = mpsc::unbounded_channel::<UiEvent>();
         let (out_tx, out_rx) = mpsc::channel::<UiEvent>(EVENT_BUFFER);
+        let redactor = Arc::new(redact::Redactor::new(
+            opts.api_key.as_deref(),
+            &opts.zot_home,
+        ));
+        let r = redactor.clone();
         tokio::spawn(async move {
             while let Some(ev) = urx.recv().await {
-                if out_tx.send(ev).await.is_err() {
+                if out_tx.send(r.event(ev)).await.is_err() {
                     break;
                 }
             }
@@ -129,6 +137,7 @@ impl Backend {
             cancel: Mutex::new(CancellationToken::new()),
             models: tokio::sync::Mutex::new(None),
             started: AtomicBool::new(false),
+            redactor,
         });
 
         // The worker: one prompt at a time, in order.
@@ -240,7 +249,9 @@ impl Backend {
 
     /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
     pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
-        commands::handle(self, cmd).await
+        self.inner
+            .redactor
+            .answer(commands::handle(self, cmd).await)
     }
 
     /// Aborts any prompt and shuts the extensions down (2 s grace, then
@@ -264,6 +275,10 @@ impl Backend {
     /// was saved) from the next model request on, with `model` or, for a
     /// new provider, its default model.
     pub fn use_provider(&self, kind: ProviderKind, model: Option<String>) {
+        self.inner.redactor.refresh(
+            self.inner.opts.api_key.as_deref(),
+            &self.inner.opts.zot_home,
+        );
         let switched = self.inner.agent.provider().kind != kind;
         self.inner.agent.set_provider(self.inner.opts.connect(kind));
         if let Some(m) = model.or_else(|| switched.then(|| kind.default_model().to_owned())) {
