@@ -83,7 +83,9 @@ fn ensure_dist() {
     if !index.exists() {
         std::fs::create_dir_all(dist)
             .and_then(|()| std::fs::write(&index, PLACEHOLDER))
-            .unwrap_or_else(|e| panic!("zot: cannot write the placeholder {}: {e}", index.display()));
+            .unwrap_or_else(|e| {
+                panic!("zot: cannot write the placeholder {}: {e}", index.display())
+            });
         println!(
             "cargo:warning=ui/dist was not built; this zot embeds a page that says to run `make build`"
         );

@@ -4,6 +4,7 @@
 //! prints and the desktop forwards as Tauri events.
 
 pub mod commands;
+pub mod events;
 pub mod options;
 pub mod redact;
 
@@ -23,9 +24,6 @@ use crate::agent::{session, Agent, State};
 use crate::providers::ProviderKind;
 use crate::tools;
 pub use options::{BackendOptions, SessionChoice};
-
-/// Events the front end has not read yet before the backend waits.
-const EVENT_BUFFER: usize = 4096;
 
 /// A prompt waiting for the agent.
 struct Queued {
@@ -78,20 +76,14 @@ impl Backend {
     /// with a message saying how to set one, and extensions still work.
     pub async fn start(opts: BackendOptions) -> anyhow::Result<(Backend, mpsc::Receiver<UiEvent>)> {
         crate::state_dir::prepare(&opts.zot_home)?;
-        let (tx, mut urx) = mpsc::unbounded_channel::<UiEvent>();
-        let (out_tx, out_rx) = mpsc::channel::<UiEvent>(EVENT_BUFFER);
+        // Producers never wait; the pump applies the flood policy while the
+        // front end is behind (`events`).
+        let (tx, urx) = mpsc::unbounded_channel::<UiEvent>();
         let redactor = Arc::new(redact::Redactor::new(
             opts.api_key.as_deref(),
             &opts.zot_home,
         ));
-        let r = redactor.clone();
-        tokio::spawn(async move {
-            while let Some(ev) = urx.recv().await {
-                if out_tx.send(r.event(ev)).await.is_err() {
-                    break;
-                }
-            }
-        });
+        let out_rx = events::pump(urx, redactor.clone());
 
         let model = opts.model_or_default();
         let (host, mut hrx) = Host::start(opts.host_config());

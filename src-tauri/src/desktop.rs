@@ -8,6 +8,7 @@ mod bridge;
 mod commands;
 mod error;
 mod manager;
+mod pace;
 mod renderer;
 mod settings;
 

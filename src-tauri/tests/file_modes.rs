@@ -8,6 +8,7 @@ mod ext_fixture;
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
 #[path = "support/in_process.rs"]
+#[allow(dead_code)]
 mod in_process;
 #[path = "support/zot_proc.rs"]
 mod zot_proc;

@@ -79,7 +79,7 @@ impl Redactor {
             })
             .collect();
         // Longest first, so a key that contains another is masked whole.
-        pairs.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        pairs.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
         pairs.dedup();
         *self.secrets.write().unwrap_or_else(|e| e.into_inner()) = pairs;
     }
