@@ -4,7 +4,9 @@
 //! prints and the desktop forwards as Tauri events.
 
 pub mod commands;
+pub mod events;
 pub mod options;
+pub mod redact;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -23,9 +25,6 @@ use crate::agent::{session, Agent, State};
 use crate::providers::ProviderKind;
 use crate::tools;
 pub use options::{BackendOptions, SessionChoice};
-
-/// Events the front end has not read yet before the backend waits.
-const EVENT_BUFFER: usize = 4096;
 
 /// A prompt waiting for the agent.
 struct Queued {
@@ -61,6 +60,8 @@ struct Inner {
     models: tokio::sync::Mutex<Option<Vec<ModelInfo>>>,
     /// Whether `session_start` has been announced.
     started: AtomicBool,
+    /// Masks this run's keys in everything handed to a front end.
+    redactor: Arc<redact::Redactor>,
 }
 
 /// A cheap handle on the running agent and extension host.
@@ -75,15 +76,15 @@ impl Backend {
     /// extensions. Never fails for a missing API key: prompts then answer
     /// with a message saying how to set one, and extensions still work.
     pub async fn start(opts: BackendOptions) -> anyhow::Result<(Backend, mpsc::Receiver<UiEvent>)> {
-        let (tx, mut urx) = mpsc::unbounded_channel::<UiEvent>();
-        let (out_tx, out_rx) = mpsc::channel::<UiEvent>(EVENT_BUFFER);
-        tokio::spawn(async move {
-            while let Some(ev) = urx.recv().await {
-                if out_tx.send(ev).await.is_err() {
-                    break;
-                }
-            }
-        });
+        crate::state_dir::prepare(&opts.zot_home)?;
+        // Producers never wait; the pump applies the flood policy while the
+        // front end is behind (`events`).
+        let (tx, urx) = mpsc::unbounded_channel::<UiEvent>();
+        let redactor = Arc::new(redact::Redactor::new(
+            opts.api_key.as_deref(),
+            &opts.zot_home,
+        ));
+        let out_rx = events::pump(urx, redactor.clone());
 
         let model = opts.model_or_default();
         let (host, mut hrx) = Host::start(opts.host_config());
@@ -133,6 +134,7 @@ impl Backend {
             cancel: Mutex::new(CancellationToken::new()),
             models: tokio::sync::Mutex::new(None),
             started: AtomicBool::new(false),
+            redactor,
         });
 
         // The worker: one prompt at a time, in order, surviving panics.
@@ -230,7 +232,9 @@ impl Backend {
 
     /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
     pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
-        commands::handle(self, cmd).await
+        self.inner
+            .redactor
+            .answer(commands::handle(self, cmd).await)
     }
 
     /// Aborts any prompt and shuts the extensions down (2 s grace, then
@@ -254,6 +258,10 @@ impl Backend {
     /// was saved) from the next model request on, with `model` or, for a
     /// new provider, its default model.
     pub fn use_provider(&self, kind: ProviderKind, model: Option<String>) {
+        self.inner.redactor.refresh(
+            self.inner.opts.api_key.as_deref(),
+            &self.inner.opts.zot_home,
+        );
         let switched = self.inner.agent.provider().kind != kind;
         self.inner.agent.set_provider(self.inner.opts.connect(kind));
         if let Some(m) = model.or_else(|| switched.then(|| kind.default_model().to_owned())) {

@@ -1,15 +1,14 @@
 //! The user's settings: provider, model and API key, and the theme. The key
 //! goes to `auth.json` (mode 0600, through `auth::save`) and is never handed
 //! back in full; the provider/model choice and the theme go to
-//! `$ZOT_HOME/config.json`, written to a temp file and renamed so a crash
-//! never leaves half a file. UI-agnostic: the desktop commands are wrappers.
+//! `$ZOT_HOME/config.json`, written to a 0600 temp file and renamed so a
+//! crash never leaves half a file. UI-agnostic: the desktop commands are wrappers.
 
 use std::path::Path;
 
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use zot_ext_host::toggle;
 use zot_ext_protocol::rpc::RpcCommand;
 
 use crate::backend::Backend;
@@ -175,12 +174,11 @@ pub fn read_config(home: &Path) -> Value {
         .unwrap_or_else(|| json!({}))
 }
 
-/// Writes `config.json` atomically.
+/// Writes `config.json` atomically, at mode 0600 in a 0700 `$ZOT_HOME`.
 pub fn write_config(home: &Path, config: &Value) -> anyhow::Result<()> {
-    std::fs::create_dir_all(home).with_context(|| format!("cannot create {}", home.display()))?;
     let path = home.join("config.json");
     let bytes = serde_json::to_vec_pretty(config)?;
-    toggle::write_atomically(&path, &bytes)
+    crate::state_dir::write_private(&path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -1,20 +1,31 @@
 //! `zot --mode rpc`: `spec/rpc.md` on stdin/stdout. A thin loop: each
 //! stdin line is parsed into a command for the backend and answered with
 //! one `response` line; backend events are printed as they come. Bad lines
-//! get `success:false` and the process keeps serving.
+//! get `success:false` and the process keeps serving: a line that is not
+//! UTF-8 or longer than [`input::MAX_LINE`] included (see `input`).
+
+pub mod input;
 
 use serde_json::Value;
 use std::io::Write;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
 
 use crate::backend::{Backend, BackendOptions};
+use crate::signals::{Signals, Stop};
+use anyhow::Context;
 
 /// Serves until stdin closes; returns the exit code.
+/// SIGINT, SIGTERM and SIGHUP end it the same way, with exit code
+/// 128 + the signal's number.
 pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
+    let mut signals = Signals::install().context("cannot install signal handlers")?;
     let (backend, mut events) = Backend::start(opts).await?;
-    backend.wait_ready().await;
+    tokio::select! {
+        () = backend.wait_ready() => {}
+        sig = signals.recv() => return Ok(stop(&backend, sig).await),
+    }
     let out = Out;
     let _ = out.send(serde_json::to_string(&UiEvent::Ready {})?);
     // Print everything up to `session_start` before serving, so it always
@@ -35,18 +46,27 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         }
     });
 
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut lines = input::LineReader::new(BufReader::new(tokio::io::stdin()), input::MAX_LINE);
     let mut code = 0;
     // With ZOT_RPC_TOKEN set, nothing but `hello` is served until a hello
     // carried the token.
     let mut locked = std::env::var_os("ZOT_RPC_TOKEN").is_some();
-    while let Ok(Some(line)) = lines.next_line().await {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let req = match parse(&line) {
-            Ok(r) => r,
-            Err(resp) => {
+    loop {
+        let line = tokio::select! {
+            line = lines.next_line() => match line {
+                Ok(Some(line)) => line,
+                _ => break,
+            },
+            sig = signals.recv() => {
+                code = sig.exit_code();
+                eprintln!("zot: {}: shutting down", sig.name());
+                break;
+            }
+        };
+        let req = match request(&line) {
+            None => continue,
+            Some(Ok(r)) => r,
+            Some(Err(resp)) => {
                 let _ = out.send(serde_json::to_string(&resp)?);
                 continue;
             }
@@ -108,6 +128,13 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
     Ok(code)
 }
 
+/// A signal before serving began: the same shutdown, then its exit code.
+async fn stop(backend: &Backend, sig: Stop) -> i32 {
+    eprintln!("zot: {}: shutting down", sig.name());
+    backend.shutdown().await;
+    sig.exit_code()
+}
+
 /// stdout, written a whole line at a time under its lock and flushed at
 /// once: no writer task and no blocking-pool hop between an event and the
 /// client, and lines from the event pump and the command loop never
@@ -128,6 +155,29 @@ fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcRespo
     match r {
         Ok(v) => RpcResponse::ok(id, name, Some(v)),
         Err(e) => RpcResponse::err(id, name, e),
+    }
+}
+
+/// Judges one line of stdin: `None` for a blank line (ignored), else the
+/// request or the error response to print. This is the whole path from
+/// bytes to a command, the one the fuzz test drives.
+pub fn request(line: &input::Line) -> Option<Result<RpcRequest, Box<RpcResponse>>> {
+    match line {
+        input::Line::Text(t) if t.trim().is_empty() => None,
+        input::Line::Text(t) => Some(parse(t)),
+        input::Line::NotUtf8 { at } => Some(Err(Box::new(RpcResponse::err(
+            None,
+            "unknown",
+            format!("the line is not UTF-8 (bad byte at offset {at}); it was ignored: send UTF-8 JSON, one object per line"),
+        )))),
+        input::Line::TooLong { len } => Some(Err(Box::new(RpcResponse::err(
+            None,
+            "unknown",
+            format!(
+                "the line is {len} bytes, over the limit of {} MiB; it was discarded: send smaller commands (e.g. smaller images)",
+                input::MAX_LINE / (1024 * 1024)
+            ),
+        )))),
     }
 }
 
