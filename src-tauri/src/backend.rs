@@ -54,6 +54,9 @@ struct Inner {
     epoch: AtomicU64,
     /// Prompts queued or running.
     pending: AtomicUsize,
+    /// Prompts that ran and sent their `done` (RPC mode waits for the
+    /// client to have seen that many before it exits at end of input).
+    finished: AtomicU64,
     /// Fires to abort the running prompt.
     cancel: Mutex<CancellationToken>,
     /// `get_models`, fetched once.
@@ -131,6 +134,7 @@ impl Backend {
             queue: qtx,
             epoch: AtomicU64::new(0),
             pending: AtomicUsize::new(0),
+            finished: AtomicU64::new(0),
             cancel: Mutex::new(CancellationToken::new()),
             models: tokio::sync::Mutex::new(None),
             started: AtomicBool::new(false),
@@ -228,6 +232,11 @@ impl Backend {
         while self.busy() {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
+    }
+
+    /// How many prompts have run to their `done` so far.
+    pub fn finished(&self) -> u64 {
+        self.inner.finished.load(Ordering::SeqCst)
     }
 
     /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.

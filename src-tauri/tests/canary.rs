@@ -60,7 +60,6 @@ fn leaks(what: &str, text: &str) -> Vec<String> {
 }
 
 #[tokio::test]
-#[ignore = "needs host-hardening env scrub; lead un-ignores at merge"]
 async fn no_canary_key_reaches_logs_events_sessions_or_doctor() {
     let s = FakeLlm::start().await;
     s.push(anthropic_tool("", "t1", "envdump", &["{}"]));

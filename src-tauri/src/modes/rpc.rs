@@ -8,6 +8,8 @@ pub mod input;
 
 use serde_json::Value;
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
@@ -36,26 +38,38 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             break;
         }
     }
+    // `done` lines the client has been sent, so the end of input can wait
+    // for every accepted prompt's.
+    let dones = Arc::new(AtomicU64::new(0));
+    let seen = dones.clone();
     let pump = tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
+            let done = matches!(ev, UiEvent::Done {});
             if let Ok(s) = serde_json::to_string(&ev) {
                 if Out.send(s).is_err() {
                     break;
                 }
             }
+            if done {
+                seen.fetch_add(1, Ordering::SeqCst);
+            }
         }
     });
 
     let mut lines = input::LineReader::new(BufReader::new(tokio::io::stdin()), input::MAX_LINE);
-    let mut code = 0;
-    // With ZOT_RPC_TOKEN set, nothing but `hello` is served until a hello
-    // carried the token.
-    let mut locked = std::env::var_os("ZOT_RPC_TOKEN").is_some();
+    let code;
+    // With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) set, nothing but `hello` is
+    // served until a hello carried the token.
+    let mut locked = crate::backend::options::rpc_token().is_some();
     loop {
         let line = tokio::select! {
             line = lines.next_line() => match line {
                 Ok(Some(line)) => line,
-                _ => break,
+                // End of input: what was accepted still runs to its `done`.
+                _ => {
+                    code = finish_accepted(&backend, &dones, &mut signals).await;
+                    break;
+                }
             },
             sig = signals.recv() => {
                 code = sig.exit_code();
@@ -73,7 +87,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         };
         let name = command_name(&req.command);
         if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
-            let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN first";
+            let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) first";
             let _ = out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
             continue;
         }
@@ -126,6 +140,27 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
     tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     pump.abort();
     Ok(code)
+}
+
+/// After the client closed stdin: waits until every prompt it had sent has
+/// run and its `done` line is out, as the reference zot does (clients pipe
+/// one prompt in and read to `done`); a signal cuts the wait short. Returns
+/// the exit code.
+async fn finish_accepted(backend: &Backend, dones: &AtomicU64, signals: &mut Signals) -> i32 {
+    let wait = async {
+        backend.idle().await;
+        let want = backend.finished();
+        while dones.load(Ordering::SeqCst) < want {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    };
+    tokio::select! {
+        () = wait => 0,
+        sig = signals.recv() => {
+            eprintln!("zot: {}: shutting down", sig.name());
+            sig.exit_code()
+        }
+    }
 }
 
 /// A signal before serving began: the same shutdown, then its exit code.
