@@ -10,6 +10,7 @@ pub mod home;
 pub mod install;
 pub mod logs;
 pub mod remove;
+pub mod sdk;
 pub mod toggle;
 
 // The runtime (host engineer).

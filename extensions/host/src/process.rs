@@ -3,6 +3,7 @@
 //! (`npx tsx …`, shell pipelines); a guard kills the group if the host
 //! forgets or panics.
 
+use std::ffi::OsString;
 use std::fs::OpenOptions;
 use std::io;
 use std::os::fd::OwnedFd;
@@ -26,14 +27,21 @@ pub struct Spawned {
 }
 
 /// Spawns `exec args…` in `dir`, in a new process group, with stderr
-/// appended to `log`.
-pub fn spawn(exec: &Path, args: &[String], dir: &Path, log: &Path) -> io::Result<Spawned> {
+/// appended to `log` and `envs` added to the inherited environment.
+pub fn spawn(
+    exec: &Path,
+    args: &[String],
+    dir: &Path,
+    log: &Path,
+    envs: &[(OsString, OsString)],
+) -> io::Result<Spawned> {
     if let Some(parent) = log.parent() {
         std::fs::create_dir_all(parent)?;
     }
     let stderr = OpenOptions::new().create(true).append(true).open(log)?;
     let mut child = Command::new(exec)
         .args(args)
+        .envs(envs.iter().map(|(k, v)| (k, v)))
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -77,7 +77,8 @@ pub(crate) async fn connect(
         .as_ref()
         .map(|m| m.args.clone())
         .unwrap_or_default();
-    let sp = process::spawn(exec, &args, &ext.dir, ext.log.path())
+    let envs = sdk_env(inner, ext);
+    let sp = process::spawn(exec, &args, &ext.dir, ext.log.path(), &envs)
         .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
     ext.lock().pid = Some(sp.pgid);
     let mut child = sp.child;
@@ -141,6 +142,20 @@ pub(crate) async fn connect(
         guard,
         source,
     })
+}
+
+/// The SDK environment of `ext`; its warnings go to its log and, once
+/// each, to the warnings the doctor shows.
+fn sdk_env(inner: &Inner, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let env = crate::sdk::spawn_env(inner.sdk.as_deref().map_err(String::as_str), &ext.dir);
+    for w in env.warnings {
+        ext.log.line(&w);
+        let mut m = ext.lock();
+        if !m.warnings.contains(&w) {
+            m.warnings.push(w);
+        }
+    }
+    env.vars
 }
 
 /// Waits for the first non-blank line, the process's exit, the hello
