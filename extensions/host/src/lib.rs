@@ -8,6 +8,7 @@
 pub mod ext_ops;
 pub mod home;
 pub mod install;
+pub mod install_notes;
 pub mod logs;
 pub mod remove;
 pub mod sdk;

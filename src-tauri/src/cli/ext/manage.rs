@@ -45,6 +45,9 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool) -> Result<
         installed.name,
         installed.dir.display()
     );
+    for note in zot_ext_host::install_notes::install_notes(&installed.dir) {
+        eprintln!("note: {note}");
+    }
     eprintln!(
         "it loads the next time zot starts (or after /reload-ext); check it with `zot ext doctor`"
     );
