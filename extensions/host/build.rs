@@ -1,16 +1,21 @@
-//! Embeds the extension SDKs in the host, so an installed zot can hand them
-//! to extensions (`src/sdk.rs` unpacks them under `$ZOT_HOME/sdk/`).
+//! Embeds the extension SDKs and the catalog of shipped extensions in the
+//! host, so an installed zot can hand them out (`src/sdk.rs` unpacks the
+//! SDKs under `$ZOT_HOME/sdk/`, `src/catalog.rs` the catalog under
+//! `$ZOT_HOME/catalog/`).
 //!
 //! It writes `$OUT_DIR/sdk_files.rs`: one `include_bytes!` per file of the
 //! Python SDK (`extensions/sdk-py/zot_ext`) and of the built TypeScript SDK
 //! (`extensions/sdk-ts/{package.json,dist,dist-cjs}`, built by `make deps`),
-//! plus a content hash that names the unpacked copy. A generated list of
+//! plus a content hash that names the unpacked copy. `$OUT_DIR/catalog_files.rs`
+//! does the same for `examples/catalog.json` and every source directory it
+//! lists. Each file keeps whether it is executable. A generated list of
 //! `include_bytes!` needs no extra crate (an archive would need a tar/zip
 //! reader at run time; `include_dir` would be one more dependency for ~30
 //! lines). When the TypeScript SDK is not built, the build still succeeds
 //! with a warning and zot ships the Python SDK only.
 
 use std::fmt::Write as _;
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -48,10 +53,63 @@ fn main() {
             dist_cjs.join("index.js").display()
         );
     }
-    files.sort();
+    write_list(&files, "sdk_files.rs");
+    write_list(
+        &catalog_files(&manifest.join("../../examples")),
+        "catalog_files.rs",
+    );
+}
 
-    // FNV-1a over names and contents: names the unpacked tree, so a zot
-    // whose SDK changed never reuses a stale copy of the same version.
+/// `examples/catalog.json` as `catalog.json` and each entry's `source`
+/// directory under its own path, without state a developer's run left.
+fn catalog_files(examples: &Path) -> Vec<(String, PathBuf)> {
+    let index = examples.join("catalog.json");
+    println!("cargo:rerun-if-changed={}", index.display());
+    let text =
+        std::fs::read_to_string(&index).unwrap_or_else(|e| panic!("read {}: {e}", index.display()));
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON: {e}", index.display()));
+    let mut files = vec![("catalog.json".to_owned(), index.clone())];
+    let entries = json["extensions"].as_array().cloned().unwrap_or_default();
+    for entry in entries {
+        let Some(source) = entry["source"].as_str() else {
+            continue;
+        };
+        if source.contains("..") || source.starts_with('/') || source.contains("://") {
+            continue;
+        }
+        let dir = examples.join(source);
+        println!("cargo:rerun-if-changed={}", dir.display());
+        if !dir.is_dir() {
+            println!(
+                "cargo:warning=catalog entry source {} is missing; it will show as unavailable",
+                dir.display()
+            );
+            continue;
+        }
+        let keep = |p: &Path| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            !(name == "__pycache__"
+                || name == "node_modules"
+                || name == "target"
+                || name.ends_with(".pyc")
+                || name.starts_with("todos.json")
+                || name.starts_with("scratchpad.md"))
+        };
+        collect(&dir, source, &mut files, &keep);
+    }
+    files
+}
+
+/// Writes `$OUT_DIR/<out>`: the file list and its content hash.
+fn write_list(files: &[(String, PathBuf)], out_name: &str) {
+    let mut files = files.to_vec();
+    files.sort();
+    // FNV-1a over names, contents and modes: names the unpacked tree, so a
+    // zot whose files changed never reuses a stale copy of the same version.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
         for b in bytes {
@@ -59,25 +117,28 @@ fn main() {
             hash = hash.wrapping_mul(0x0100_0000_01b3);
         }
     };
-    let mut out = String::from("/// Every embedded SDK file: its path under the SDK root and its bytes.\npub(crate) static FILES: &[(&str, &[u8])] = &[\n");
+    let mut out = String::from(
+        "/// Every embedded file: its path under the tree's root, its bytes, and\n/// whether it is executable.\npub(crate) static FILES: &[(&str, &[u8], bool)] = &[\n",
+    );
     for (rel, path) in &files {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let exec = std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0);
         feed(rel.as_bytes());
         feed(&bytes);
+        feed(&[u8::from(exec)]);
         let _ = writeln!(
             out,
-            "    ({rel:?}, include_bytes!({:?})),",
+            "    ({rel:?}, include_bytes!({:?}), {exec}),",
             path.canonicalize().unwrap_or_else(|_| path.clone())
         );
     }
     out.push_str("];\n");
     let _ = writeln!(
         out,
-        "/// Hash of names and contents, part of the unpack directory's name.\npub(crate) const CONTENT_HASH: &str = \"{:08x}\";",
+        "/// Hash of names, contents and modes, part of the unpack directory's name.\npub(crate) const CONTENT_HASH: &str = \"{:08x}\";",
         hash >> 32
     );
-    let dest =
-        PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join("sdk_files.rs");
+    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets it")).join(out_name);
     std::fs::write(&dest, out).unwrap_or_else(|e| panic!("write {}: {e}", dest.display()));
 }
 

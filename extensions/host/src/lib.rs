@@ -5,6 +5,7 @@
 //! desktop manager run the same code.
 #![deny(missing_docs)]
 
+pub mod catalog;
 pub mod ext_ops;
 pub mod home;
 pub mod install;
@@ -13,6 +14,7 @@ pub mod logs;
 pub mod remove;
 pub mod sdk;
 pub mod toggle;
+pub mod unpack;
 
 // The runtime (host engineer).
 mod actions;

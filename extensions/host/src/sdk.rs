@@ -7,11 +7,29 @@
 
 mod env;
 mod shipped;
-mod unpack;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 pub use env::{spawn_env, SpawnEnv};
 pub use shipped::{shipped_node, shipped_python, ShippedSdk};
-pub use unpack::{ensure, SdkError};
+
+use crate::unpack::{self, File, Tree, UnpackError};
+
+/// The SDKs could not be unpacked.
+pub type SdkError = UnpackError;
+
+/// Returns `$ZOT_HOME/sdk/<version>-<hash>`, unpacking it first when this
+/// build's tree is not there yet (atomically; see [`crate::unpack`]).
+pub fn ensure(zot_home: &Path) -> Result<PathBuf, SdkError> {
+    unpack::ensure(&Tree {
+        root: zot_home.join("sdk"),
+        name: dir_name(),
+        files: all_files(),
+        what: "extension SDKs",
+        consequence: "extensions that need zot's SDK (`zot_ext`, `zot-ext`) will fail to import it, those that ship their own still run",
+    })
+}
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/sdk_files.rs"));
@@ -39,17 +57,20 @@ pub fn has_node_sdk() -> bool {
 
 /// Every file of the unpacked tree: the embedded SDKs, plus the Node hooks
 /// when the Node SDK is there.
-pub(crate) fn files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
-    let node = embedded::FILES.iter().any(|(p, _)| p.starts_with("node/"));
-    let hooks: &[(&str, &[u8])] = if node {
-        &[
-            ("node/register.mjs", NODE_REGISTER),
-            ("node/hooks.mjs", NODE_HOOKS),
-        ]
-    } else {
-        &[]
-    };
-    embedded::FILES.iter().copied().chain(hooks.iter().copied())
+fn all_files() -> &'static [File] {
+    static ALL: OnceLock<Vec<File>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = embedded::FILES.to_vec();
+        if all.iter().any(|(p, _, _)| p.starts_with("node/")) {
+            all.push(("node/register.mjs", NODE_REGISTER, false));
+            all.push(("node/hooks.mjs", NODE_HOOKS, false));
+        }
+        all
+    })
+}
+
+fn files() -> impl Iterator<Item = (&'static str, &'static [u8])> {
+    all_files().iter().map(|(p, b, _)| (*p, *b))
 }
 
 /// The version of the Python SDK zot bundles (`zot_ext.__version__`).

@@ -10,6 +10,7 @@
 //! newer protocol still talks to an older host.
 #![deny(missing_docs)]
 
+pub mod catalog;
 pub mod content;
 pub mod ext_to_host;
 pub mod host_to_ext;
@@ -19,6 +20,7 @@ pub mod panel;
 pub mod rpc;
 pub mod theme;
 
+pub use catalog::{CatalogEntry, CatalogRegisters};
 pub use content::ContentBlock;
 pub use ext_to_host::*;
 pub use host_to_ext::*;

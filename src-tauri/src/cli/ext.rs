@@ -3,6 +3,7 @@
 //! desktop manager calls too; this module only parses, asks, and prints.
 //! Data goes to stdout, progress and errors to stderr.
 
+mod catalog;
 mod doctor;
 mod list;
 mod logs;
@@ -37,10 +38,18 @@ pub enum ExtCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Copy a directory or shallow-clone a git URL into $ZOT_HOME/extensions/.
+    /// List the extensions zot ships (install one with `zot ext install <name>`).
+    Catalog {
+        /// Print JSON (an array of catalog entries) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a directory, shallow-clone a git URL, or install a catalog entry
+    /// into $ZOT_HOME/extensions/.
     Install {
-        /// A directory holding extension.json, or a git URL.
-        #[arg(value_name = "PATH|GIT-URL", allow_hyphen_values = true)]
+        /// A directory holding extension.json, a git URL, or a name from
+        /// `zot ext catalog`.
+        #[arg(value_name = "PATH|GIT-URL|CATALOG-NAME", allow_hyphen_values = true)]
         source: String,
         /// Replace an installed extension of the same name.
         #[arg(long)]
@@ -117,6 +126,7 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
     let result = match args.command {
         ExtCommand::List { json } => list::run(global, json),
         ExtCommand::Doctor { json } => doctor::run(global, json),
+        ExtCommand::Catalog { json } => catalog::run(global, json),
         ExtCommand::Install { source, force } => manage::install(global, &source, force),
         ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),

@@ -1,7 +1,8 @@
-//! Unpacking the embedded SDKs into `$ZOT_HOME/sdk/<version>-<hash>/`,
-//! atomically: the tree is written into a temporary sibling directory and
-//! renamed into place, so a second zot racing this one sees either no tree
-//! or a whole one, never half of it.
+//! Unpacking a tree embedded in the binary (the SDKs into
+//! `$ZOT_HOME/sdk/<version>-<hash>/`, the catalog into
+//! `$ZOT_HOME/catalog/<version>-<hash>/`), atomically: the tree is written
+//! into a temporary sibling directory and renamed into place, so a second
+//! zot racing this one sees either no tree or a whole one, never half of it.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -9,13 +10,17 @@ use std::path::{Path, PathBuf};
 /// Written last into a finished tree; a directory without it is not ours.
 const MARKER: &str = ".zot-sdk-complete";
 
-/// The SDKs could not be unpacked.
+/// An embedded tree could not be unpacked.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "could not unpack zot's extension SDKs into {}: {source}; extensions that need zot's SDK (`zot_ext`, `zot-ext`) will fail to import it, those that ship their own still run; make the directory writable or point ZOT_HOME at a writable one",
+    "could not unpack zot's {what} into {}: {source}; {consequence}; make the directory writable or point ZOT_HOME at a writable one",
     dir.display()
 )]
-pub struct SdkError {
+pub struct UnpackError {
+    /// What was being unpacked ("extension SDKs").
+    pub what: &'static str,
+    /// What the user loses meanwhile.
+    pub consequence: &'static str,
     /// The directory that could not be written.
     pub dir: PathBuf,
     /// What the OS said.
@@ -23,30 +28,51 @@ pub struct SdkError {
     pub source: io::Error,
 }
 
-/// Returns `$ZOT_HOME/sdk/<version>-<hash>`, unpacking it first when this
-/// build's tree is not there yet. Safe to call from several processes at
-/// once: each unpacks into its own temporary directory and the first
-/// rename wins.
-pub fn ensure(zot_home: &Path) -> Result<PathBuf, SdkError> {
-    let root = zot_home.join("sdk");
-    let dest = root.join(super::dir_name());
+/// One embedded file: path under the tree, bytes, executable.
+pub type File = (&'static str, &'static [u8], bool);
+
+/// What is unpacked where, and what to say when it cannot be.
+pub struct Tree<'a> {
+    /// The directory holding every version (`$ZOT_HOME/sdk`).
+    pub root: PathBuf,
+    /// This build's directory name (`<version>-<hash>`).
+    pub name: String,
+    /// The files.
+    pub files: &'a [File],
+    /// For [`UnpackError::what`].
+    pub what: &'static str,
+    /// For [`UnpackError::consequence`].
+    pub consequence: &'static str,
+}
+
+/// Returns `root/name`, unpacking it first when it is not there yet. Safe
+/// to call from several processes at once: each unpacks into its own
+/// temporary directory and the first rename wins.
+pub fn ensure(tree: &Tree<'_>) -> Result<PathBuf, UnpackError> {
+    let root = tree.root.clone();
+    let dest = root.join(&tree.name);
     if dest.join(MARKER).is_file() {
         return Ok(dest);
     }
     let fail = |dir: &Path| {
         let dir = dir.to_path_buf();
-        move |source| SdkError { dir, source }
+        move |source| UnpackError {
+            what: tree.what,
+            consequence: tree.consequence,
+            dir,
+            source,
+        }
     };
     std::fs::create_dir_all(&root).map_err(fail(&root))?;
     let tmp = root.join(format!(
         ".tmp-{}-{}-{}",
-        super::dir_name(),
+        tree.name,
         std::process::id(),
         unique()
     ));
-    if let Err(source) = write_tree(&tmp) {
+    if let Err(source) = write_tree(&tmp, tree) {
         let _ = std::fs::remove_dir_all(&tmp);
-        return Err(SdkError { dir: root, source });
+        return Err(fail(&root)(source));
     }
     let result = match std::fs::rename(&tmp, &dest) {
         Ok(()) => Ok(dest.clone()),
@@ -73,17 +99,21 @@ fn replace_broken(tmp: &Path, dest: &Path) -> io::Result<PathBuf> {
     }
 }
 
-/// Writes every embedded file under `dir`, the marker last.
-fn write_tree(dir: &Path) -> io::Result<()> {
+/// Writes every file under `dir`, the marker last.
+fn write_tree(dir: &Path, tree: &Tree<'_>) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     std::fs::create_dir_all(dir)?;
-    for (rel, bytes) in super::files() {
+    for (rel, bytes, exec) in tree.files {
         let path = dir.join(rel);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
         std::fs::write(&path, bytes)?;
+        if *exec {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+        }
     }
-    std::fs::write(dir.join(MARKER), super::dir_name())
+    std::fs::write(dir.join(MARKER), &tree.name)
 }
 
 /// Distinguishes two unpacks in one process (threads, tests).
