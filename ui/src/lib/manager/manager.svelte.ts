@@ -6,6 +6,7 @@ import type { AppState } from "../app.svelte";
 import type { InstallSummary } from "../backend/backend";
 import { errorMessage } from "../backend/errors";
 import { formatDoctor } from "./doctor";
+import { catalogRows, type CatalogRow } from "./catalog";
 
 /** Reactive manager state. */
 export class ManagerState {
@@ -18,6 +19,9 @@ export class ManagerState {
   confirmRemove: string | null = $state(null);
   doctor: string | null = $state(null);
   logFor: string | null = $state(null);
+  /** The "Available" section: zot's catalog, checked. */
+  available: CatalogRow[] = $state([]);
+  catalogError: string | null = $state(null);
 
   constructor(app: AppState) {
     this.app = app;
@@ -56,6 +60,23 @@ export class ManagerState {
       this.installed = await this.app.backend.install(source, (p) => this.progress.push(p.message));
       this.source = "";
     });
+  }
+
+  /** Reads zot's catalog; a failure is shown in the section, never thrown. */
+  async loadCatalog(): Promise<void> {
+    try {
+      this.available = catalogRows(await this.app.backend.catalog());
+      this.catalogError = null;
+    } catch (e) {
+      this.catalogError = errorMessage(e);
+    }
+  }
+
+  /** One-click install of a catalog entry: the same path and summary as any install. */
+  async installFromCatalog(name: string): Promise<void> {
+    this.source = name;
+    await this.install();
+    await this.loadCatalog();
   }
 
   /** Enables what was just installed. */
