@@ -12,6 +12,7 @@ pub mod install;
 pub mod install_notes;
 pub mod logs;
 pub mod remove;
+pub mod scaffold;
 pub mod sdk;
 pub mod toggle;
 pub mod unpack;

@@ -8,6 +8,7 @@ mod doctor;
 mod list;
 mod logs;
 mod manage;
+mod new;
 mod output;
 
 use std::path::PathBuf;
@@ -54,6 +55,21 @@ pub enum ExtCommand {
         /// Replace an installed extension of the same name.
         #[arg(long)]
         force: bool,
+    },
+    /// Scaffold a working extension (manifest, a command, a tool, a test, a
+    /// README; a panel with --panel) in ./NAME.
+    New {
+        /// The extension's name (also its first command and its folder).
+        name: String,
+        /// python, typescript or rust.
+        #[arg(long, default_value = "python")]
+        lang: String,
+        /// Add a panel with keys.
+        #[arg(long)]
+        panel: bool,
+        /// Where to create the NAME folder (default: the current directory).
+        #[arg(long)]
+        dir: Option<PathBuf>,
     },
     /// Delete an installed extension's directory.
     Remove {
@@ -128,6 +144,12 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::Doctor { json } => doctor::run(global, json),
         ExtCommand::Catalog { json } => catalog::run(global, json),
         ExtCommand::Install { source, force } => manage::install(global, &source, force),
+        ExtCommand::New {
+            name,
+            lang,
+            panel,
+            dir,
+        } => new::run(global, &name, &lang, panel, dir),
         ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
         ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),
