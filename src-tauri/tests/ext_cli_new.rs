@@ -73,6 +73,10 @@ async fn drive(env: &Env, dir: &Path, name: &str) {
         .await;
     z.until(|v| v["type"] == "ext_panel_close").await;
     assert!(z.close().await.success());
+
+    // And it passes the conformance kit.
+    let report = env.zot(&["ext", "test", dir.to_str().unwrap()]).ok();
+    assert!(report.contains("all checks passed"), "{report}");
 }
 
 #[tokio::test]

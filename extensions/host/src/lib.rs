@@ -21,6 +21,7 @@ pub mod unpack;
 mod actions;
 pub mod codec;
 pub mod config;
+pub mod conformance;
 pub mod connection;
 mod deadlines;
 pub mod discovery;

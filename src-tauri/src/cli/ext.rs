@@ -10,6 +10,7 @@ mod logs;
 mod manage;
 mod new;
 mod output;
+mod test;
 
 use std::path::PathBuf;
 
@@ -70,6 +71,18 @@ pub enum ExtCommand {
         /// Where to create the NAME folder (default: the current directory).
         #[arg(long)]
         dir: Option<PathBuf>,
+    },
+    /// Run the conformance kit against an extension folder: handshake,
+    /// readiness, registrations, commands, tools, panels, shutdown.
+    Test {
+        /// The folder holding extension.json.
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Seconds a command or tool may take (default: the spec's 30 s / 60 s).
+        #[arg(long)]
+        timeout: Option<f64>,
     },
     /// Delete an installed extension's directory.
     Remove {
@@ -150,6 +163,7 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
             panel,
             dir,
         } => new::run(global, &name, &lang, panel, dir),
+        ExtCommand::Test { dir, json, timeout } => test::run(global, &dir, json, timeout),
         ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
         ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),
