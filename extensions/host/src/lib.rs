@@ -16,6 +16,7 @@ pub mod scaffold;
 pub mod sdk;
 pub mod toggle;
 pub mod unpack;
+pub mod watch;
 
 // The runtime (host engineer).
 mod actions;
