@@ -87,7 +87,10 @@ async fn a_saved_change_reloads_a_broken_save_shows_its_error_and_the_next_recov
     write_ext(&dir, "v2");
     let r = next_reload(&mut z).await;
     // Reported, never asserted (the machine is shared and noisy).
-    eprintln!("save to reloaded-and-ready: {} ms", saved.elapsed().as_millis());
+    eprintln!(
+        "save to reloaded-and-ready: {} ms",
+        saved.elapsed().as_millis()
+    );
     assert_eq!(
         (r["loaded"].as_u64(), r["ready"].as_u64()),
         (Some(1), Some(1)),
