@@ -123,6 +123,40 @@ pub async fn ext_catalog(state: State<'_, Desktop>) -> IpcResult<Vec<CatalogEntr
         .map_err(|e| IpcError::new("catalog", e))
 }
 
+/// Scaffolds a new extension (`zot ext new`) as `parent/name` and returns
+/// its folder; the UI then offers to install it.
+#[tauri::command]
+pub async fn ext_new(
+    state: State<'_, Desktop>,
+    name: String,
+    lang: String,
+    panel: bool,
+    parent: String,
+) -> IpcResult<String> {
+    use zot_ext_host::scaffold::{scaffold, Lang, NewExtension};
+    let lang = Lang::parse(&lang).ok_or_else(|| {
+        IpcError::new(
+            "new",
+            format!("unknown language `{lang}`: use python, typescript or rust"),
+        )
+    })?;
+    let zot_home = state.ctx.zot_home.clone();
+    tauri::async_runtime::spawn_blocking(move || {
+        let spec = NewExtension {
+            name,
+            lang,
+            panel,
+            rust_sdk: std::env::var_os("ZOT_RUST_SDK").map(PathBuf::from),
+            sdk_dir: zot_ext_host::sdk::ensure(&zot_home).ok(),
+        };
+        scaffold(std::path::Path::new(&parent), &spec)
+            .map(|dir| dir.display().to_string())
+            .map_err(|e| IpcError::new("new", e))
+    })
+    .await
+    .map_err(|e| IpcError::new("new", e))?
+}
+
 /// Enables or disables an extension by name, then reloads.
 #[tauri::command]
 pub async fn ext_set_enabled(

@@ -68,6 +68,8 @@ export interface Backend {
   uiReady(): Promise<void>;
   /** Installs from a folder, a git URL or a catalog name; the extension stays disabled. */
   install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary>;
+  /** Scaffolds `parent/name` (`zot ext new`); resolves to its folder. */
+  newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string>;
   /** The extensions zot ships (`zot ext catalog`), each checked. */
   catalog(): Promise<CatalogEntry[]>;
   /** Enables or disables an extension (by name), then reloads. */

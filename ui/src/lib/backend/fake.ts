@@ -104,6 +104,10 @@ export class FakeBackend implements Backend {
       installed: false,
     },
   ];
+  async newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {
+    this.calls.push({ method: "newExtension", args: { name, lang, panel, parent } });
+    return `${parent}/${name}`;
+  }
   async catalog(): Promise<CatalogEntry[]> {
     this.calls.push({ method: "catalog", args: null });
     return this.catalogEntries.map((e) => ({ ...e }));

@@ -27,6 +27,9 @@ export class TauriBackend implements Backend {
     progress.onmessage = onProgress;
     return invoke("ext_install", { source, progress });
   }
+  newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {
+    return invoke("ext_new", { name, lang, panel, parent });
+  }
   catalog(): Promise<CatalogEntry[]> {
     return invoke("ext_catalog");
   }

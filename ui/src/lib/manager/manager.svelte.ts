@@ -22,6 +22,10 @@ export class ManagerState {
   /** The "Available" section: zot's catalog, checked. */
   available: CatalogRow[] = $state([]);
   catalogError: string | null = $state(null);
+  /** The "New extension…" form, when open. */
+  draft: { name: string; lang: string; panel: boolean } | null = $state(null);
+  /** The folder the last "New extension…" created. */
+  created: string | null = $state(null);
 
   constructor(app: AppState) {
     this.app = app;
@@ -77,6 +81,26 @@ export class ManagerState {
     this.source = name;
     await this.install();
     await this.loadCatalog();
+  }
+
+  /** Scaffolds the draft in a folder the user picks, then puts the new
+   * folder in the install field so one click installs it. */
+  async createDraft(): Promise<void> {
+    const d = this.draft;
+    if (!d || !d.name.trim()) return;
+    let parent: string | null;
+    try {
+      parent = await this.app.backend.pickFolder();
+    } catch (e) {
+      this.error = errorMessage(e);
+      return;
+    }
+    if (!parent) return;
+    await this.#run("new extension failed", async () => {
+      this.created = await this.app.backend.newExtension(d.name.trim(), d.lang, d.panel, parent);
+      this.source = this.created;
+      this.draft = null;
+    });
   }
 
   /** Enables what was just installed. */

@@ -25,3 +25,31 @@ describe("the manager's Available section", () => {
     expect(m.catalogError).toContain("not valid JSON");
   });
 });
+
+describe("New extension…", () => {
+  it("scaffolds in the picked folder and puts the result in the install field", async () => {
+    const fake = new FakeBackend();
+    fake.pickFolder = () => Promise.resolve("/work");
+    const m = new ManagerState(new AppState(fake));
+    m.draft = { name: "my-panel", lang: "typescript", panel: true };
+    await m.createDraft();
+    expect(fake.calls.find((c) => c.method === "newExtension")?.args).toEqual({
+      name: "my-panel",
+      lang: "typescript",
+      panel: true,
+      parent: "/work",
+    });
+    expect(m.created).toBe("/work/my-panel");
+    expect(m.source).toBe("/work/my-panel");
+    expect(m.draft).toBeNull();
+  });
+
+  it("does nothing when the folder picker is cancelled", async () => {
+    const fake = new FakeBackend();
+    const m = new ManagerState(new AppState(fake));
+    m.draft = { name: "x", lang: "python", panel: false };
+    await m.createDraft();
+    expect(fake.calls.some((c) => c.method === "newExtension")).toBe(false);
+    expect(m.draft).not.toBeNull();
+  });
+});
