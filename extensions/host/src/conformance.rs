@@ -599,8 +599,9 @@ impl Session<'_> {
                 .send(&json!({"type":"panel_key","panel_id":id,"key":key}));
         }
         self.d.send(&json!({"type":"panel_close","panel_id":id}));
-        // Give it a moment to react; whatever it renders is fine.
-        let _ = self.d.until(Duration::from_millis(500), |_| false);
+        // Give it a second to react (a crash ends the wait at once);
+        // whatever it renders is fine.
+        let _ = self.d.until(Duration::from_secs(1), |_| false);
         let c = if self.d.alive() {
             check(
                 "panels",
@@ -645,10 +646,10 @@ impl Session<'_> {
             ));
         }
         let deadline = Instant::now() + SHUTDOWN_GRACE;
-        while (self.d.alive() || self.d.group_alive()) && Instant::now() < deadline {
+        while (self.d.running() || self.d.group_alive()) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let c = if self.d.alive() {
+        let c = if self.d.running() {
             fail(
                 "shutdown",
                 LIFECYCLE,

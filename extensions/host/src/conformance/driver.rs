@@ -25,6 +25,9 @@ pub(crate) struct Driver {
     lines: Receiver<Line>,
     /// Every line so far, for the report.
     pub seen: Vec<String>,
+    /// Its stdout closed: the connection is over, whether or not the OS
+    /// has reaped the process yet.
+    closed: bool,
 }
 
 /// What waiting for a frame ended with.
@@ -79,6 +82,7 @@ impl Driver {
             pgid,
             lines: rx,
             seen: Vec::new(),
+            closed: false,
         })
     }
 
@@ -107,7 +111,10 @@ impl Driver {
                     };
                 }
                 Err(RecvTimeoutError::Timeout) => return Wait::Timeout,
-                Err(RecvTimeoutError::Disconnected) => return Wait::Closed,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.closed = true;
+                    return Wait::Closed;
+                }
             }
         }
     }
@@ -126,8 +133,13 @@ impl Driver {
         }
     }
 
-    /// Whether the main process is still running.
+    /// Whether it is still connected and running.
     pub fn alive(&mut self) -> bool {
+        !self.closed && matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Whether the process has not exited yet (stdout may be closed).
+    pub fn running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
 
