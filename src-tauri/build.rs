@@ -16,6 +16,8 @@
 const COMMANDS: &[&str] = &[
     "rpc",
     "ext_install",
+    "ext_catalog",
+    "ext_new",
     "ext_set_enabled",
     "ext_remove",
     "ext_doctor",

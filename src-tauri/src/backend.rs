@@ -91,6 +91,10 @@ impl Backend {
 
         let model = opts.model_or_default();
         let (host, mut hrx) = Host::start(opts.host_config());
+        if opts.watch && !opts.explicit.is_empty() {
+            // Ends by itself when the host is dropped.
+            zot_ext_host::watch::watch(&host, opts.explicit.clone(), zot_ext_host::watch::DEBOUNCE);
+        }
 
         let provider = RwLock::new(opts.connect(opts.provider));
         let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;

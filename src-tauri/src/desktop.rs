@@ -109,6 +109,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             commands::rpc,
             commands::ui_ready,
             manager::ext_install,
+            manager::ext_catalog,
+            manager::ext_new,
             manager::ext_set_enabled,
             manager::ext_remove,
             manager::ext_doctor,

@@ -92,6 +92,9 @@ pub(crate) struct Inner {
     /// overlapping reloads each stopped the same old set and each loaded a
     /// new one, and the first new set was orphaned (running, unlisted).
     pub lifecycle: tokio::sync::Mutex<()>,
+    /// zot's unpacked SDKs (`$ZOT_HOME/sdk/…`), or why they could not be
+    /// unpacked (each extension's log and the doctor say so).
+    pub sdk: Result<std::path::PathBuf, String>,
 }
 
 impl Drop for Inner {
@@ -317,7 +320,9 @@ impl Host {
     /// Call inside a tokio runtime.
     pub fn start(cfg: HostConfig) -> (Host, mpsc::Receiver<HostEvent>) {
         let (tx, rx) = mpsc::channel(EVENT_QUEUE);
+        let sdk = crate::sdk::ensure(&cfg.zot_home).map_err(|e| e.to_string());
         let inner = Arc::new(Inner {
+            sdk,
             cfg,
             state: Mutex::new(State::default()),
             events: tx,

@@ -31,6 +31,8 @@ pub struct BackendOptions {
     pub explicit: Vec<PathBuf>,
     /// `--no-ext`.
     pub no_ext: bool,
+    /// `--watch`: reload when an `--ext` folder's sources change.
+    pub watch: bool,
     /// `--tools CSV`.
     pub tools: Option<String>,
     /// `--no-tools`.
@@ -86,6 +88,7 @@ impl BackendOptions {
             zot_home: zot_home()?,
             explicit: cli.ext.clone(),
             no_ext: cli.no_ext,
+            watch: cli.watch,
             tools: cli.tools.clone(),
             no_tools: cli.no_tools,
             max_steps: cli.max_steps,

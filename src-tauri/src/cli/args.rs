@@ -99,6 +99,10 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_ext: bool,
 
+    /// Reload the extensions when a `--ext` folder's sources change (debounced).
+    #[arg(long, global = true)]
+    pub watch: bool,
+
     /// Replace the system prompt.
     #[arg(long, value_name = "TEXT", global = true)]
     pub system_prompt: Option<String>,

@@ -3,11 +3,14 @@
 //! desktop manager calls too; this module only parses, asks, and prints.
 //! Data goes to stdout, progress and errors to stderr.
 
+mod catalog;
 mod doctor;
 mod list;
 mod logs;
 mod manage;
+mod new;
 mod output;
+mod test;
 
 use std::path::PathBuf;
 
@@ -37,14 +40,49 @@ pub enum ExtCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Copy a directory or shallow-clone a git URL into $ZOT_HOME/extensions/.
+    /// List the extensions zot ships (install one with `zot ext install <name>`).
+    Catalog {
+        /// Print JSON (an array of catalog entries) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a directory, shallow-clone a git URL, or install a catalog entry
+    /// into $ZOT_HOME/extensions/.
     Install {
-        /// A directory holding extension.json, or a git URL.
-        #[arg(value_name = "PATH|GIT-URL", allow_hyphen_values = true)]
+        /// A directory holding extension.json, a git URL, or a name from
+        /// `zot ext catalog`.
+        #[arg(value_name = "PATH|GIT-URL|CATALOG-NAME", allow_hyphen_values = true)]
         source: String,
         /// Replace an installed extension of the same name.
         #[arg(long)]
         force: bool,
+    },
+    /// Scaffold a working extension (manifest, a command, a tool, a test, a
+    /// README; a panel with --panel) in ./NAME.
+    New {
+        /// The extension's name (also its first command and its folder).
+        name: String,
+        /// python, typescript or rust.
+        #[arg(long, default_value = "python")]
+        lang: String,
+        /// Add a panel with keys.
+        #[arg(long)]
+        panel: bool,
+        /// Where to create the NAME folder (default: the current directory).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Run the conformance kit against an extension folder: handshake,
+    /// readiness, registrations, commands, tools, panels, shutdown.
+    Test {
+        /// The folder holding extension.json.
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Seconds a command or tool may take (default: the spec's 30 s / 60 s).
+        #[arg(long)]
+        timeout: Option<f64>,
     },
     /// Delete an installed extension's directory.
     Remove {
@@ -117,7 +155,15 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
     let result = match args.command {
         ExtCommand::List { json } => list::run(global, json),
         ExtCommand::Doctor { json } => doctor::run(global, json),
+        ExtCommand::Catalog { json } => catalog::run(global, json),
         ExtCommand::Install { source, force } => manage::install(global, &source, force),
+        ExtCommand::New {
+            name,
+            lang,
+            panel,
+            dir,
+        } => new::run(global, &name, &lang, panel, dir),
+        ExtCommand::Test { dir, json, timeout } => test::run(global, &dir, json, timeout),
         ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
         ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),

@@ -4,6 +4,7 @@
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
+import type { CatalogEntry } from "../bindings/CatalogEntry";
 
 /** An IPC failure, decoded in one place (errors.ts). */
 export interface BackendError {
@@ -65,8 +66,12 @@ export interface Backend {
   onEvent(handler: (e: UiEvent) => void): Promise<() => void>;
   /** Tells the backend the UI listens, so it flushes events held since start. */
   uiReady(): Promise<void>;
-  /** Installs from a folder or a git URL; the extension stays disabled. */
+  /** Installs from a folder, a git URL or a catalog name; the extension stays disabled. */
   install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary>;
+  /** Scaffolds `parent/name` (`zot ext new`); resolves to its folder. */
+  newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string>;
+  /** The extensions zot ships (`zot ext catalog`), each checked. */
+  catalog(): Promise<CatalogEntry[]>;
   /** Enables or disables an extension (by name), then reloads. */
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** Removes an installed extension, then reloads. */
