@@ -78,10 +78,11 @@ async fn an_untrusted_project_waits_and_trust_project_starts_its_extension() {
     let canon = std::fs::canonicalize(e.cwd.path()).unwrap();
     assert_eq!(ev[0]["dir"], json!(canon));
     assert_eq!(ev[0]["extensions"], json!(["local"]));
-    assert!(ev[0]["details"][0]["exec"]
-        .as_str()
-        .unwrap()
-        .ends_with("agent_ext.py"));
+    let exec = ev[0]["details"][0]["exec"].as_str().unwrap();
+    assert!(
+        exec.ends_with("agent_ext.py") && !exec.contains("/./"),
+        "{exec}"
+    );
 
     assert_eq!(
         ext_state(&z.call(json!({"type":"ext_list"})).await, "local"),

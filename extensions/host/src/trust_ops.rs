@@ -46,7 +46,9 @@ impl Host {
                 let exec = man
                     .and_then(|m| m.exec.as_deref().map(|x| (x, &m.args)))
                     .map(|(x, args)| {
+                        // `components` drops the `.` of an `./main.py` exec.
                         let prog = manifest::resolve_exec(&e.manifest_path, x)
+                            .map(|p| p.components().collect::<std::path::PathBuf>())
                             .map(|p| p.display().to_string())
                             .unwrap_or_else(|_| x.to_owned());
                         std::iter::once(prog)

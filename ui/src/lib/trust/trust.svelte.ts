@@ -39,8 +39,10 @@ export class TrustState {
   remember = $state(true);
   /** A trust or revoke is under way. */
   busy = $state(false);
-  /** The last outcome or error, for the banner and Settings. */
+  /** The banner's last outcome or error. */
   message = $state("");
+  /** The Settings list's last outcome or error. */
+  foldersMessage = $state("");
 
   /** The banner shows while something waits and the user has not declined. */
   visible = $derived(!this.trusted && this.waiting.length > 0 && !this.dismissed);
@@ -59,7 +61,7 @@ export class TrustState {
       this.folders = s?.trusted_dirs ?? [];
       this.problem = s?.problem ?? "";
     } catch (e) {
-      this.message = `could not read project trust: ${errorMessage(e)}`;
+      this.foldersMessage = `could not read project trust: ${errorMessage(e)}`;
     }
   }
 
@@ -97,20 +99,20 @@ export class TrustState {
   /** Settings' "Revoke": forgets a folder; the open one's extensions stop. */
   async revoke(dir: string): Promise<void> {
     this.busy = true;
-    this.message = "";
+    this.foldersMessage = "";
     try {
       const data = (await this.#backend.rpc({ type: "untrust_project", dir })) as {
         stopped?: string[];
       } | null;
       const stopped = data?.stopped ?? [];
-      this.message = stopped.length
+      this.foldersMessage = stopped.length
         ? `No longer trusted: ${folderName(dir)}; stopped ${stopped.join(", ")}.`
         : `No longer trusted: ${folderName(dir)}.`;
       // A revoked open folder offers the banner again.
       this.dismissed = false;
       await this.load();
     } catch (e) {
-      this.message = errorMessage(e);
+      this.foldersMessage = errorMessage(e);
     } finally {
       this.busy = false;
     }

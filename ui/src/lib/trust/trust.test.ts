@@ -78,7 +78,7 @@ describe("TrustState", () => {
     b.status = { ...b.status, trusted: false, extensions: [{ name: "guard", dir: "/d", exec: "/d/x" }] };
     await t.revoke("/work/repo");
     expect(b.calls.map((c) => c.args)).toContainEqual({ type: "untrust_project", dir: "/work/repo" });
-    expect(t.message).toContain("stopped guard");
+    expect(t.foldersMessage).toContain("stopped guard");
     expect(t.folders).toEqual(["/elsewhere"]);
     expect(t.visible).toBe(true);
   });
