@@ -167,6 +167,12 @@ impl Host {
         Ok(self.project_names(|s| s == ExtState::Untrusted, &running))
     }
 
+    /// This run's trust, to share with a host started beside this one (the
+    /// desktop's doctor) so it sees a trust given for this run only.
+    pub fn run_trust(&self) -> trust::RunTrust {
+        self.inner.cfg.run_trust.clone()
+    }
+
     /// The project directory, canonical when it resolves.
     fn project_dir(&self) -> std::path::PathBuf {
         let cwd = &self.inner.cfg.cwd;
