@@ -65,6 +65,22 @@ describe("TrustBanner", () => {
   });
 });
 
+describe("TrustBanner with a broken trust file", () => {
+  it("names the file and the problem", async () => {
+    const backend = new TrustFake();
+    backend.status = { ...backend.status, problem: "the trust file /h/trust.json is corrupt (EOF)" };
+    const trust = new TrustState(backend);
+    await trust.load();
+    const target = document.createElement("div");
+    const c = mount(TrustBanner, { target, props: { trust } });
+    flushSync();
+    expect(target.querySelector("[data-test=trust-problem]")?.textContent).toContain(
+      "/h/trust.json is corrupt",
+    );
+    unmount(c);
+  });
+});
+
 describe("TrustedFolders", () => {
   it("lists trusted folders with a Revoke button each", async () => {
     const backend = new TrustFake();
