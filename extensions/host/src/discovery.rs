@@ -112,8 +112,9 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
             let winner = found.iter().find(|w| {
                 w.name == f.name
                     && !matches!(w.kind, FoundKind::Invalid(_) | FoundKind::Shadowed { .. })
-                    // An untrusted extension replaces nothing of the user's.
-                    && !(matches!(w.kind, FoundKind::Untrusted { .. }) && w.scope != f.scope)
+                    // Nothing of an untrusted project replaces (or, by a
+                    // disabled copy, switches off) an extension of the user's.
+                    && !(w.scope == Scope::Project && !project_trusted && f.scope != Scope::Project)
             });
             match winner {
                 // Two in one scope: neither precedence nor the user decided

@@ -208,6 +208,27 @@ async fn an_untrusted_copy_never_replaces_the_users_global_extension_and_is_call
     host.shutdown().await;
 }
 
+#[tokio::test]
+async fn a_disabled_copy_in_an_untrusted_project_cannot_switch_off_the_users_extension() {
+    let env = Env::new();
+    env.global("guard", plan("g-cmd", "g"));
+    raw_manifest(
+        &env.project_dir(),
+        "guard",
+        &json!({"name":"guard","exec":python(),"enabled":false}).to_string(),
+    );
+    let (host, _rx) = start(env.untrusted_config()).await;
+    assert_eq!(
+        states(&host),
+        vec![
+            ("guard".into(), Scope::Project, ExtState::Disabled),
+            ("guard".into(), Scope::Global, ExtState::Ready),
+        ]
+    );
+    assert_eq!(commands(&host), vec!["g-cmd"]);
+    host.shutdown().await;
+}
+
 fn mode(p: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777
