@@ -7,6 +7,7 @@ pub mod commands;
 pub mod events;
 pub mod options;
 pub mod redact;
+mod trust;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -190,9 +191,11 @@ impl Backend {
     }
 
     /// Waits until every extension is ready or its grace passed, then
-    /// announces `session_start` (once) to the client and to subscribers.
+    /// announces `session_start` (once) to the client and to subscribers,
+    /// after what waits for the user's trust (`project_untrusted`).
     pub async fn wait_ready(&self) {
         self.inner.host.wait_ready().await;
+        trust::announce(self);
         self.announce_session();
     }
 

@@ -44,6 +44,7 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
             cwd: backend::options::resolve_cwd(cli.cwd.as_ref())?,
             explicit: cli.ext.clone(),
             no_ext: cli.no_ext,
+            trust_project: cli.trust_project,
         };
         return Ok(cli::ext::run(args, &globals));
     }

@@ -215,6 +215,7 @@ pub(crate) fn load(inner: &Arc<Inner>) -> usize {
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
             FoundKind::Theme => ExtState::Theme,
             FoundKind::Invalid(_) => ExtState::Failed,
+            FoundKind::Untrusted { .. } => ExtState::Untrusted,
         };
         let ext = Arc::new(Ext::new(
             f.name.clone(),
@@ -243,6 +244,9 @@ pub(crate) fn load(inner: &Arc<Inner>) -> usize {
                         by_dir.display()
                     ),
                 });
+            }
+            FoundKind::Untrusted { shadows, .. } => {
+                crate::trust_ops::mark_untrusted(&ext, &inner.cfg.cwd, shadows.as_deref())
             }
             FoundKind::Disabled | FoundKind::Theme => {}
         }

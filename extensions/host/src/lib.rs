@@ -62,6 +62,8 @@ mod router;
 mod shutdown;
 mod supervisor;
 pub mod theme;
+pub mod trust;
+mod trust_ops;
 
 pub use config::HostConfig;
 pub use error::HostError;

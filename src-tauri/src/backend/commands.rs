@@ -106,6 +106,11 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
             Ok(json!({"models": cache.clone().unwrap_or_default()}))
         }
         RpcCommand::Ping {} => Ok(json!({"pong": true})),
+        RpcCommand::TrustProject { remember } => {
+            super::trust::trust(b, remember.unwrap_or(false)).await
+        }
+        RpcCommand::UntrustProject { dir } => super::trust::untrust(b, dir).await,
+        RpcCommand::TrustStatus {} => Ok(super::trust::status(b)),
     }
 }
 

@@ -11,6 +11,7 @@ mod manage;
 mod new;
 mod output;
 mod test;
+mod trust;
 
 use std::path::PathBuf;
 
@@ -114,6 +115,23 @@ pub enum ExtCommand {
         #[arg(long, short = 'f')]
         follow: bool,
     },
+    /// Trust a project folder so its own extensions (.zot/extensions) run;
+    /// remembered in $ZOT_HOME/trust.json.
+    Trust {
+        /// The project folder; the current one (or --cwd) when absent.
+        dir: Option<PathBuf>,
+    },
+    /// Forget the trust of a project folder; its extensions no longer run.
+    Untrust {
+        /// The project folder; the current one (or --cwd) when absent.
+        dir: Option<PathBuf>,
+    },
+    /// List the trusted project folders.
+    Trusted {
+        /// Print JSON (an array of folders) instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// What `zot ext` needs from the global command line and environment.
@@ -127,6 +145,8 @@ pub struct ExtGlobals {
     pub explicit: Vec<PathBuf>,
     /// `--no-ext`: skip project-local and global discovery.
     pub no_ext: bool,
+    /// `--trust-project`: run the project's extensions this once.
+    pub trust_project: bool,
 }
 
 impl ExtGlobals {
@@ -136,6 +156,9 @@ impl ExtGlobals {
         let mut cfg = zot_ext_host::HostConfig::new(&self.zot_home, &self.cwd);
         cfg.explicit = self.explicit.clone();
         cfg.discover = !self.no_ext;
+        if self.trust_project {
+            cfg.run_trust.grant();
+        }
         cfg
     }
 }
@@ -168,6 +191,9 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
         ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),
         ExtCommand::Logs { name, follow } => logs::run(global, &name, follow),
+        ExtCommand::Trust { dir } => trust::trust(global, dir.as_deref()),
+        ExtCommand::Untrust { dir } => trust::untrust(global, dir.as_deref()),
+        ExtCommand::Trusted { json } => trust::list(global, json),
     };
     match result {
         Ok(code) => code,

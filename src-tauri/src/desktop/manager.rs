@@ -185,7 +185,10 @@ pub async fn ext_doctor(
     state: State<'_, Desktop>,
 ) -> IpcResult<zot_ext_host::doctor::DoctorReport> {
     let backend = state.backend().await?;
-    Ok(zot_ext_host::doctor::diagnose(backend.options().host_config()).await)
+    let mut cfg = backend.options().host_config();
+    // A trust given for this run only (the banner without "Remember") counts.
+    cfg.run_trust = backend.host().run_trust();
+    Ok(zot_ext_host::doctor::diagnose(cfg).await)
 }
 
 /// New bytes of a log from `offset`, for the viewer that follows it.

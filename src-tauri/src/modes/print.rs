@@ -67,6 +67,12 @@ pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Re
             UiEvent::ExtStatus {
                 extension, text, ..
             } if !json => eprintln!("[{extension}] {text}"),
+            UiEvent::ProjectUntrusted {
+                dir, extensions, ..
+            } if !json => eprintln!(
+                "zot: this project's extensions did not run ({}): {dir} is not trusted; run `zot ext trust` to trust it, or pass --trust-project for one run",
+                extensions.join(", ")
+            ),
             _ => {}
         }
         if matches!(ev, UiEvent::Done {}) {

@@ -119,7 +119,11 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 }
             }
             // Slow commands run beside the loop so `abort` still acts at once.
-            RpcCommand::Command { .. } | RpcCommand::GetModels {} | RpcCommand::Clear {} => {
+            RpcCommand::Command { .. }
+            | RpcCommand::GetModels {}
+            | RpcCommand::Clear {}
+            | RpcCommand::TrustProject { .. }
+            | RpcCommand::UntrustProject { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -256,7 +260,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -280,6 +284,9 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SetModel { .. } => "set_model",
         RpcCommand::GetModels {} => "get_models",
         RpcCommand::Ping {} => "ping",
+        RpcCommand::TrustProject { .. } => "trust_project",
+        RpcCommand::UntrustProject { .. } => "untrust_project",
+        RpcCommand::TrustStatus {} => "trust_status",
     }
 }
 

@@ -23,6 +23,7 @@ pub fn options(home: &Path, cwd: &Path, url: &str) -> BackendOptions {
         explicit: Vec::new(),
         no_ext: true,
         watch: false,
+        trust_project: false,
         tools: None,
         no_tools: false,
         max_steps: 50,
