@@ -18,6 +18,8 @@ const COMMANDS: &[&str] = &[
     "ext_install",
     "ext_catalog",
     "ext_new",
+    "ext_develop",
+    "ext_dev_folders",
     "ext_set_enabled",
     "ext_remove",
     "ext_doctor",

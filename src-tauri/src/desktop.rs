@@ -111,6 +111,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             manager::ext_install,
             manager::ext_catalog,
             manager::ext_new,
+            manager::ext_develop,
+            manager::ext_dev_folders,
             manager::ext_set_enabled,
             manager::ext_remove,
             manager::ext_doctor,

@@ -95,6 +95,9 @@ pub(crate) struct Inner {
     /// zot's unpacked SDKs (`$ZOT_HOME/sdk/…`), or why they could not be
     /// unpacked (each extension's log and the doctor say so).
     pub sdk: Result<std::path::PathBuf, String>,
+    /// Dev folders added while running ("Develop a folder…"), loaded after
+    /// the `--ext` paths ([`crate::develop`]).
+    pub dev: Mutex<Vec<std::path::PathBuf>>,
 }
 
 impl Drop for Inner {
@@ -203,7 +206,7 @@ pub(crate) fn scope_word(s: zot_ext_protocol::rpc::Scope) -> &'static str {
 /// Runs discovery and starts every enabled extension; returns how many were
 /// spawned. Used by [`Host::start`] and by reload.
 pub(crate) fn load(inner: &Arc<Inner>) -> usize {
-    let found = discovery::discover(&inner.cfg);
+    let found = discovery::discover(&crate::develop::config_with_dev(inner));
     let mut exts = Vec::new();
     let mut to_launch = Vec::new();
     let mut manifest_errors = Vec::new();
@@ -334,6 +337,7 @@ impl Host {
             deadlines: Arc::default(),
             rebuild_pending: AtomicBool::new(false),
             lifecycle: tokio::sync::Mutex::new(()),
+            dev: Mutex::new(Vec::new()),
         });
         tokio::spawn(deadlines::sweep(
             inner.deadlines.clone(),

@@ -44,6 +44,7 @@ pub mod config;
 pub mod conformance;
 pub mod connection;
 mod deadlines;
+pub mod develop;
 pub mod discovery;
 pub mod error;
 mod ext_log;

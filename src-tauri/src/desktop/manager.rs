@@ -157,6 +157,66 @@ pub async fn ext_new(
     .map_err(|e| IpcError::new("new", e))?
 }
 
+/// What "Develop a folder…" started.
+#[derive(Debug, Clone, Serialize)]
+pub struct DevelopSummary {
+    /// The folder, resolved; its card carries the "dev" mark.
+    dir: String,
+    /// Extensions ready after the reload that started it.
+    ready: u32,
+    /// Load errors of that reload (a broken dev extension is one); the
+    /// next good save recovers.
+    errors: Vec<String>,
+}
+
+/// Loads a working copy as a dev extension for the rest of this run and
+/// reloads it when its sources change: `zot --ext DIR --watch` without a
+/// restart ([`zot_ext_host::Host::develop`]).
+#[tauri::command]
+pub async fn ext_develop(state: State<'_, Desktop>, dir: String) -> IpcResult<DevelopSummary> {
+    let backend = state.backend().await?;
+    let report = backend
+        .host()
+        .develop(std::path::Path::new(&dir))
+        .await
+        .map_err(|e| IpcError::new("develop", e))?;
+    // `develop` succeeded, so the folder resolves.
+    let dir = std::fs::canonicalize(&dir).unwrap_or_else(|_| PathBuf::from(&dir));
+    Ok(DevelopSummary {
+        dir: dir.display().to_string(),
+        ready: report.ready,
+        errors: report
+            .errors
+            .iter()
+            .map(|e| format!("{}: {} (log: {})", e.extension, e.message, e.log_path))
+            .collect(),
+    })
+}
+
+/// The folders being developed with live reload: those added by
+/// "Develop a folder…" and, when zot was started with `--watch`, its
+/// `--ext` folders (resolved as discovery resolves them).
+#[tauri::command]
+pub async fn ext_dev_folders(state: State<'_, Desktop>) -> IpcResult<Vec<String>> {
+    let backend = state.backend().await?;
+    let opts = backend.options();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if opts.watch {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        for p in &opts.explicit {
+            let p = cwd.join(p);
+            let p = if p.file_name().is_some_and(|n| n == ext_ops::MANIFEST_FILE) {
+                p.parent().map(PathBuf::from).unwrap_or(p)
+            } else {
+                p
+            };
+            dirs.push(p);
+        }
+    }
+    dirs.extend(backend.host().dev_folders());
+    Ok(dirs.iter().map(|d| d.display().to_string()).collect())
+}
+
 /// Enables or disables an extension by name, then reloads.
 #[tauri::command]
 pub async fn ext_set_enabled(
@@ -188,6 +248,8 @@ pub async fn ext_doctor(
     let mut cfg = backend.options().host_config();
     // A trust given for this run only (the banner without "Remember") counts.
     cfg.run_trust = backend.host().run_trust();
+    // Folders added by "Develop a folder…" load like `--ext` paths.
+    cfg.explicit.extend(backend.host().dev_folders());
     Ok(zot_ext_host::doctor::diagnose(cfg).await)
 }
 
@@ -256,9 +318,19 @@ fn open_path(app: &AppHandle, path: &std::path::Path) -> IpcResult<()> {
         .map_err(|e| IpcError::new("open", format!("cannot open {}: {e}", path.display())))
 }
 
-/// A native folder picker for "install from a folder"; `None` when cancelled.
+/// Debug builds only: a folder that [`pick_folder`] returns without opening
+/// the native dialog, so the E2E suite can drive the actions behind it
+/// (WebDriver cannot reach a GTK dialog). A release binary ignores it.
+pub const TEST_PICK_FOLDER: &str = "ZOT_TEST_PICK_FOLDER";
+
+/// A native folder picker for "install from a folder", "New extension…"
+/// and "Develop a folder…"; `None` when cancelled.
 #[tauri::command]
 pub async fn pick_folder(app: AppHandle) -> IpcResult<Option<String>> {
+    #[cfg(debug_assertions)]
+    if let Some(dir) = std::env::var_os(TEST_PICK_FOLDER) {
+        return Ok(Some(PathBuf::from(dir).display().to_string()));
+    }
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
         .file()

@@ -32,6 +32,16 @@ export interface InstallSummary {
   problem?: string | null;
 }
 
+/** What "Develop a folder…" started (`ext_develop`). */
+export interface DevelopSummary {
+  /** The folder, resolved; its card is marked "dev". */
+  dir: string;
+  /** Extensions ready after the reload that started it. */
+  ready: number;
+  /** Load errors of that reload, each with its log path. */
+  errors: string[];
+}
+
 /** New text of a log file from `offset`, for the live viewer. */
 export interface LogChunk {
   path: string;
@@ -70,6 +80,10 @@ export interface Backend {
   install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary>;
   /** Scaffolds `parent/name` (`zot ext new`); resolves to its folder. */
   newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string>;
+  /** Loads a working copy as a dev extension with live reload, for this run. */
+  develop(dir: string): Promise<DevelopSummary>;
+  /** The folders developed with live reload (Develop a folder…, or `--ext` with `--watch`). */
+  devFolders(): Promise<string[]>;
   /** The extensions zot ships (`zot ext catalog`), each checked. */
   catalog(): Promise<CatalogEntry[]>;
   /** Enables or disables an extension (by name), then reloads. */

@@ -6,7 +6,15 @@ import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
-import type { Backend, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate } from "./backend";
+import type {
+  Backend,
+  DevelopSummary,
+  InstallProgress,
+  InstallSummary,
+  LogChunk,
+  Settings,
+  SettingsUpdate,
+} from "./backend";
 
 /** A fake backend; `calls` records what the UI asked for. */
 export class FakeBackend implements Backend {
@@ -107,6 +115,16 @@ export class FakeBackend implements Backend {
   async newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {
     this.calls.push({ method: "newExtension", args: { name, lang, panel, parent } });
     return `${parent}/${name}`;
+  }
+  /** Folders "developed" in this fake run. */
+  dev: string[] = [];
+  async develop(dir: string): Promise<DevelopSummary> {
+    this.calls.push({ method: "develop", args: dir });
+    if (!this.dev.includes(dir)) this.dev.push(dir);
+    return { dir, ready: 1, errors: [] };
+  }
+  async devFolders(): Promise<string[]> {
+    return [...this.dev];
   }
   async catalog(): Promise<CatalogEntry[]> {
     this.calls.push({ method: "catalog", args: null });

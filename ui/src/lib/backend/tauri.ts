@@ -6,7 +6,15 @@ import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
-import type { Backend, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate } from "./backend";
+import type {
+  Backend,
+  DevelopSummary,
+  InstallProgress,
+  InstallSummary,
+  LogChunk,
+  Settings,
+  SettingsUpdate,
+} from "./backend";
 
 /** The Tauri event every UiEvent travels on. */
 export const UI_EVENT = "zot://ui-event";
@@ -29,6 +37,12 @@ export class TauriBackend implements Backend {
   }
   newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {
     return invoke("ext_new", { name, lang, panel, parent });
+  }
+  develop(dir: string): Promise<DevelopSummary> {
+    return invoke("ext_develop", { dir });
+  }
+  devFolders(): Promise<string[]> {
+    return invoke("ext_dev_folders");
   }
   catalog(): Promise<CatalogEntry[]> {
     return invoke("ext_catalog");

@@ -3,7 +3,7 @@
 // action goes through the backend, which runs the same library code as
 // `zot ext`, and is followed by a reload.
 import type { AppState } from "../app.svelte";
-import type { InstallSummary } from "../backend/backend";
+import type { DevelopSummary, InstallSummary } from "../backend/backend";
 import { errorMessage } from "../backend/errors";
 import { formatDoctor } from "./doctor";
 import { catalogRows, type CatalogRow } from "./catalog";
@@ -26,6 +26,10 @@ export class ManagerState {
   draft: { name: string; lang: string; panel: boolean } | null = $state(null);
   /** The folder the last "New extension…" created. */
   created: string | null = $state(null);
+  /** Folders developed with live reload in this run; their cards say "dev". */
+  devDirs: string[] = $state([]);
+  /** What the last "Develop a folder…" started. */
+  developed: DevelopSummary | null = $state(null);
 
   constructor(app: AppState) {
     this.app = app;
@@ -101,6 +105,34 @@ export class ManagerState {
       this.source = this.created;
       this.draft = null;
     });
+  }
+
+  /** Which folders are developed with live reload (their cards say "dev"). */
+  async loadDevFolders(): Promise<void> {
+    try {
+      this.devDirs = await this.app.backend.devFolders();
+    } catch {
+      // The marks are a hint; the cards are still right without them.
+    }
+  }
+
+  /** "Develop a folder…": the picked working copy loads like
+   * `zot --ext DIR --watch` for the rest of this run. */
+  async develop(): Promise<void> {
+    let dir: string | null;
+    try {
+      dir = await this.app.backend.pickFolder();
+    } catch (e) {
+      this.error = errorMessage(e);
+      return;
+    }
+    if (!dir) return;
+    const picked = dir;
+    this.developed = null;
+    await this.#run("develop failed", async () => {
+      this.developed = await this.app.backend.develop(picked);
+    });
+    await this.loadDevFolders();
   }
 
   /** Enables what was just installed. */

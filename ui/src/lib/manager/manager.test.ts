@@ -53,3 +53,39 @@ describe("New extension…", () => {
     expect(m.draft).not.toBeNull();
   });
 });
+
+describe("Develop a folder…", () => {
+  it("develops the picked folder and marks it as a dev folder", async () => {
+    const fake = new FakeBackend();
+    fake.pickFolder = () => Promise.resolve("/src/my-ext");
+    const m = new ManagerState(new AppState(fake));
+    await m.develop();
+    expect(fake.calls.filter((c) => c.method === "develop").map((c) => c.args)).toEqual(["/src/my-ext"]);
+    expect(m.developed?.dir).toBe("/src/my-ext");
+    expect(m.devDirs).toEqual(["/src/my-ext"]);
+    expect(m.error).toBeNull();
+  });
+
+  it("does nothing when the folder picker is cancelled", async () => {
+    const fake = new FakeBackend();
+    const m = new ManagerState(new AppState(fake));
+    await m.develop();
+    expect(fake.calls.some((c) => c.method === "develop")).toBe(false);
+    expect(m.developed).toBeNull();
+  });
+
+  it("shows why a folder cannot be developed", async () => {
+    const fake = new FakeBackend();
+    fake.pickFolder = () => Promise.resolve("/tmp/empty");
+    fake.develop = () =>
+      Promise.reject({
+        code: "develop",
+        message: "/tmp/empty has no extension.json: pick the folder that holds it",
+      });
+    const m = new ManagerState(new AppState(fake));
+    await m.develop();
+    expect(m.error).toContain("develop failed");
+    expect(m.error).toContain("has no extension.json");
+    expect(m.devDirs).toEqual([]);
+  });
+});
