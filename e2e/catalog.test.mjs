@@ -1,0 +1,114 @@
+// The manager's catalog ("Available") and "Develop a folder…" in the real
+// app: one-click install of a catalog entry with its summary and card, a
+// screenshot of the catalog, and a working copy developed with live reload
+// (the native folder picker is bypassed by ZOT_TEST_PICK_FOLDER, which only
+// debug builds read). A second run with a catalog whose entry is broken
+// shows it unavailable with the reason.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startApp, scratchDir, shot, PROBE } from "./lib/app.mjs";
+
+let app;
+let s;
+let devDir;
+before(async () => {
+  // The folder "Develop a folder…" will get from the (bypassed) picker.
+  devDir = path.join(scratchDir("zot-e2e-dev-"), "probe");
+  fs.cpSync(PROBE, devDir, { recursive: true });
+  app = await startApp({ env: { ZOT_TEST_PICK_FOLDER: devDir } });
+  s = app.s;
+});
+after(async () => app?.stop());
+
+const card = (name) => s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
+  return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
+const entry = (name) => `[data-test=catalog-entry][data-name="${name}"]`;
+
+test("the Available section lists zot's catalog and installs an entry in one click", async () => {
+  await s.click(await s.find("[data-test=nav-manager]"));
+  await s.until("the todo entry", () => s.exec(`return !!document.querySelector('${entry("todo")}')`));
+  const names = await s.exec(
+    `return [...document.querySelectorAll('[data-test=catalog-entry]')].map(e => e.dataset.name + ':' + e.dataset.status)`,
+  );
+  for (const n of ["todo:available", "hello-py:available", "dusk:available"]) assert.ok(names.includes(n), names.join(" "));
+  const todo = (await s.texts(entry("todo"))).join("");
+  assert.match(todo, /persistent todo panel/);
+  assert.match(todo, /Adds: .*\/todo.*todo_manage/);
+  assert.match(todo, /Touches: .*runs python3/);
+  await s.exec(`document.querySelector('[data-test=catalog]').scrollIntoView()`);
+  await shot(s, "catalog.png");
+
+  await s.click(await s.find(`${entry("todo")} [data-test=catalog-install]`));
+  const summary = await s.until("the install summary", async () => {
+    const t = (await s.texts("[data-test=install-summary]")).join("");
+    return t.includes("todo") && t.includes("todo_manage") ? t : null;
+  }, 30000);
+  assert.match(summary, /\/todo/);
+  assert.ok(fs.existsSync(path.join(app.home, "extensions", "todo", "extension.json")));
+  await s.until("a disabled todo card", async () => (await card("todo")) === "disabled");
+  await s.until("the entry marked installed", () =>
+    s.exec(`return document.querySelector('${entry("todo")}')?.dataset.status === 'installed'`));
+  await s.click(await s.find("[data-test=enable-installed]"));
+  await s.until("a ready todo card", async () => (await card("todo")) === "ready", 30000);
+});
+
+test("Develop a folder… loads a working copy marked dev and reloads it on save", async () => {
+  await s.click(await s.find("[data-test=nav-manager]"));
+  await s.until("the develop button", () =>
+    s.exec(`const b = document.querySelector('[data-test=develop]'); return !!b && !b.disabled;`));
+  await s.click(await s.find("[data-test=develop]"));
+  const said = await s.until("the develop summary", async () => (await s.texts("[data-test=develop-summary]")).join(""));
+  assert.ok(said.includes(fs.realpathSync(devDir)), said);
+  await s.until("a ready probe card", async () => (await card("probe")) === "ready", 30000);
+  await s.until("the dev mark", () =>
+    s.exec(`return !!document.querySelector('[data-test=ext-card][data-name="probe"] [data-test=dev-badge]')`));
+  await shot(s, "manager-dev.png");
+  // Installed extensions carry no dev mark.
+  assert.equal(
+    await s.exec(`return !!document.querySelector('[data-test=ext-card][data-name="todo"] [data-test=dev-badge]')`),
+    false,
+  );
+
+  // A save of the working copy: the card shows the new manifest once the
+  // watcher has reloaded it.
+  const manifest = path.join(devDir, "extension.json");
+  const m = JSON.parse(fs.readFileSync(manifest, "utf8"));
+  m.description = "edited while developing";
+  fs.writeFileSync(manifest, JSON.stringify(m, null, 2));
+  await s.until("the reloaded card", async () =>
+    (await s.texts('[data-test=ext-card][data-name="probe"]')).join("").includes("edited while developing"), 30000);
+  await s.until("a ready probe card again", async () => (await card("probe")) === "ready", 30000);
+  // Nothing was installed: a dev folder runs from where it is.
+  assert.equal(fs.existsSync(path.join(app.home, "extensions", "probe")), false);
+});
+
+test("a catalog entry whose source is missing is shown unavailable with the reason", async () => {
+  const dir = scratchDir("zot-e2e-catalog-");
+  const none = { registers: { commands: [], tools: [], panels: [], themes: [] }, permissions: [] };
+  fs.cpSync(PROBE, path.join(dir, "probe"), { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "index.json"),
+    JSON.stringify({
+      catalog: 1,
+      extensions: [
+        { name: "probe", version: "0.1.0", description: "works", source: "probe", ...none },
+        { name: "ghost", version: "1.0.0", description: "its folder is gone", source: "ghost", ...none },
+      ],
+    }),
+  );
+  const other = await startApp({ env: { ZOT_CATALOG: path.join(dir, "index.json") } });
+  try {
+    const t = other.s;
+    await t.click(await t.find("[data-test=nav-manager]"));
+    await t.until("the ghost entry", () => t.exec(`return !!document.querySelector('${entry("ghost")}')`));
+    assert.equal(await t.exec(`return document.querySelector('${entry("ghost")}').dataset.status`), "unavailable");
+    assert.equal(await t.exec(`return !!document.querySelector('${entry("ghost")} [data-test=catalog-install]')`), false);
+    const reason = (await t.texts(`${entry("ghost")} [data-test=catalog-reason]`)).join("");
+    assert.match(reason, /ghost/);
+    assert.equal(await t.exec(`return document.querySelector('${entry("probe")}').dataset.status`), "available");
+  } finally {
+    await other.stop();
+  }
+});
