@@ -44,3 +44,13 @@ test-sdk-py:
 bench-sdk: deps-sdk
 	cargo build --release -p zot-ext --examples
 	cargo run --release -q -p zot-ext --example bench_roundtrip -- --write docs/performance.md
+
+## Live reload: a save of a Python extension (the todo example) to it being
+## reloaded and ready again through `--watch`'s watcher, beside a cold start
+## of the same extension; rewrites the "Live reload" section of
+## docs/performance.md. Goal (#11): under 1 s.
+BENCH_TARGETS += bench-watch
+
+.PHONY: bench-watch
+bench-watch:
+	cargo test --release -p zot-ext-host --test bench_watch -- --ignored --nocapture
