@@ -2,8 +2,8 @@
 // app: one-click install of a catalog entry with its summary and card, a
 // screenshot of the catalog, and a working copy developed with live reload
 // (the native folder picker is bypassed by ZOT_TEST_PICK_FOLDER, which only
-// debug builds read). A second run with a catalog whose entry is broken
-// shows it unavailable with the reason.
+// debug builds read). Other runs: a catalog whose entry is broken shows it
+// unavailable with the reason; `--ext DIR --watch` folders are marked dev.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -108,6 +108,18 @@ test("a catalog entry whose source is missing is shown unavailable with the reas
     const reason = (await t.texts(`${entry("ghost")} [data-test=catalog-reason]`)).join("");
     assert.match(reason, /ghost/);
     assert.equal(await t.exec(`return document.querySelector('${entry("probe")}').dataset.status`), "available");
+  } finally {
+    await other.stop();
+  }
+});
+
+test("an --ext folder of a zot started with --watch is marked dev too", async () => {
+  const other = await startApp({ exts: [PROBE], extraArgs: ["--no-session", "--watch"] });
+  try {
+    const t = other.s;
+    await t.click(await t.find("[data-test=nav-manager]"));
+    await t.until("the dev mark on probe", () =>
+      t.exec(`return !!document.querySelector('[data-test=ext-card][data-name="probe"] [data-test=dev-badge]')`));
   } finally {
     await other.stop();
   }
