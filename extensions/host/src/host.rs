@@ -22,6 +22,7 @@ use crate::config::HostConfig;
 use crate::deadlines::{self, Deadlines};
 use crate::discovery::{self, FoundKind};
 use crate::error::HostError;
+use crate::event_bus::EventBus;
 use crate::extension::{During, Ext, ExtMut, Reply};
 use crate::home;
 use crate::manifest::ManifestError;
@@ -81,7 +82,8 @@ pub struct Host {
 pub(crate) struct Inner {
     pub cfg: HostConfig,
     pub state: Mutex<State>,
-    pub events: mpsc::Sender<HostEvent>,
+    /// The app's event queue (bounded; see `event_bus.rs`).
+    pub events: EventBus,
     /// Correlation ids, unique per host.
     pub next_id: Arc<AtomicU64>,
     /// Request timeouts, watched by one sweeper task.
@@ -124,10 +126,11 @@ impl Inner {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends an event to the app; when its queue is full the event is
-    /// dropped, with a throttled line in `from`'s log.
+    /// Sends an event to the app. When its queue is full a note is dropped,
+    /// with a throttled line in `from`'s log; anything else waits its turn
+    /// (see `event_bus.rs`).
     pub fn post(&self, ev: HostEvent, from: Option<&Ext>) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.events.try_send(ev) {
+        if !self.events.post(ev) {
             if let Some(ext) = from {
                 if let Some(n) = ext.dropped_events.hit() {
                     ext.log.line(&format!(
@@ -332,7 +335,7 @@ impl Host {
             sdk,
             cfg,
             state: Mutex::new(State::default()),
-            events: tx,
+            events: EventBus::new(tx),
             next_id: Arc::new(AtomicU64::new(1)),
             deadlines: Arc::default(),
             rebuild_pending: AtomicBool::new(false),

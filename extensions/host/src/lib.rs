@@ -47,6 +47,7 @@ mod deadlines;
 pub mod develop;
 pub mod discovery;
 pub mod error;
+mod event_bus;
 mod ext_log;
 mod extension;
 mod host;

@@ -1,0 +1,230 @@
+//! The host's queue of events to the app: bounded, so a flooding extension
+//! can never grow memory, but without losing what the app must see.
+//!
+//! While the app keeps up (the usual case: the backend drains this queue at
+//! once into its own policy queue), every event goes straight into the
+//! bounded channel. When the channel is full (a flood while the app's task
+//! was not scheduled, which on a loaded 2-core machine happens), an
+//! extension's notes and status lines are dropped (the caller logs it), and
+//! everything else waits in a spill queue that one task feeds into the
+//! channel in order as room frees: a `panel_close`, an `ext_error` or a
+//! command's result is never lost, and nothing overtakes what spilled
+//! before it. The spill stays small: renders of one panel coalesce to the
+//! newest and repeated `ext_changed` collapse, so only rare events can
+//! accumulate.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::mpsc;
+use zot_ext_protocol::rpc::UiEvent;
+
+use crate::host::HostEvent;
+
+/// The sending side of the host's event queue.
+pub(crate) struct EventBus {
+    /// The bounded channel the app reads.
+    tx: mpsc::Sender<HostEvent>,
+    /// Events waiting for room, in order.
+    spill: Arc<Mutex<Spill>>,
+}
+
+#[derive(Default)]
+struct Spill {
+    /// What waits, oldest first.
+    queue: VecDeque<HostEvent>,
+    /// A task is feeding `queue` into the channel; while it does, every new
+    /// event joins the queue so none overtakes a spilled one.
+    draining: bool,
+}
+
+/// Whether `ev` may be dropped when the app is behind: a note or status
+/// line, which the app shows and forgets anyway.
+fn droppable(ev: &HostEvent) -> bool {
+    matches!(
+        ev,
+        HostEvent::Ui(UiEvent::ExtNotify { .. } | UiEvent::ExtStatus { .. })
+    )
+}
+
+impl EventBus {
+    /// Wraps the sending half of the app's channel.
+    pub fn new(tx: mpsc::Sender<HostEvent>) -> Self {
+        EventBus {
+            tx,
+            spill: Arc::default(),
+        }
+    }
+
+    fn spill(&self) -> MutexGuard<'_, Spill> {
+        self.spill.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Queues `ev` for the app; `false` when it was dropped (a note while the
+    /// app is behind).
+    pub fn post(&self, ev: HostEvent) -> bool {
+        let mut sp = self.spill();
+        let ev = if sp.draining {
+            ev
+        } else {
+            match self.tx.try_send(ev) {
+                Ok(()) => return true,
+                // Nobody listens any more: nothing to lose.
+                Err(mpsc::error::TrySendError::Closed(_)) => return true,
+                Err(mpsc::error::TrySendError::Full(ev)) => ev,
+            }
+        };
+        if droppable(&ev) {
+            return false;
+        }
+        push_coalesced(&mut sp.queue, ev);
+        if !sp.draining {
+            let Ok(rt) = tokio::runtime::Handle::try_current() else {
+                // No runtime (a host being dropped outside one): nobody
+                // could read it anyway.
+                sp.queue.clear();
+                return true;
+            };
+            sp.draining = true;
+            rt.spawn(drain(self.tx.clone(), self.spill.clone()));
+        }
+        true
+    }
+}
+
+/// Adds `ev` to the spill, replacing a waiting render of the same panel (the
+/// newest state is what matters; a title or footer only the older one set
+/// is kept) and skipping an `ext_changed` when one already waits.
+fn push_coalesced(queue: &mut VecDeque<HostEvent>, ev: HostEvent) {
+    match ev {
+        HostEvent::Ui(UiEvent::ExtChanged {})
+            if queue
+                .iter()
+                .any(|e| matches!(e, HostEvent::Ui(UiEvent::ExtChanged {}))) => {}
+        HostEvent::Ui(UiEvent::ExtPanelRender {
+            extension,
+            panel_id,
+            title,
+            lines,
+            footer,
+        }) => {
+            let older = queue.iter().position(|e| {
+                matches!(e, HostEvent::Ui(UiEvent::ExtPanelRender { extension: x, panel_id: p, .. })
+                    if *x == extension && *p == panel_id)
+            });
+            let (mut title, mut footer) = (title, footer);
+            if let Some(HostEvent::Ui(UiEvent::ExtPanelRender {
+                title: old_title,
+                footer: old_footer,
+                ..
+            })) = older.and_then(|i| queue.remove(i))
+            {
+                title = title.or(old_title);
+                footer = footer.or(old_footer);
+            }
+            queue.push_back(HostEvent::Ui(UiEvent::ExtPanelRender {
+                extension,
+                panel_id,
+                title,
+                lines,
+                footer,
+            }));
+        }
+        other => queue.push_back(other),
+    }
+}
+
+/// Feeds the spill into the channel in order, waiting for room; ends when
+/// the spill is empty (or the app stopped listening).
+async fn drain(tx: mpsc::Sender<HostEvent>, spill: Arc<Mutex<Spill>>) {
+    loop {
+        let next = {
+            let mut sp = spill.lock().unwrap_or_else(|e| e.into_inner());
+            match sp.queue.pop_front() {
+                Some(ev) => ev,
+                None => {
+                    sp.draining = false;
+                    return;
+                }
+            }
+        };
+        if tx.send(next).await.is_err() {
+            let mut sp = spill.lock().unwrap_or_else(|e| e.into_inner());
+            sp.queue.clear();
+            sp.draining = false;
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zot_ext_protocol::NoteLevel;
+
+    fn note(i: usize) -> HostEvent {
+        HostEvent::Ui(UiEvent::ExtNotify {
+            extension: "x".into(),
+            level: NoteLevel::Info.into(),
+            style: NoteLevel::Info,
+            message: format!("n{i}"),
+        })
+    }
+
+    fn render(line: &str, title: Option<&str>) -> HostEvent {
+        HostEvent::Ui(UiEvent::ExtPanelRender {
+            extension: "x".into(),
+            panel_id: "p".into(),
+            title: title.map(Into::into),
+            lines: vec![line.into()],
+            footer: None,
+        })
+    }
+
+    fn close() -> HostEvent {
+        HostEvent::Ui(UiEvent::ExtPanelClose {
+            extension: "x".into(),
+            panel_id: "p".into(),
+        })
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_drops_notes_but_keeps_the_newest_render_and_the_close_in_order() {
+        let (tx, mut rx) = mpsc::channel(4);
+        let bus = EventBus::new(tx);
+        for i in 0..4 {
+            assert!(bus.post(note(i)));
+        }
+        assert!(!bus.post(note(4)), "a note beyond a full queue is dropped");
+        assert!(bus.post(render("r1", Some("T"))));
+        assert!(!bus.post(note(5)), "notes stay droppable while spilling");
+        assert!(bus.post(render("r2", None)));
+        assert!(bus.post(HostEvent::Ui(UiEvent::ExtChanged {})));
+        assert!(bus.post(HostEvent::Ui(UiEvent::ExtChanged {})));
+        assert!(bus.post(close()));
+        let mut got = Vec::new();
+        for _ in 0..7 {
+            got.push(rx.recv().await.unwrap());
+        }
+        assert_eq!(&got[..4], &[note(0), note(1), note(2), note(3)]);
+        assert_eq!(
+            got[4],
+            HostEvent::Ui(UiEvent::ExtPanelRender {
+                extension: "x".into(),
+                panel_id: "p".into(),
+                title: Some("T".into()),
+                lines: vec!["r2".into()],
+                footer: None,
+            }),
+            "the newest render, with the title only the older one set"
+        );
+        assert_eq!(got[5], HostEvent::Ui(UiEvent::ExtChanged {}));
+        assert_eq!(got[6], close());
+        // Drained: the next event goes straight through again.
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+        assert!(bus.post(note(9)));
+        assert_eq!(rx.recv().await.unwrap(), note(9));
+    }
+}
