@@ -18,8 +18,9 @@ use zot_ext_protocol::{
 };
 
 use crate::connection::{FrameSink, SendError};
-use crate::deadlines::Deadlines;
+use crate::deadlines::{Deadlines, Expiring};
 use crate::error::HostError;
+use crate::ext_id::ExtId;
 use crate::ext_log::{ExtLog, Throttle};
 
 /// How an extension finished its registration window.
@@ -185,6 +186,8 @@ pub(crate) struct PendingMap {
 
 /// A discovered extension.
 pub(crate) struct Ext {
+    /// Its id in the host's tables.
+    pub id: ExtId,
     pub name: String,
     pub scope: Scope,
     pub dir: PathBuf,
@@ -212,8 +215,11 @@ pub(crate) struct Ext {
 }
 
 impl Ext {
+    /// A record for a discovered extension, swept for request timeouts by
+    /// `deadlines` for as long as it lives.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
+        id: ExtId,
         name: String,
         scope: Scope,
         dir: PathBuf,
@@ -223,9 +229,10 @@ impl Ext {
         state: ExtState,
         next_id: Arc<AtomicU64>,
         deadlines: Arc<Deadlines>,
-    ) -> Self {
+    ) -> Arc<Self> {
         let running = matches!(state, ExtState::Loading);
-        Ext {
+        let ext = Arc::new(Ext {
+            id,
             name,
             scope,
             dir,
@@ -247,7 +254,10 @@ impl Ext {
             next_id,
             deadlines,
             stderr_pump: Mutex::new(None),
-        }
+        });
+        let table: std::sync::Weak<dyn Expiring> = Arc::downgrade(&ext) as _;
+        ext.deadlines.track(table);
+        ext
     }
 
     pub fn lock(&self) -> MutexGuard<'_, ExtMut> {
@@ -420,5 +430,33 @@ impl Ext {
             during: during.to_string(),
             log: self.log_path(),
         }
+    }
+}
+
+impl Expiring for Ext {
+    /// Fails this extension's requests that are due by `now`; returns the
+    /// earliest deadline left.
+    fn expire(&self, now: Instant) -> Option<Instant> {
+        let (due, next) = {
+            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let due: Vec<_> = p
+                .map
+                .extract_if(.., |_, r| r.deadline <= now)
+                .map(|(_, r)| r)
+                .collect();
+            (due, p.map.values().map(|r| r.deadline).min())
+        };
+        for r in due {
+            let secs = r.timeout.as_secs_f32();
+            self.log
+                .line(&format!("{} timed out after {secs} s", r.during));
+            let _ = r.tx.send(Err(HostError::Timeout {
+                extension: self.name.clone(),
+                during: r.during.to_string(),
+                secs: r.timeout.as_secs().max(1),
+                log: self.log_path(),
+            }));
+        }
+        next
     }
 }

@@ -10,10 +10,11 @@ use zot_ext_protocol::{ExtToHost, LevelName, RegisterCommand, RegisterTool};
 
 use crate::codec;
 use crate::config::SLOW_START;
+use crate::events::HostEvent;
 use crate::ext_log::excerpt;
 use crate::extension::{Ext, ReadyKind, Reply};
-use crate::host::{HostEvent, Inner};
 use crate::limits;
+use crate::state::Shared;
 
 /// What a routed line meant for the registration window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +30,7 @@ pub(crate) enum Routed {
 }
 
 /// Decodes one line from `ext` and acts on it. Bad lines are logged.
-pub(crate) fn route_line(inner: &Arc<Inner>, ext: &Arc<Ext>, line: &[u8]) -> Routed {
+pub(crate) fn route_line(inner: &Arc<Shared>, ext: &Arc<Ext>, line: &[u8]) -> Routed {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Routed::Other;
     }
@@ -46,7 +47,7 @@ pub(crate) fn route_line(inner: &Arc<Inner>, ext: &Arc<Ext>, line: &[u8]) -> Rou
 }
 
 /// Acts on one frame from `ext`.
-pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
+pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
     match frame {
         ExtToHost::Hello(h) => {
             ext.log
@@ -188,7 +189,7 @@ fn note_odd_level(ext: &Ext, level: &LevelName) {
     }
 }
 
-fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
+fn register_command(inner: &Arc<Shared>, ext: &Arc<Ext>, c: RegisterCommand) {
     let problem = if let Some(p) = limits::name_problem(&c.name) {
         Some(p)
     } else if ext.lock().commands.len() >= limits::MAX_COMMANDS {
@@ -213,7 +214,7 @@ fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
     }
 }
 
-fn register_tool(inner: &Arc<Inner>, ext: &Arc<Ext>, t: RegisterTool) {
+fn register_tool(inner: &Arc<Shared>, ext: &Arc<Ext>, t: RegisterTool) {
     let problem = if let Some(p) = limits::name_problem(&t.name) {
         Some(p)
     } else if !matches!(t.schema, Value::Object(_)) {
@@ -261,22 +262,25 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 /// Marks `ext` ready (explicitly or by the idle rule) and publishes its names.
-pub(crate) fn mark_ready(inner: &Arc<Inner>, ext: &Arc<Ext>, kind: ReadyKind) {
-    {
-        let mut m = ext.lock();
+pub(crate) fn mark_ready(inner: &Arc<Shared>, ext: &Arc<Ext>, kind: ReadyKind) {
+    // The state and the registry that lists its names change in one step.
+    let became_ready = inner.update(ext, |m| {
         if m.state != Some(ExtState::Loading) {
-            return;
+            return false;
         }
         m.state = Some(ExtState::Ready);
         m.ready = kind;
         m.startup = m.spawned_at.map(|t| t.elapsed());
+        true
+    });
+    if !became_ready {
+        return;
     }
     note_slow_start(ext);
     if kind == ReadyKind::Auto {
         ext.log
             .line("no 'ready' frame: treated as ready after registrations went quiet");
     }
-    inner.rebuild();
     ext.settled.send_replace(true);
     inner.changed();
 }

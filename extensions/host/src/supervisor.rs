@@ -18,11 +18,12 @@ use crate::codec::encode;
 use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
 use crate::connection::{fill, FrameSink, FrameSource, PipeSink};
+use crate::events::HostEvent;
 use crate::extension::{Closed, Ext, ReadyKind};
-use crate::host::{HostEvent, Inner};
 use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
 use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
+use crate::state::Shared;
 use crate::{panels, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
@@ -57,7 +58,7 @@ impl Failure {
 }
 
 /// Starts the supervisor task of `ext`.
-pub(crate) fn launch(inner: Arc<Inner>, ext: Arc<Ext>, exec: PathBuf) {
+pub(crate) fn launch(inner: Arc<Shared>, ext: Arc<Ext>, exec: PathBuf) {
     tokio::spawn(async move {
         match connect(&inner, &ext, &exec).await {
             Ok(session) => serve(&inner, &ext, session).await,
@@ -69,7 +70,7 @@ pub(crate) fn launch(inner: Arc<Inner>, ext: Arc<Ext>, exec: PathBuf) {
 
 /// Spawns the process and performs the `hello` / `hello_ack` handshake.
 pub(crate) async fn connect(
-    inner: &Arc<Inner>,
+    inner: &Arc<Shared>,
     ext: &Arc<Ext>,
     exec: &Path,
 ) -> Result<Session, Failure> {
@@ -221,7 +222,7 @@ enum End {
 }
 
 /// Routes frames until the process goes away or the host stops it.
-async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
+async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session) {
     let Session {
         mut child,
         mut guard,
@@ -333,19 +334,20 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
     guard.disarm_if_gone();
 }
 
-/// Records the end of `ext`: state, pending calls, panels, registry, and an
-/// `ext_error` for the UI unless the host stopped it on purpose.
-pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
+/// Records the end of `ext`: pending calls fail, then its state, its
+/// registry entries and its panels change in one step (see
+/// [`Shared::retire`]), then the UI hears of it: an `ext_error` unless the
+/// host stopped it on purpose, a close per panel, `ext_changed`.
+pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
     drain_stderr(ext).await;
     if let Some(sink) = ext.sink() {
         sink.close();
     }
     let log = ext.log.path().display().to_string();
-    match how {
+    let panels = match how {
         Failure::Stopped => {
             ext.close_pending(Closed::Stopped("it was stopped".into()));
-            let mut m = ext.lock();
-            m.state = Some(ExtState::Exited);
+            inner.retire(ext, |m| m.state = Some(ExtState::Exited))
         }
         Failure::Failed {
             message,
@@ -357,8 +359,7 @@ pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was
                 None => Closed::Stopped(format!("it was disconnected: {message}")),
             });
             let full = format!("extension '{}' {message}; see {log}", ext.name);
-            {
-                let mut m = ext.lock();
+            let panels = inner.retire(ext, |m| {
                 m.state = Some(if was_ready {
                     ExtState::Exited
                 } else {
@@ -366,7 +367,7 @@ pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was
                 });
                 m.error = Some(full.clone());
                 m.exit_status = exit_status.clone();
-            }
+            });
             inner.post(
                 HostEvent::Ui(UiEvent::ExtError {
                     extension: ext.name.clone(),
@@ -376,11 +377,11 @@ pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was
                 }),
                 None,
             );
+            panels
         }
-    }
+    };
     ext.settled.send_replace(true);
-    panels::close_all_of(inner, ext);
-    inner.rebuild();
+    panels::closed_with(inner, ext, panels);
     inner.changed();
 }
 

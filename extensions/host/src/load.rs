@@ -1,0 +1,132 @@
+//! Loading: discovery → one record per extension → a supervisor per
+//! extension to spawn. [`crate::Host::start`] and reload share it; it
+//! replaces the tables of the previous load in one step.
+
+use std::sync::Arc;
+
+use zot_ext_protocol::rpc::{ExtState, ShadowKind, Shadowing, UiEvent};
+
+use crate::discovery::{self, FoundKind};
+use crate::events::HostEvent;
+use crate::extension::Ext;
+use crate::home;
+use crate::registry::Registry;
+use crate::state::{scope_word, Shared};
+use crate::supervisor;
+use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
+
+/// Runs discovery and starts every enabled extension; returns how many were
+/// spawned. Used by [`Host::start`] and by reload.
+pub(crate) fn load(inner: &Arc<Shared>) -> usize {
+    let found = discovery::discover(&inner.cfg);
+    let mut exts = Vec::new();
+    let mut to_launch = Vec::new();
+    let mut manifest_errors = Vec::new();
+    let mut themes: Vec<LoadedTheme> = Vec::new();
+    for f in found {
+        let log_path = home::log_path(&inner.cfg.zot_home, &f.name);
+        let state = match &f.kind {
+            FoundKind::Spawn { .. } => ExtState::Loading,
+            FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
+            FoundKind::Theme => ExtState::Theme,
+            FoundKind::Invalid(_) => ExtState::Failed,
+        };
+        let ext = Ext::new(
+            inner.new_ext_id(),
+            f.name.clone(),
+            f.scope,
+            f.dir.clone(),
+            f.manifest_path.clone(),
+            f.manifest.clone(),
+            log_path,
+            state,
+            inner.next_id.clone(),
+            inner.deadlines.clone(),
+        );
+        match f.kind {
+            FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
+            FoundKind::Invalid(e) => {
+                ext.lock().error = Some(e.to_string());
+                manifest_errors.push(e);
+            }
+            FoundKind::Shadowed { by_scope, by_dir } => {
+                ext.lock().shadowed.push(Shadowing {
+                    kind: ShadowKind::Extension,
+                    name: f.name.clone(),
+                    by: format!("{} ({})", f.name, scope_word(by_scope)),
+                    reason: format!(
+                        "an extension with the same name loads from {} first",
+                        by_dir.display()
+                    ),
+                });
+            }
+            FoundKind::Disabled | FoundKind::Theme => {}
+        }
+        if matches!(state, ExtState::Loading | ExtState::Theme) {
+            load_themes(&ext, &mut themes);
+        }
+        exts.push(ext);
+    }
+    let spawned = to_launch.len();
+    {
+        let mut st = inner.lock();
+        st.exts = exts.clone();
+        st.registry = Arc::new(Registry::default());
+        st.activated.clear();
+        st.panels.clear();
+        st.themes = themes;
+        st.manifest_errors = manifest_errors;
+    }
+    for ext in &exts {
+        let m = ext.lock();
+        if let (Some(ExtState::Failed), Some(err)) = (m.state, &m.error) {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtError {
+                    extension: ext.name.clone(),
+                    message: err.clone(),
+                    log_path: ext.log.path().display().to_string(),
+                    exit_status: None,
+                }),
+                None,
+            );
+        }
+    }
+    for (ext, exec) in to_launch {
+        supervisor::launch(inner.clone(), ext, exec);
+    }
+    inner.changed();
+    spawned
+}
+
+fn load_themes(ext: &Ext, themes: &mut Vec<LoadedTheme>) {
+    let mut m = ext.lock();
+    for file in theme::theme_files(&ext.dir) {
+        match theme::load_file(&file, &ext.name) {
+            Err(msg) => m.warnings.push(msg),
+            Ok(t) => {
+                m.warnings.extend(t.warnings.iter().cloned());
+                let name = t.theme.name.clone();
+                let taken_by = if BUILTIN_THEMES.contains(&name.as_str()) {
+                    Some("built-in".to_owned())
+                } else {
+                    themes
+                        .iter()
+                        .find(|o| o.theme.name == name)
+                        .map(|o| o.extension.clone())
+                };
+                match taken_by {
+                    Some(by) => m.shadowed.push(Shadowing {
+                        kind: ShadowKind::Theme,
+                        name: name.clone(),
+                        reason: format!("theme name '{name}' is already taken by {by}"),
+                        by,
+                    }),
+                    None => {
+                        m.themes.push(name);
+                        themes.push(t);
+                    }
+                }
+            }
+        }
+    }
+}
