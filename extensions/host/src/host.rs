@@ -77,7 +77,7 @@ impl Host {
         let exts = self.inner.lock().exts.clone();
         let until = Instant::now() + self.inner.cfg.startup_wait;
         for e in exts {
-            let mut rx = e.settled.subscribe();
+            let mut rx = e.run().settled.subscribe();
             let settled = rx.wait_for(|s| *s);
             tokio::pin!(settled);
             tokio::select! {
@@ -98,7 +98,7 @@ impl Host {
     pub async fn wait_settled(&self) {
         let exts = self.inner.lock().exts.clone();
         for e in exts {
-            let mut rx = e.settled.subscribe();
+            let mut rx = e.run().settled.subscribe();
             let _ = rx.wait_for(|s| *s).await;
         }
     }

@@ -55,6 +55,7 @@ pub mod reaper;
 pub mod registry;
 pub mod reload;
 pub mod report;
+mod restart;
 mod router;
 mod shutdown;
 mod state;

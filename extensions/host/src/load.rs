@@ -8,7 +8,7 @@ use zot_ext_protocol::rpc::{ExtState, ShadowKind, Shadowing, UiEvent};
 
 use crate::discovery::{self, FoundKind};
 use crate::events::HostEvent;
-use crate::extension::Ext;
+use crate::extension::{Ext, ExtSpec};
 use crate::home;
 use crate::registry::Registry;
 use crate::state::{scope_word, Shared};
@@ -31,13 +31,21 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             FoundKind::Theme => ExtState::Theme,
             FoundKind::Invalid(_) => ExtState::Failed,
         };
+        let exec = match &f.kind {
+            FoundKind::Spawn { exec } => Some(exec.clone()),
+            _ => None,
+        };
+        let spec = ExtSpec {
+            name: f.name.clone(),
+            scope: f.scope,
+            dir: f.dir.clone(),
+            manifest_path: f.manifest_path.clone(),
+            manifest: f.manifest.clone(),
+            exec,
+        };
         let ext = Ext::new(
             inner.new_ext_id(),
-            f.name.clone(),
-            f.scope,
-            f.dir.clone(),
-            f.manifest_path.clone(),
-            f.manifest.clone(),
+            spec,
             log_path,
             state,
             inner.next_id.clone(),

@@ -37,7 +37,7 @@ pub(crate) fn route_line(inner: &Arc<Shared>, ext: &Arc<Ext>, line: &[u8]) -> Ro
     match codec::decode(line) {
         Ok(frame) => route(inner, ext, frame),
         Err(e) => {
-            if let Some(n) = ext.bad_lines.hit_after(100) {
+            if let Some(n) = ext.run().bad_lines.hit_after(100) {
                 ext.log
                     .line(&format!("{e}; ignored (bad line #{n}): {}", excerpt(line)));
             }
@@ -281,6 +281,6 @@ pub(crate) fn mark_ready(inner: &Arc<Shared>, ext: &Arc<Ext>, kind: ReadyKind) {
         ext.log
             .line("no 'ready' frame: treated as ready after registrations went quiet");
     }
-    ext.settled.send_replace(true);
+    ext.run().settled.send_replace(true);
     inner.changed();
 }

@@ -99,10 +99,10 @@ async fn wait_draining(
 /// Asks every supervisor to stop and waits for all of them.
 pub(crate) async fn stop_all(exts: &[Arc<Ext>]) {
     for e in exts {
-        e.stop.send_replace(true);
+        e.run().stop.send_replace(true);
     }
     for e in exts {
-        let mut done = e.done.subscribe();
+        let mut done = e.run().done.subscribe();
         let _ = done.wait_for(|d| *d).await;
     }
 }

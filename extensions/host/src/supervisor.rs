@@ -59,12 +59,14 @@ impl Failure {
 
 /// Starts the supervisor task of `ext`.
 pub(crate) fn launch(inner: Arc<Shared>, ext: Arc<Ext>, exec: PathBuf) {
+    // This task serves this run; a later start makes another.
+    let run = ext.run();
     tokio::spawn(async move {
         match connect(&inner, &ext, &exec).await {
             Ok(session) => serve(&inner, &ext, session).await,
             Err(f) => finish(&inner, &ext, f, false).await,
         }
-        ext.done.send_replace(true);
+        run.done.send_replace(true);
     });
 }
 
@@ -85,7 +87,10 @@ pub(crate) async fn connect(
     let log_of = ext.clone();
     let stderr = sp.stderr;
     let pump = tokio::spawn(async move { crate::ext_log::pump_stderr(stderr, &log_of.log).await });
-    *ext.stderr_pump.lock().unwrap_or_else(|e| e.into_inner()) = Some(pump);
+    *ext.run()
+        .stderr_pump
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = Some(pump);
     {
         let mut m = ext.lock();
         m.pid = Some(sp.pgid);
@@ -181,7 +186,7 @@ async fn first_line(
     timeout: Duration,
 ) -> Result<Vec<u8>, Failure> {
     let deadline = Instant::now() + timeout;
-    let mut stop = ext.stop.subscribe();
+    let mut stop = ext.run().stop.subscribe();
     loop {
         while let Some(line) = source.take_line() {
             if !line.iter().all(u8::is_ascii_whitespace) {
@@ -232,7 +237,7 @@ async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session) {
     let grace_end = start + READY_GRACE;
     let mut ready = false;
     let mut exited: Option<ExitStatus> = None;
-    let mut stop = ext.stop.subscribe();
+    let mut stop = ext.run().stop.subscribe();
     let end = {
         // Long-lived futures, so the steady state (one line in, one routed)
         // builds nothing per iteration.
@@ -380,7 +385,7 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
             panels
         }
     };
-    ext.settled.send_replace(true);
+    ext.run().settled.send_replace(true);
     panels::closed_with(inner, ext, panels);
     inner.changed();
 }
@@ -411,6 +416,7 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
 /// grandchild holding the pipe open cannot delay this past a short cap.
 async fn drain_stderr(ext: &Ext) {
     let pump = ext
+        .run()
         .stderr_pump
         .lock()
         .unwrap_or_else(|e| e.into_inner())
