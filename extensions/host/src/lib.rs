@@ -43,6 +43,8 @@ mod events;
 mod ext_id;
 mod ext_log;
 mod extension;
+#[cfg(test)]
+mod fake_transport;
 mod host;
 pub mod intercept;
 pub mod limits;
