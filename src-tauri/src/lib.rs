@@ -52,6 +52,12 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
         print!("{text}");
         return Ok(0);
     }
+    if cli
+        .reasoning
+        .is_some_and(|r| r != cli::args::Reasoning::Off)
+    {
+        eprintln!("zot: --reasoning is accepted but not applied yet: the model runs with its default reasoning");
+    }
     let Some(mode) = cli.mode() else {
         #[cfg(feature = "desktop")]
         return Ok(desktop::run(BackendOptions::from_cli(&cli, true)?));

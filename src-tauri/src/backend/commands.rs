@@ -26,9 +26,9 @@ const BUILTINS: [(&str, &str); 4] = [
 pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String> {
     match cmd {
         RpcCommand::Hello { token } => {
-            if let Ok(want) = std::env::var("ZOT_RPC_TOKEN") {
+            if let Some(want) = super::options::rpc_token() {
                 if token.as_deref() != Some(want.as_str()) {
-                    return Err("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN as \"token\"".into());
+                    return Err("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) as \"token\"".into());
                 }
             }
             Ok(b.hello_data())

@@ -151,6 +151,16 @@ impl BackendOptions {
     }
 }
 
+/// The shared secret an RPC client must send in `hello`, when one is set:
+/// `ZOT_RPC_TOKEN`, or `ZOTCORE_RPC_TOKEN`, the name the reference zot and
+/// its example clients use (an empty value counts as unset).
+pub fn rpc_token() -> Option<String> {
+    ["ZOT_RPC_TOKEN", "ZOTCORE_RPC_TOKEN"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .find(|v| !v.is_empty())
+}
+
 /// `ext_start_timeout_secs` from `config.json`: how long an extension may
 /// take to say `hello` (docs/host.md). Anything but a positive number of
 /// seconds up to a day is ignored, keeping the default.

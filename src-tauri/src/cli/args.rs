@@ -19,6 +19,26 @@ pub enum Mode {
     Rpc,
 }
 
+/// `--reasoning` levels, as the reference zot spells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Reasoning {
+    /// No thinking.
+    Off,
+    /// The least.
+    #[value(alias = "minimum")]
+    Minimal,
+    /// Low.
+    Low,
+    /// Medium.
+    Medium,
+    /// High.
+    High,
+    /// Extra high.
+    Xhigh,
+    /// As much as the model allows.
+    Max,
+}
+
 /// zot: an extensible AI coding agent.
 #[derive(Debug, Parser)]
 #[command(name = "zot", version, about)]
@@ -98,6 +118,12 @@ pub struct Cli {
     /// Resume the newest session of this project.
     #[arg(short = 'c', long = "continue", global = true)]
     pub continue_: bool,
+
+    /// Reasoning effort (off, minimal, low, medium, high, xhigh, max).
+    /// Accepted for the reference zot's clients, which pass it; zot does
+    /// not send a thinking setting to providers yet (docs/rpc.md).
+    #[arg(long, value_enum, value_name = "LEVEL", global = true)]
+    pub reasoning: Option<Reasoning>,
 
     /// Print the models zot knows (context window, max output, reasoning,
     /// source) and exit.
