@@ -80,17 +80,10 @@ impl HostConfig {
             provider: String::new(),
             model: String::new(),
             zot_version: env!("CARGO_PKG_VERSION").to_owned(),
-            builtin_commands: [
-                "clear",
-                "help",
-                "reload-ext",
-                "model",
-                "theme",
-                "extensions",
-                "settings",
-            ]
-            .map(String::from)
-            .to_vec(),
+            builtin_commands: zot_ext_protocol::BUILTIN_COMMANDS
+                .iter()
+                .map(|c| c.name.to_owned())
+                .collect(),
             builtin_tools: ["read", "write", "edit", "bash", "skill"]
                 .map(String::from)
                 .to_vec(),

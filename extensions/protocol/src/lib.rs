@@ -28,6 +28,7 @@
     )
 )]
 
+pub mod builtins;
 pub mod content;
 pub mod ext_to_host;
 pub mod host_to_ext;
@@ -37,6 +38,7 @@ pub mod panel;
 pub mod rpc;
 pub mod theme;
 
+pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use content::ContentBlock;
 pub use ext_to_host::*;
 pub use host_to_ext::*;

@@ -6,22 +6,11 @@ use std::sync::atomic::Ordering;
 use base64::Engine;
 use serde_json::{json, Value};
 use zot_ext_protocol::rpc::{ImageInput, RpcCommand, UiEvent};
-use zot_ext_protocol::{CommandAction, NoteLevel};
+use zot_ext_protocol::{CommandAction, NoteLevel, BUILTIN_COMMANDS};
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
 use crate::agent::transcript::Block;
-
-/// Slash commands zot answers itself.
-const BUILTINS: [(&str, &str); 4] = [
-    ("clear", "drop the conversation and every note"),
-    ("help", "list the commands"),
-    ("model", "show the model, or switch with /model ID"),
-    (
-        "reload-ext",
-        "restart every extension and re-read the manifests",
-    ),
-];
 
 pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String> {
     match cmd {
@@ -159,9 +148,11 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
     match name.to_ascii_lowercase().as_str() {
         "clear" => return clear(b).await,
         "help" => {
-            let mut commands: Vec<Value> = BUILTINS
+            // The desktop's own commands (views, themes) mean nothing here.
+            let mut commands: Vec<Value> = BUILTIN_COMMANDS
                 .iter()
-                .map(|(n, d)| json!({"name": n, "description": d}))
+                .filter(|c| !c.desktop_only)
+                .map(|c| json!({"name": c.name, "description": c.description}))
                 .collect();
             for c in b.inner.host.commands() {
                 commands.push(json!(c));
