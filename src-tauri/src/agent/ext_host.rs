@@ -36,12 +36,6 @@ impl Extensions for Host {
         Some(
             Host::call_tool(self, name, args)
                 .await
-                .map(|o| ExtToolResult {
-                    extension: o.extension,
-                    content: o.content,
-                    is_error: o.is_error,
-                    activated: o.activated,
-                })
                 .map_err(|e| e.to_string()),
         )
     }
