@@ -226,13 +226,30 @@ enum End {
     Stopped,
 }
 
-/// Routes frames until the process goes away or the host stops it.
-async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session) {
-    let Session {
-        mut child,
-        mut guard,
-        mut source,
-    } = session;
+/// Serves one run: routes frames until the process goes away or the host
+/// stops it, then ends it.
+async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, mut session: Session) {
+    let ending = route_frames(inner, ext, &mut session.child, &mut session.source).await;
+    conclude(inner, ext, session, ending).await;
+}
+
+/// How a run's frame loop ended.
+struct Ending {
+    end: End,
+    /// Its exit status, if the process exited.
+    exited: Option<ExitStatus>,
+    /// Whether it became ready.
+    ready: bool,
+}
+
+/// The frame loop: the registration window (explicit or idle ready), every
+/// frame after it, the drain after an exit.
+async fn route_frames(
+    inner: &Arc<Shared>,
+    ext: &Arc<Ext>,
+    child: &mut Child,
+    source: &mut Box<dyn FrameSource>,
+) -> Ending {
     let start = Instant::now();
     let grace_end = start + READY_GRACE;
     let mut ready = false;
@@ -295,6 +312,19 @@ async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session) {
             }
         }
     };
+    Ending { end, exited, ready }
+}
+
+/// Ends the run the way it ended: the shutdown sequence when stopped, the
+/// reaping of what is left when it went away or broke the protocol, then
+/// [`finish`].
+async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending: Ending) {
+    let Session {
+        mut child,
+        mut guard,
+        mut source,
+    } = session;
+    let Ending { end, exited, ready } = ending;
     let pgid = guard.pgid();
     match end {
         End::Stopped => {
