@@ -10,11 +10,11 @@ mod worker;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use zot_ext_host::{Host, HostEvent};
 use zot_ext_protocol::rpc::{ModelInfo, RpcCommand, UiEvent};
+use zot_ext_protocol::rpc_results::{HelloResult, RpcResult};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
 use crate::agent::extensions::{Extensions, NoExtensions};
@@ -229,7 +229,7 @@ impl Backend {
     }
 
     /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
-    pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
+    pub async fn handle(&self, cmd: RpcCommand) -> Result<RpcResult, String> {
         commands::handle(self, cmd).await
     }
 
@@ -276,13 +276,13 @@ impl Backend {
     }
 
     /// The rpc.md `hello` data.
-    fn hello_data(&self) -> Value {
-        json!({
-            "protocol_version": zot_ext_protocol::PROTOCOL_VERSION,
-            "version": env!("CARGO_PKG_VERSION"),
-            "provider": self.inner.agent.provider().kind.as_str(),
-            "model": self.inner.agent.state().model,
-            "cwd": self.inner.opts.cwd,
-        })
+    fn hello_data(&self) -> HelloResult {
+        HelloResult {
+            protocol_version: zot_ext_protocol::PROTOCOL_VERSION,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            provider: self.inner.agent.provider().kind.as_str().to_owned(),
+            model: self.inner.agent.state().model.clone(),
+            cwd: self.inner.opts.cwd.clone(),
+        }
     }
 }

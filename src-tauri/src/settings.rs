@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use zot_ext_host::toggle;
 use zot_ext_protocol::rpc::RpcCommand;
+use zot_ext_protocol::rpc_results::RpcResult;
 
 use crate::backend::Backend;
 use crate::providers::ProviderKind;
@@ -69,9 +70,17 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         Some(b) => b.handle(RpcCommand::GetState {}).await.ok(),
         None => None,
     };
+    let live = match live {
+        Some(RpcResult::State(s)) => Some(s),
+        _ => None,
+    };
     let pick = |key: &str, fallback: &str| {
         live.as_ref()
-            .and_then(|v| v[key].as_str())
+            .and_then(|s| match key {
+                "provider" => Some(s.provider.as_str()),
+                "model" => Some(s.model.as_str()),
+                _ => None,
+            })
             .or_else(|| config[key].as_str())
             .unwrap_or(fallback)
             .to_string()

@@ -36,6 +36,7 @@ pub mod ids;
 pub mod manifest;
 pub mod panel;
 pub mod rpc;
+pub mod rpc_results;
 pub mod theme;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};

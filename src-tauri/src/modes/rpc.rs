@@ -8,6 +8,7 @@ use std::io::Write;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
+use zot_ext_protocol::rpc_results::RpcResult;
 
 use crate::backend::{Backend, BackendOptions};
 
@@ -124,8 +125,8 @@ impl Out {
     }
 }
 
-fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcResponse {
-    match r {
+fn respond(id: Option<String>, name: &str, r: Result<RpcResult, String>) -> RpcResponse {
+    match r.and_then(|v| serde_json::to_value(v).map_err(|e| format!("{name}: {e}"))) {
         Ok(v) => RpcResponse::ok(id, name, Some(v)),
         Err(e) => RpcResponse::err(id, name, e),
     }
