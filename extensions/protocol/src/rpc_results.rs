@@ -118,6 +118,7 @@ pub struct StateResult {
 #[ts(export)]
 pub struct MessagesResult {
     /// Every message, oldest first.
+    #[ts(type = "Array<unknown>")]
     pub messages: Vec<Value>,
 }
 

@@ -1,9 +1,43 @@
 // The one door between the UI and zot's backend. Components and state never
 // call Tauri directly: they get a `Backend`, which is the real IPC in the
 // app (tauri.ts) and an in-memory fake in tests and in a plain browser.
+import type { AbortedResult } from "../bindings/AbortedResult";
+import type { ClearedResult } from "../bindings/ClearedResult";
+import type { CommandResult } from "../bindings/CommandResult";
+import type { DoneResult } from "../bindings/DoneResult";
+import type { ExtListResult } from "../bindings/ExtListResult";
+import type { HelloResult } from "../bindings/HelloResult";
+import type { MessagesResult } from "../bindings/MessagesResult";
+import type { ModelResult } from "../bindings/ModelResult";
+import type { ModelsResult } from "../bindings/ModelsResult";
+import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
+import type { StartedResult } from "../bindings/StartedResult";
+import type { StateResult } from "../bindings/StateResult";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
+
+/** What each rpc.md command answers (the protocol crate's result types). */
+export type RpcResultOf = {
+  hello: HelloResult;
+  prompt: StartedResult;
+  command: CommandResult;
+  abort: AbortedResult;
+  panel_key: DoneResult;
+  panel_close: DoneResult;
+  ext_list: ExtListResult;
+  get_state: StateResult;
+  get_messages: MessagesResult;
+  clear: ClearedResult;
+  set_model: ModelResult;
+  get_models: ModelsResult;
+  ping: PongResult;
+};
+
+// Fails to compile when a command has no result type above.
+type Unmapped = Exclude<RpcCommand["type"], keyof RpcResultOf>;
+const everyCommandHasAResult: [Unmapped] extends [never] ? true : Unmapped = true;
+void everyCommandHasAResult;
 
 /** An IPC failure, decoded in one place (errors.ts). */
 export interface BackendError {
@@ -59,8 +93,8 @@ export interface SettingsUpdate {
 
 /** Everything the UI asks of zot. */
 export interface Backend {
-  /** One rpc.md command; resolves with its `data`. */
-  rpc(cmd: RpcCommand): Promise<unknown>;
+  /** One rpc.md command; resolves with its typed `data`. */
+  rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]>;
   /** Subscribes to the single UiEvent stream; resolves to an unsubscribe. */
   onEvent(handler: (e: UiEvent) => void): Promise<() => void>;
   /** Tells the backend the UI listens, so it flushes events held since start. */

@@ -5,7 +5,15 @@ import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
-import type { Backend, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate } from "./backend";
+import type {
+  Backend,
+  InstallProgress,
+  RpcResultOf,
+  InstallSummary,
+  LogChunk,
+  Settings,
+  SettingsUpdate,
+} from "./backend";
 
 /** A fake backend; `calls` records what the UI asked for. */
 export class FakeBackend implements Backend {
@@ -28,8 +36,13 @@ export class FakeBackend implements Backend {
     for (const h of this.#handlers) h(e);
   }
 
-  async rpc(cmd: RpcCommand): Promise<unknown> {
+  async rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]> {
     this.calls.push({ method: "rpc", args: cmd });
+    // A test double answers only what the UI reads of each result.
+    return this.#data(cmd) as RpcResultOf[C["type"]];
+  }
+
+  #data(cmd: RpcCommand): unknown {
     switch (cmd.type) {
       case "ext_list":
         return { extensions: this.extensions };

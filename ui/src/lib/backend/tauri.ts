@@ -5,15 +5,23 @@ import { listen } from "@tauri-apps/api/event";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
-import type { Backend, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate } from "./backend";
+import type {
+  Backend,
+  InstallProgress,
+  RpcResultOf,
+  InstallSummary,
+  LogChunk,
+  Settings,
+  SettingsUpdate,
+} from "./backend";
 
 /** The Tauri event every UiEvent travels on. */
 export const UI_EVENT = "zot://ui-event";
 
 /** Backend over Tauri IPC. */
 export class TauriBackend implements Backend {
-  rpc(cmd: RpcCommand): Promise<unknown> {
-    return invoke("rpc", { cmd });
+  rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]> {
+    return invoke<RpcResultOf[C["type"]]>("rpc", { cmd });
   }
   async onEvent(handler: (e: UiEvent) => void): Promise<() => void> {
     return listen<UiEvent>(UI_EVENT, (ev) => handler(ev.payload));
