@@ -30,6 +30,7 @@
 
 pub mod builtins;
 pub mod content;
+pub mod desktop;
 pub mod ext_to_host;
 pub mod host_to_ext;
 pub mod ids;

@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
@@ -15,29 +14,7 @@ use zot_ext_host::{ext_ops, logs, remove, toggle};
 use super::error::{IpcError, IpcResult};
 use super::Desktop;
 
-/// One progress line of an install.
-#[derive(Debug, Clone, Serialize)]
-pub struct InstallProgress {
-    /// What is being installed.
-    pub source: String,
-    /// What is happening now.
-    pub message: String,
-}
-
-/// What an install put on disk and what it registers (the UI shows it
-/// before the user enables it).
-#[derive(Debug, Clone, Serialize)]
-pub struct InstallSummary {
-    name: String,
-    version: Option<String>,
-    dir: String,
-    description: Option<String>,
-    commands: Vec<String>,
-    tools: Vec<String>,
-    themes: Vec<String>,
-    /// Why its trial start failed, with the log path; `None` when it worked.
-    problem: Option<String>,
-}
+pub use zot_ext_protocol::desktop::{InstallProgress, InstallSummary, LogChunk};
 
 /// Installs from a folder or a git URL, starts it once alone to learn what
 /// it registers, leaves it disabled, and reports what it is. The user
@@ -131,14 +108,6 @@ pub async fn ext_doctor(
 ) -> IpcResult<zot_ext_host::doctor::DoctorReport> {
     let backend = state.backend().await?;
     Ok(zot_ext_host::doctor::diagnose(backend.options().host_config()).await)
-}
-
-/// New bytes of a log from `offset`, for the viewer that follows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct LogChunk {
-    path: String,
-    text: String,
-    offset: u64,
 }
 
 /// Most a single read returns, so a huge log never stalls the page.

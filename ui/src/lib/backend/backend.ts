@@ -7,11 +7,16 @@ import type { CommandResult } from "../bindings/CommandResult";
 import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { HelloResult } from "../bindings/HelloResult";
+import type { InstallProgress } from "../bindings/InstallProgress";
+import type { InstallSummary } from "../bindings/InstallSummary";
+import type { LogChunk } from "../bindings/LogChunk";
 import type { MessagesResult } from "../bindings/MessagesResult";
 import type { ModelResult } from "../bindings/ModelResult";
 import type { ModelsResult } from "../bindings/ModelsResult";
 import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
+import type { Settings } from "../bindings/Settings";
+import type { SettingsUpdate } from "../bindings/SettingsUpdate";
 import type { StartedResult } from "../bindings/StartedResult";
 import type { StateResult } from "../bindings/StateResult";
 import type { UiEvent } from "../bindings/UiEvent";
@@ -45,51 +50,9 @@ export interface BackendError {
   message: string;
 }
 
-/** One step of an install, for the progress line. */
-export interface InstallProgress {
-  source: string;
-  message: string;
-}
-
-/** What an install put on disk and what it will register once enabled. */
-export interface InstallSummary {
-  name: string;
-  version?: string | null;
-  dir: string;
-  description?: string | null;
-  /** What it registered when zot started it once, alone, after copying. */
-  commands: string[];
-  tools: string[];
-  themes: string[];
-  /** Why that trial start failed (with the log path), if it did. */
-  problem?: string | null;
-}
-
-/** New text of a log file from `offset`, for the live viewer. */
-export interface LogChunk {
-  path: string;
-  text: string;
-  /** Where the next read starts. */
-  offset: number;
-}
-
-/** Provider, model, key hint and theme, as the settings view shows them. */
-export interface Settings {
-  provider: string;
-  model: string;
-  /** e.g. `sk-…a1b2`; never the whole key. `null` when none is set. */
-  key_hint: string | null;
-  theme: string;
-  providers: string[];
-}
-
-/** A change from the settings view; absent fields stay as they are. */
-export interface SettingsUpdate {
-  provider?: string;
-  model?: string;
-  api_key?: string;
-  theme?: string;
-}
+// The manager's and the settings view's shapes are generated from the
+// protocol crate (extensions/protocol/src/desktop.rs).
+export type { InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate };
 
 /** Everything the UI asks of zot. */
 export interface Backend {
