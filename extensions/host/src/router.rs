@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
-use zot_ext_protocol::{ExtToHost, LevelName, RegisterCommand, RegisterTool};
+use zot_ext_protocol::{
+    CommandResponse, ExtToHost, LevelName, Notify, RegisterCommand, RegisterTool, Subscribe,
+};
 
 use crate::codec;
 use crate::config::SLOW_START;
@@ -63,28 +65,7 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             Routed::Registration
         }
         ExtToHost::Subscribe(s) => {
-            let mut m = ext.lock();
-            for name in &s.events {
-                match name.kind() {
-                    Some(ev) => {
-                        m.events.insert(ev);
-                    }
-                    None => ext
-                        .log
-                        .line(&format!("subscribe: unknown event '{}' ignored", name.0)),
-                }
-            }
-            for name in &s.intercept {
-                match name.kind() {
-                    Some(ev) if ev.interceptable() => {
-                        m.intercepts.insert(ev);
-                    }
-                    _ => ext.log.line(&format!(
-                        "subscribe: '{}' cannot be intercepted (only tool_call, turn_start, assistant_message); ignored",
-                        name.0
-                    )),
-                }
-            }
+            subscribe(ext, &s);
             Routed::Registration
         }
         ExtToHost::Ready(_) => Routed::Ready,
@@ -92,16 +73,8 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             let _ = ext.complete(&r.id.clone(), Reply::Tool(r));
             Routed::Other
         }
-        ExtToHost::CommandResponse(mut r) => {
-            crate::panels::refuse_foreign_open(inner, ext, &mut r);
-            // The action's UI event is posted here, in frame order, so a
-            // `panel_render` sent right after `open_panel` finds its panel.
-            let shown = crate::actions::ui_event(&ext.name, &r);
-            if ext.complete(&r.id.clone(), Reply::Command(r)) {
-                if let Some(ev) = shown {
-                    crate::actions::show(inner, ext, ev);
-                }
-            }
+        ExtToHost::CommandResponse(r) => {
+            command_response(inner, ext, r);
             Routed::Other
         }
         ExtToHost::EventInterceptResponse(r) => {
@@ -121,19 +94,7 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             Routed::Other
         }
         ExtToHost::Notify(n) => {
-            if !n.level.is_spec() {
-                note_odd_level(ext, &n.level);
-            }
-            let style = n.level.style();
-            inner.post(
-                HostEvent::Ui(UiEvent::ExtNotify {
-                    extension: ext.name.clone(),
-                    level: n.level,
-                    style,
-                    message: n.message,
-                }),
-                Some(ext),
-            );
+            notify(inner, ext, n);
             Routed::Other
         }
         ExtToHost::ClearNotes(_) => {
@@ -155,6 +116,64 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
         }
         ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
     }
+}
+
+/// `subscribe`: the events to observe and to intercept; unknown names, and
+/// events that cannot be intercepted, are logged and ignored.
+fn subscribe(ext: &Ext, s: &Subscribe) {
+    let mut m = ext.lock();
+    for name in &s.events {
+        match name.kind() {
+            Some(ev) => {
+                m.events.insert(ev);
+            }
+            None => ext
+                .log
+                .line(&format!("subscribe: unknown event '{}' ignored", name.0)),
+        }
+    }
+    for name in &s.intercept {
+        match name.kind() {
+            Some(ev) if ev.interceptable() => {
+                m.intercepts.insert(ev);
+            }
+            _ => ext.log.line(&format!(
+                "subscribe: '{}' cannot be intercepted (only tool_call, turn_start, assistant_message); ignored",
+                name.0
+            )),
+        }
+    }
+}
+
+/// `command_response`: a foreign panel id is refused, the request is
+/// completed, and the action's UI event is posted here, in frame order, so
+/// a `panel_render` sent right after `open_panel` finds its panel.
+fn command_response(inner: &Arc<Shared>, ext: &Arc<Ext>, mut r: CommandResponse) {
+    crate::panels::refuse_foreign_open(inner, ext, &mut r);
+    let shown = crate::actions::ui_event(&ext.name, &r);
+    if ext.complete(&r.id.clone(), Reply::Command(r)) {
+        if let Some(ev) = shown {
+            crate::actions::show(inner, ext, ev);
+        }
+    }
+}
+
+/// `notify`: shown as a note; a level the spec does not name is shown
+/// anyway and noted for the doctor.
+fn notify(inner: &Shared, ext: &Ext, n: Notify) {
+    if !n.level.is_spec() {
+        note_odd_level(ext, &n.level);
+    }
+    let style = n.level.style();
+    inner.post(
+        HostEvent::Ui(UiEvent::ExtNotify {
+            extension: ext.name.clone(),
+            level: n.level,
+            style,
+            message: n.message,
+        }),
+        Some(ext),
+    );
 }
 
 /// Points out a start slower than [`SLOW_START`]: zot waits for it, but the
