@@ -2,8 +2,8 @@
 # `make bench` measures. Each installs what it needs on a fresh Debian/Ubuntu.
 #
 # Each area of the project adds its own targets in mk/<area>.mk and appends
-# them to DEPS_TARGETS, TEST_TARGETS and BENCH_TARGETS, so areas never edit
-# the same recipe.
+# them to DEPS_TARGETS, TEST_TARGETS, BENCH_TARGETS and FUZZ_TARGETS, so
+# areas never edit the same recipe.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -15,10 +15,11 @@ APT_PACKAGES := build-essential pkg-config libwebkit2gtk-4.1-dev \
 DEPS_TARGETS :=
 TEST_TARGETS :=
 BENCH_TARGETS :=
+FUZZ_TARGETS :=
 
 -include mk/*.mk
 
-.PHONY: deps apt dev-null test test-rust bench run build
+.PHONY: deps apt dev-null test test-rust bench run build fuzz
 
 ## /dev/null must be the character device. On this project's machines it was
 ## once found replaced by a regular file, which then carried stray output
@@ -59,3 +60,7 @@ test: test-rust $(TEST_TARGETS)
 
 bench: deps $(BENCH_TARGETS)
 	@echo "make bench: results in docs/performance.md"
+
+## Every area's fuzzer with 10^6 inputs (seeded generators; no nightly).
+## Short seeded runs of the same targets are part of `make test`.
+fuzz: $(FUZZ_TARGETS)

@@ -9,3 +9,13 @@ BENCH_TARGETS += bench-agent
 .PHONY: bench-agent
 bench-agent:
 	cd src-tauri && cargo test --release --no-default-features --test bench_agent -- --ignored --nocapture
+
+# `make fuzz` (root Makefile): the seeded RPC command-line fuzzer with 10^6
+# inputs through the real reader and parser of `zot --mode rpc`, headless
+# and in release. `cargo test` runs the same target with 10^4 inputs.
+# ZOT_FUZZ_SEED=N repeats a run; ZOT_FUZZ_INPUTS=N changes its size.
+FUZZ_TARGETS += fuzz-rpc
+
+.PHONY: fuzz-rpc
+fuzz-rpc:
+	cd src-tauri && ZOT_FUZZ_INPUTS=$${ZOT_FUZZ_INPUTS:-1000000} cargo test --release --no-default-features --test fuzz_rpc -- --nocapture

@@ -1,5 +1,7 @@
 # The desktop UI (ui/) and the real app: install, unit tests, type and
-# format checks, the end-to-end run under Xvfb, `make run` and `make build`.
+# format checks, the end-to-end run under Xvfb, `make run`, `make build` and
+# `make dev`. Every cargo build of zot embeds ui/dist (its default feature
+# custom-protocol); only `make dev` loads the page from Vite's dev server.
 
 UI_DIR := ui
 # Cargo's target dir: target/, or CARGO_TARGET_DIR when it is set (a second
@@ -8,14 +10,15 @@ UI_DIR := ui
 CARGO_TARGET := $(or $(CARGO_TARGET_DIR),$(CURDIR)/target)
 # The E2E binary shares the target dir with `cargo test` (a second target dir
 # doubled the disk a cold build needs, and CI ran out of it), then is copied
-# aside, because a later `cargo test` rebuilds debug/zot without the UI.
+# aside, because a later `cargo test` may rebuild debug/zot (with the same
+# features, so tauri is not recompiled, but from whatever ui/dist then holds).
 E2E_BIN := $(CARGO_TARGET)/e2e/zot
 TAURI_DRIVER := $(HOME)/.cargo/bin/tauri-driver
 
 DEPS_TARGETS += deps-ui
 TEST_TARGETS += test-ui test-e2e
 
-.PHONY: deps-ui ui-dist test-ui test-e2e e2e-bin run build
+.PHONY: deps-ui ui-dist test-ui test-e2e e2e-bin run build dev
 
 ## npm ci only when the lockfile changed since the last install; tauri-driver once.
 deps-ui: $(UI_DIR)/node_modules/.zot-installed
@@ -37,7 +40,7 @@ test-ui: deps-ui
 
 ## A debug binary with the UI embedded, copied to target/e2e/zot.
 e2e-bin: ui-dist
-	cargo build -p zot --features custom-protocol
+	cargo build -p zot
 	mkdir -p $(dir $(E2E_BIN)) && cp $(CARGO_TARGET)/debug/zot $(E2E_BIN)
 
 ## The real app under Xvfb through tauri-driver and WebKitWebDriver.
@@ -50,13 +53,24 @@ test-e2e: apt e2e-bin
 
 ## Builds the UI and the backend, then opens the window.
 run: deps ui-dist
-	cargo build -p zot --features custom-protocol
+	cargo build -p zot
 	$(CARGO_TARGET)/debug/zot $(ARGS)
 
 ## A release binary with the UI embedded at target/release/zot.
 build: deps ui-dist
-	cargo build -p zot --release --features custom-protocol
+	cargo build -p zot --release
 	@echo "built $(CARGO_TARGET)/release/zot"
+
+## The window against Vite's dev server (hot reload while working on the
+## UI): the one build that loads devUrl (http://localhost:5173) instead of
+## the embedded page. Vite runs in its own process group and is stopped
+## with the window.
+DEV_URL_PORT := 5173
+dev: deps
+	@set -m; (cd $(UI_DIR) && exec npx vite --port $(DEV_URL_PORT) --strictPort) & vite=$$!; \
+	trap 'kill -- -$$vite 2>/dev/null || true' EXIT INT TERM; \
+	for i in $$(seq 1 150); do (exec 3<>/dev/tcp/127.0.0.1/$(DEV_URL_PORT)) 2>/dev/null && break; sleep 0.2; done; \
+	cargo run -p zot --no-default-features --features dev-server -- $(ARGS)
 
 BENCH_TARGETS += bench-ui
 .PHONY: bench-ui
@@ -67,7 +81,7 @@ BENCH_TARGETS += bench-ui
 ## one cargo invocation, so tauri and the rest of their dependencies are
 ## compiled once, with the same features, for both.
 bench-ui: apt ui-dist
-	cargo build --release -p zot -p bare-window --features zot/custom-protocol,bare-window/custom-protocol
+	cargo build --release -p zot -p bare-window --features bare-window/custom-protocol
 	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(CARGO_TARGET)/release/zot \
 		ZOT_BARE_BIN=$(CARGO_TARGET)/release/bare-window timeout -k 10 900 \
 		xvfb-run -a -s "-screen 0 1280x800x24" node e2e/bench/ui-bench.mjs > bench-ui.log 2>&1 \

@@ -39,7 +39,7 @@ export function scratchDir(prefix) {
 }
 
 /** Launches zot; call `stop()` when done. */
-export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv = {}, unset = [] } = {}) {
+export async function startApp({ exts = [], projectExts = [], theme, extraArgs = [], env: extraEnv = {}, unset = [] } = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = scratchDir("zot-e2e-");
@@ -48,6 +48,10 @@ export async function startApp({ exts = [], theme, extraArgs = [], env: extraEnv
   fs.mkdirSync(home);
   fs.mkdirSync(project);
   if (theme) fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ theme }));
+  // The project's own extensions (`.zot/extensions`), which wait for trust.
+  for (const e of projectExts) {
+    fs.cpSync(e, path.join(project, ".zot", "extensions", path.basename(e)), { recursive: true });
+  }
   const llm = await startFakeLlm();
   const args = ["--provider", "anthropic", "--model", "fake-model", "--api-key", "sk-e2e-000000001234", "--base-url", llm.url, "--cwd", project];
   args.push(...(extraArgs.length ? extraArgs : ["--no-session"]));

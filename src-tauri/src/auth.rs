@@ -55,17 +55,14 @@ pub fn missing_key_message(kind: ProviderKind, zot_home: &Path) -> String {
     )
 }
 
-/// Stores a key in `auth.json`, keeping other providers' keys, via a temp
-/// file renamed into place with mode 0600 so a crash never leaves half a
-/// file and the key is never world-readable.
+/// Stores a key in `auth.json`, keeping other providers' keys, via a 0600
+/// temp file renamed into place (in a 0700 `$ZOT_HOME`) so a crash never
+/// leaves half a file and the key is never readable by others.
 pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()> {
     // Read-modify-write: two saves in one process (the settings screen
     // saving two providers) must not lose one another's key.
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let _guard = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    std::fs::create_dir_all(zot_home)
-        .with_context(|| format!("cannot create {}", zot_home.display()))?;
     let path = zot_home.join("auth.json");
     let mut v: Value = std::fs::read_to_string(&path)
         .ok()
@@ -73,24 +70,8 @@ pub fn save(zot_home: &Path, kind: ProviderKind, key: &str) -> anyhow::Result<()
         .filter(Value::is_object)
         .unwrap_or_else(|| json!({}));
     v[kind.as_str()] = json!({ "api_key": key });
-    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = zot_home.join(format!(".auth.json.{}.{seq}.tmp", std::process::id()));
-    {
-        use std::io::Write;
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create(true).truncate(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(0o600);
-        }
-        let mut f = opts
-            .open(&tmp)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        f.write_all(serde_json::to_string_pretty(&v)?.as_bytes())?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, &path).with_context(|| format!("cannot replace {}", path.display()))?;
+    crate::state_dir::write_private(&path, serde_json::to_string_pretty(&v)?.as_bytes())
+        .with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
 }
 

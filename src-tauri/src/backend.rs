@@ -4,12 +4,16 @@
 //! prints and the desktop forwards as Tauri events.
 
 pub mod commands;
+pub mod events;
 pub mod options;
+pub mod redact;
+mod trust;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use zot_ext_host::{Host, HostEvent};
@@ -23,9 +27,6 @@ use crate::agent::{session, Agent, State};
 use crate::providers::ProviderKind;
 use crate::tools;
 pub use options::{BackendOptions, SessionChoice};
-
-/// Events the front end has not read yet before the backend waits.
-const EVENT_BUFFER: usize = 4096;
 
 /// A prompt waiting for the agent.
 struct Queued {
@@ -55,12 +56,17 @@ struct Inner {
     epoch: AtomicU64,
     /// Prompts queued or running.
     pending: AtomicUsize,
+    /// Prompts that ran and sent their `done` (RPC mode waits for the
+    /// client to have seen that many before it exits at end of input).
+    finished: AtomicU64,
     /// Fires to abort the running prompt.
     cancel: Mutex<CancellationToken>,
     /// `get_models`, fetched once.
     models: tokio::sync::Mutex<Option<Vec<ModelInfo>>>,
     /// Whether `session_start` has been announced.
     started: AtomicBool,
+    /// Masks this run's keys in everything handed to a front end.
+    redactor: Arc<redact::Redactor>,
 }
 
 /// A cheap handle on the running agent and extension host.
@@ -75,18 +81,22 @@ impl Backend {
     /// extensions. Never fails for a missing API key: prompts then answer
     /// with a message saying how to set one, and extensions still work.
     pub async fn start(opts: BackendOptions) -> anyhow::Result<(Backend, mpsc::Receiver<UiEvent>)> {
-        let (tx, mut urx) = mpsc::unbounded_channel::<UiEvent>();
-        let (out_tx, out_rx) = mpsc::channel::<UiEvent>(EVENT_BUFFER);
-        tokio::spawn(async move {
-            while let Some(ev) = urx.recv().await {
-                if out_tx.send(ev).await.is_err() {
-                    break;
-                }
-            }
-        });
+        crate::state_dir::prepare(&opts.zot_home)?;
+        // Producers never wait; the pump applies the flood policy while the
+        // front end is behind (`events`).
+        let (tx, urx) = mpsc::unbounded_channel::<UiEvent>();
+        let redactor = Arc::new(redact::Redactor::new(
+            opts.api_key.as_deref(),
+            &opts.zot_home,
+        ));
+        let out_rx = events::pump(urx, redactor.clone());
 
         let model = opts.model_or_default();
         let (host, mut hrx) = Host::start(opts.host_config());
+        if opts.watch && !opts.explicit.is_empty() {
+            // Ends by itself when the host is dropped.
+            zot_ext_host::watch::watch(&host, opts.explicit.clone(), zot_ext_host::watch::DEBOUNCE);
+        }
 
         let provider = RwLock::new(opts.connect(opts.provider));
         let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
@@ -130,9 +140,11 @@ impl Backend {
             queue: qtx,
             epoch: AtomicU64::new(0),
             pending: AtomicUsize::new(0),
+            finished: AtomicU64::new(0),
             cancel: Mutex::new(CancellationToken::new()),
             models: tokio::sync::Mutex::new(None),
             started: AtomicBool::new(false),
+            redactor,
         });
 
         // The worker: one prompt at a time, in order, surviving panics.
@@ -180,9 +192,11 @@ impl Backend {
     }
 
     /// Waits until every extension is ready or its grace passed, then
-    /// announces `session_start` (once) to the client and to subscribers.
+    /// announces `session_start` (once) to the client and to subscribers,
+    /// after what waits for the user's trust (`project_untrusted`).
     pub async fn wait_ready(&self) {
         self.inner.host.wait_ready().await;
+        trust::announce(self);
         self.announce_session();
     }
 
@@ -228,8 +242,25 @@ impl Backend {
         }
     }
 
+    /// How many prompts have run to their `done` so far.
+    pub fn finished(&self) -> u64 {
+        self.inner.finished.load(Ordering::SeqCst)
+    }
+
     /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
-    pub async fn handle(&self, cmd: RpcCommand) -> Result<RpcResult, String> {
+    /// The answer is the command's typed result ([`Backend::call`]) as
+    /// JSON, with every secret the redactor knows masked.
+    pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
+        let typed = self.call(cmd).await;
+        self.inner.redactor.answer(typed.and_then(|r| {
+            serde_json::to_value(r).map_err(|e| format!("cannot write the answer: {e}"))
+        }))
+    }
+
+    /// Runs one command and returns its typed result, unredacted: for
+    /// in-process callers that read its fields (settings). Whatever reaches
+    /// a client goes through [`Backend::handle`].
+    pub async fn call(&self, cmd: RpcCommand) -> Result<RpcResult, String> {
         commands::handle(self, cmd).await
     }
 
@@ -254,6 +285,10 @@ impl Backend {
     /// was saved) from the next model request on, with `model` or, for a
     /// new provider, its default model.
     pub fn use_provider(&self, kind: ProviderKind, model: Option<String>) {
+        self.inner.redactor.refresh(
+            self.inner.opts.api_key.as_deref(),
+            &self.inner.opts.zot_home,
+        );
         let switched = self.inner.agent.provider().kind != kind;
         self.inner.agent.set_provider(self.inner.opts.connect(kind));
         if let Some(m) = model.or_else(|| switched.then(|| kind.default_model().to_owned())) {

@@ -8,6 +8,7 @@ mod bridge;
 mod commands;
 mod error;
 mod manager;
+mod pace;
 mod renderer;
 mod settings;
 
@@ -17,6 +18,7 @@ use tauri::{Manager, RunEvent};
 use tokio::sync::watch;
 
 use crate::backend::{Backend, BackendOptions};
+use crate::signals::Signals;
 
 use error::{IpcError, IpcResult};
 
@@ -107,6 +109,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             commands::rpc,
             commands::ui_ready,
             manager::ext_install,
+            manager::ext_catalog,
+            manager::ext_new,
             manager::ext_set_enabled,
             manager::ext_remove,
             manager::ext_doctor,
@@ -118,6 +122,19 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::themes_list,
         ])
         .setup(move |app| {
+            // SIGINT, SIGTERM and SIGHUP close the app like its window's
+            // close button: `RunEvent::Exit` below shuts extensions down.
+            let on_signal = app.handle().clone();
+            tauri::async_runtime::spawn(async move {
+                match Signals::install() {
+                    Ok(mut signals) => {
+                        let sig = signals.recv().await;
+                        eprintln!("zot: {}: shutting down", sig.name());
+                        on_signal.exit(sig.exit_code());
+                    }
+                    Err(e) => eprintln!("zot: cannot install signal handlers ({e}); Ctrl-C will not stop extensions cleanly"),
+                }
+            });
             let handle = app.handle().clone();
             tauri::async_runtime::spawn(async move {
                 match Backend::start(opts).await {

@@ -11,6 +11,8 @@ pub mod desktop;
 pub mod modes;
 pub mod providers;
 pub mod settings;
+pub mod signals;
+pub mod state_dir;
 pub mod tools;
 
 use clap::Parser;
@@ -35,11 +37,14 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
         let Some(Command::Ext(args)) = cli.command.take() else {
             unreachable!()
         };
+        let zot_home = backend::options::zot_home()?;
+        state_dir::prepare(&zot_home)?;
         let globals = cli::ext::ExtGlobals {
-            zot_home: backend::options::zot_home()?,
+            zot_home,
             cwd: backend::options::resolve_cwd(cli.cwd.as_ref())?,
             explicit: cli.ext.clone(),
             no_ext: cli.no_ext,
+            trust_project: cli.trust_project,
         };
         return Ok(cli::ext::run(args, &globals));
     }
@@ -70,7 +75,7 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    rt.block_on(async move {
+    let code = rt.block_on(async move {
         match mode {
             Mode::Rpc => modes::rpc::run(opts).await,
             Mode::Print | Mode::Json => {
@@ -78,5 +83,11 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
                 modes::print::run(opts, prompt, mode == Mode::Json).await
             }
         }
-    })
+    });
+    // The extensions are already shut down. A read of stdin blocked in the
+    // runtime's blocking pool (RPC mode ended by a signal, stdin still
+    // open) never returns on its own, and dropping the runtime would wait
+    // for it forever.
+    rt.shutdown_background();
+    code
 }

@@ -1,14 +1,13 @@
 //! The user's settings: provider, model and API key, and the theme. The key
 //! goes to `auth.json` (mode 0600, through `auth::save`) and is never handed
 //! back in full; the provider/model choice and the theme go to
-//! `$ZOT_HOME/config.json`, written to a temp file and renamed so a crash
-//! never leaves half a file. UI-agnostic: the desktop commands are wrappers.
+//! `$ZOT_HOME/config.json`, written to a 0600 temp file and renamed so a
+//! crash never leaves half a file. UI-agnostic: the desktop commands are wrappers.
 
 use std::path::Path;
 
 use anyhow::Context;
 use serde_json::{json, Value};
-use zot_ext_host::toggle;
 use zot_ext_protocol::rpc::RpcCommand;
 use zot_ext_protocol::rpc_results::RpcResult;
 
@@ -38,7 +37,7 @@ pub struct Startup<'a> {
 pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings {
     let config = read_config(start.zot_home);
     let live = match backend {
-        Some(b) => b.handle(RpcCommand::GetState {}).await.ok(),
+        Some(b) => b.call(RpcCommand::GetState {}).await.ok(),
         None => None,
     };
     let live = match live {
@@ -155,12 +154,11 @@ pub fn read_config(home: &Path) -> Value {
         .unwrap_or_else(|| json!({}))
 }
 
-/// Writes `config.json` atomically.
+/// Writes `config.json` atomically, at mode 0600 in a 0700 `$ZOT_HOME`.
 pub fn write_config(home: &Path, config: &Value) -> anyhow::Result<()> {
-    std::fs::create_dir_all(home).with_context(|| format!("cannot create {}", home.display()))?;
     let path = home.join("config.json");
     let bytes = serde_json::to_vec_pretty(config)?;
-    toggle::write_atomically(&path, &bytes)
+    crate::state_dir::write_private(&path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

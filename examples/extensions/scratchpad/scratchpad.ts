@@ -3,7 +3,7 @@
 // and the model share one scratchpad across sessions.
 import { appendFileSync, existsSync, readFileSync, writeFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { Extension, Response, ToolResult, type Context } from "../../../extensions/sdk-ts/dist/index.js";
+import { Extension, Response, ToolResult, type Context } from "zot-ext";
 
 const ext = new Extension("scratchpad", "1.0.0");
 let file = "";

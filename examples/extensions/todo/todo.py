@@ -10,16 +10,12 @@ overwritten.
 """
 
 import os
-import sys
 
-try:
-    import zot_ext  # noqa: F401  (installed, or vendored next to this file)
-except ImportError:  # running from the zot checkout
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "extensions", "sdk-py"))
-
-from store import Store  # noqa: E402
-from panel import Panel  # noqa: E402
-from zot_ext import Extension, Response, ToolResult  # noqa: E402
+# zot_ext is provided by zot (on PYTHONPATH when zot starts this file); a
+# copy vendored next to this file or in a .venv here would win.
+from store import Store
+from panel import Panel
+from zot_ext import Extension, Response, ToolResult
 
 ext = Extension("todo", "1.0.0")
 state = {}  # filled in on_hello, once the data dir is known

@@ -24,8 +24,9 @@ pub fn example_dir(name: &str) -> PathBuf {
 
 /// A scratch copy of an example, for examples that keep state in their own
 /// directory (the spec's `data_dir`), so tests never write into the
-/// checkout. The copy sits at `<tmp>/examples/extensions/<name>` beside
-/// symlinks to the SDKs, so the examples' in-repo SDK paths still resolve.
+/// checkout. The copy sits alone in a temp directory: like an installed
+/// copy, it gets its SDK from zot (`$ZOT_HOME/sdk/…`), never from this
+/// repository.
 pub struct Copy {
     /// Keeps the copy alive.
     pub tmp: TempDir,
@@ -49,12 +50,6 @@ pub fn copy_example(name: &str) -> Copy {
         {
             std::fs::copy(entry.path(), dir.join(&file)).unwrap();
         }
-    }
-    let sdks = tmp.path().join("extensions");
-    std::fs::create_dir_all(&sdks).unwrap();
-    let repo = src.join("../../..").canonicalize().unwrap();
-    for sdk in ["sdk-py", "sdk-ts"] {
-        std::os::unix::fs::symlink(repo.join("extensions").join(sdk), sdks.join(sdk)).unwrap();
     }
     Copy { tmp, dir }
 }

@@ -66,6 +66,10 @@ pub struct HostConfig {
     /// Secret values (e.g. what `--api-key` gave): any variable holding one
     /// is dropped from every extension's environment.
     pub secret_env_values: Vec<String>,
+    /// Trust of the project for this run (`--trust-project` grants it
+    /// before start; `Host::trust_project` may grant it later). Remembered
+    /// trust lives in `$ZOT_HOME/trust.json` ([`crate::trust`]).
+    pub run_trust: crate::trust::RunTrust,
 }
 
 impl HostConfig {
@@ -94,6 +98,7 @@ impl HostConfig {
             startup_wait: STARTUP_WAIT,
             secret_env_names: Vec::new(),
             secret_env_values: Vec::new(),
+            run_trust: crate::trust::RunTrust::default(),
         }
     }
 }

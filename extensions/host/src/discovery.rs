@@ -44,6 +44,16 @@ pub enum FoundKind {
     Theme,
     /// The manifest is missing or wrong, or `exec` does not resolve.
     Invalid(ManifestError),
+    /// A project-local extension in a project the user has not trusted:
+    /// listed, never spawned ([`crate::trust`]). It shadows nothing, so a
+    /// global extension of the same name still runs.
+    Untrusted {
+        /// The resolved `exec` it would run.
+        exec: PathBuf,
+        /// The directory of a global extension of the same name, which it
+        /// would replace once trusted.
+        shadows: Option<PathBuf>,
+    },
     /// An extension with the same name loads from a higher-precedence place.
     Shadowed {
         /// The winner's scope.
@@ -82,13 +92,29 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
             dirs.extend(subdirs(&root).into_iter().map(|d| (d, scope)));
         }
     }
+    // Project code runs only in a trusted project; the trust file is read
+    // only when there is project code to decide about.
+    let project_trusted = !cfg.discover
+        || !crate::trust::has_project_extensions(&cfg.cwd)
+        || crate::trust::decide(cfg).trusted;
     let mut found: Vec<Found> = Vec::new();
     for (dir, scope) in dirs {
         let mut f = inspect(&dir, scope);
+        if scope == Scope::Project && !project_trusted {
+            if let FoundKind::Spawn { exec } = &f.kind {
+                f.kind = FoundKind::Untrusted {
+                    exec: exec.clone(),
+                    shadows: None,
+                };
+            }
+        }
         if !matches!(f.kind, FoundKind::Invalid(_)) {
             let winner = found.iter().find(|w| {
                 w.name == f.name
                     && !matches!(w.kind, FoundKind::Invalid(_) | FoundKind::Shadowed { .. })
+                    // Nothing of an untrusted project replaces (or, by a
+                    // disabled copy, switches off) an extension of the user's.
+                    && !(w.scope == Scope::Project && !project_trusted && f.scope != Scope::Project)
             });
             match winner {
                 // Two in one scope: neither precedence nor the user decided
@@ -113,6 +139,14 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
                     };
                 }
                 None => {}
+            }
+        }
+        if f.scope == Scope::Global {
+            let global_dir = f.dir.clone();
+            for w in found.iter_mut().filter(|w| w.name == f.name) {
+                if let FoundKind::Untrusted { shadows, .. } = &mut w.kind {
+                    shadows.get_or_insert_with(|| global_dir.clone());
+                }
             }
         }
         found.push(f);

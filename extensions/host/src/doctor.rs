@@ -236,6 +236,7 @@ fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
             "{} did not finish its handshake in time; it must send `hello` first{log}",
             s.name
         )),
-        ExtState::Ready | ExtState::Disabled | ExtState::Theme => None,
+        // Waiting for the user's trust is a decision, not a fault.
+        ExtState::Ready | ExtState::Disabled | ExtState::Theme | ExtState::Untrusted => None,
     }
 }

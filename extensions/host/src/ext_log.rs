@@ -108,11 +108,7 @@ impl ExtLog {
             if let Some(dir) = self.path.parent() {
                 let _ = std::fs::create_dir_all(dir);
             }
-            st.file = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)
-                .ok();
+            st.file = private_append(&self.path).ok();
             st.size = st
                 .file
                 .as_ref()
@@ -123,11 +119,7 @@ impl ExtLog {
             if st.size.saturating_add(len) > ROTATE_BYTES && st.size > 0 {
                 st.file = None;
                 let _ = std::fs::rename(&self.path, rotated(&self.path));
-                st.file = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&self.path)
-                    .ok();
+                st.file = private_append(&self.path).ok();
                 st.size = 0;
             }
         }
@@ -170,6 +162,16 @@ fn cut(msg: &str, max: usize) -> std::borrow::Cow<'_, str> {
     }
     let head = msg.get(..end).unwrap_or_default();
     format!("{head}… (cut; {} bytes)", msg.len()).into()
+}
+
+/// Opens a log for appending, creating it at mode 0600: logs quote
+/// prompts and tool output, which are nobody else's business.
+pub(crate) fn private_append(path: &Path) -> std::io::Result<File> {
+    let mut o = OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    o.open(path)
 }
 
 /// Counts repeated trouble and says when it is worth a log line: the first

@@ -60,7 +60,8 @@ impl Host {
     /// Call inside a tokio runtime.
     pub fn start(cfg: HostConfig) -> (Host, mpsc::Receiver<HostEvent>) {
         let (bus, rx) = Bus::new();
-        let inner = Arc::new(Shared::new(cfg, bus));
+        let sdk = crate::sdk::ensure(&cfg.zot_home).map_err(|e| e.to_string());
+        let inner = Arc::new(Shared::new(cfg, bus, sdk));
         tokio::spawn(deadlines::sweep(inner.deadlines.clone()));
         load(&inner);
         (Host { inner }, rx)

@@ -23,18 +23,25 @@
     )
 )]
 
+pub mod catalog;
 pub mod ext_ops;
 pub mod home;
 pub mod install;
+pub mod install_notes;
 pub mod logs;
 pub mod remove;
+pub mod scaffold;
+pub mod sdk;
 pub mod toggle;
+pub mod unpack;
+pub mod watch;
 
 // The runtime (host engineer).
 mod actions;
 pub mod child_env;
 pub mod codec;
 pub mod config;
+pub mod conformance;
 pub mod connection;
 mod deadlines;
 pub mod discovery;
@@ -63,6 +70,8 @@ mod shutdown;
 mod state;
 mod supervisor;
 pub mod theme;
+pub mod trust;
+mod trust_ops;
 
 pub use config::HostConfig;
 pub use error::HostError;

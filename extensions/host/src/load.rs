@@ -2,6 +2,7 @@
 //! extension to spawn. [`crate::Host::start`] and reload share it; it
 //! replaces the tables of the previous load in one step.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use zot_ext_protocol::rpc::{ExtState, ShadowKind, Shadowing, UiEvent};
@@ -30,6 +31,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
             FoundKind::Theme => ExtState::Theme,
             FoundKind::Invalid(_) => ExtState::Failed,
+            FoundKind::Untrusted { .. } => ExtState::Untrusted,
         };
         let exec = match &f.kind {
             FoundKind::Spawn { exec } => Some(exec.clone()),
@@ -68,6 +70,9 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
                     ),
                 });
             }
+            FoundKind::Untrusted { shadows, .. } => {
+                mark_untrusted(&ext, &inner.cfg.cwd, shadows.as_deref())
+            }
             FoundKind::Disabled | FoundKind::Theme => {}
         }
         if matches!(state, ExtState::Loading | ExtState::Theme) {
@@ -104,6 +109,24 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
     }
     inner.changed();
     spawned
+}
+
+/// Notes on an untrusted extension's record, for `ext_list`, the manager
+/// and the doctor: why it did not start, and whose global extension it
+/// would replace.
+fn mark_untrusted(ext: &Ext, cwd: &Path, shadows: Option<&Path>) {
+    let mut m = ext.lock();
+    m.error = Some(format!(
+        "not started: {} is not a trusted project; trust it with `zot ext trust` (or \"Trust and run\" in the app) to run its extensions",
+        cwd.display()
+    ));
+    if let Some(global) = shadows {
+        m.warnings.push(format!(
+            "shadows your global extension '{}' ({}): once this project is trusted, this project's copy runs instead of yours",
+            ext.name,
+            global.display()
+        ));
+    }
 }
 
 fn load_themes(ext: &Ext, themes: &mut Vec<LoadedTheme>) {

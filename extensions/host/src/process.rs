@@ -3,6 +3,7 @@
 //! (`npx tsx …`, shell pipelines); a guard kills the group if the host
 //! forgets or panics.
 
+use std::ffi::OsString;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::path::Path;
@@ -29,10 +30,16 @@ pub struct Spawned {
 }
 
 /// Spawns `exec args…` in `dir`, in a new process group, with stderr piped
-/// (the host copies it into the rotating log) and without the variables
+/// (the host copies it into the rotating log), without the variables
 /// `scrub` drops (zot's credentials never reach an extension; see
-/// `child_env.rs`).
-pub fn spawn(exec: &Path, args: &[String], dir: &Path, scrub: &Scrub) -> io::Result<Spawned> {
+/// `child_env.rs`), and with `envs` added (zot's SDKs; see `sdk.rs`).
+pub fn spawn(
+    exec: &Path,
+    args: &[String],
+    dir: &Path,
+    scrub: &Scrub,
+    envs: &[(OsString, OsString)],
+) -> io::Result<Spawned> {
     let mut cmd = Command::new(exec);
     cmd.args(args)
         .current_dir(dir)
@@ -44,6 +51,7 @@ pub fn spawn(exec: &Path, args: &[String], dir: &Path, scrub: &Scrub) -> io::Res
     for name in scrub.to_remove_from_current() {
         cmd.env_remove(name);
     }
+    cmd.envs(envs.iter().map(|(k, v)| (k, v)));
     let mut child = cmd.spawn()?;
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
     // Registered before anything can fail, so even a zot SIGKILLed right

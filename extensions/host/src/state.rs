@@ -42,6 +42,9 @@ pub(crate) struct Shared {
     /// overlapping reloads each stopped the same old set and each loaded a
     /// new one, and the first new set was orphaned (running, unlisted).
     pub lifecycle: tokio::sync::Mutex<()>,
+    /// zot's unpacked SDKs (`$ZOT_HOME/sdk/…`), or why they could not be
+    /// unpacked (each extension's log and the doctor say so).
+    pub sdk: Result<std::path::PathBuf, String>,
 }
 
 impl Drop for Shared {
@@ -103,9 +106,11 @@ impl State {
 }
 
 impl Shared {
-    /// Empty tables for `cfg`, posting on `bus`.
-    pub fn new(cfg: HostConfig, bus: Bus) -> Self {
+    /// Empty tables for `cfg`, posting on `bus`, spawning with the SDKs
+    /// unpacked at `sdk`.
+    pub fn new(cfg: HostConfig, bus: Bus, sdk: Result<std::path::PathBuf, String>) -> Self {
         Shared {
+            sdk,
             cfg,
             state: Mutex::new(State::default()),
             bus,

@@ -82,7 +82,8 @@ pub(crate) async fn connect(
         .map(|m| m.args.clone())
         .unwrap_or_default();
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
-    let sp = process::spawn(exec, &args, &ext.dir, &scrub)
+    let envs = sdk_env(inner, ext);
+    let sp = process::spawn(exec, &args, &ext.dir, &scrub, &envs)
         .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
     let log_of = ext.clone();
     let stderr = sp.stderr;
@@ -175,6 +176,20 @@ fn name_mismatch(ext: &Ext, said: &str) {
     if crate::extension::tolerate(ext, note.clone()) {
         ext.log.line(&note);
     }
+}
+
+/// The SDK environment of `ext`; its warnings go to its log and, once
+/// each, to the warnings the doctor shows.
+fn sdk_env(inner: &Shared, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let env = crate::sdk::spawn_env(inner.sdk.as_deref().map_err(String::as_str), &ext.dir);
+    for w in env.warnings {
+        ext.log.line(&w);
+        let mut m = ext.lock();
+        if !m.warnings.contains(&w) {
+            m.warn(w);
+        }
+    }
+    env.vars
 }
 
 /// Waits for the first non-blank line, the process's exit, the hello

@@ -34,8 +34,11 @@ fn setup() -> Setup {
     let project = cwd.join(".zot/extensions");
     std::fs::create_dir_all(&global).unwrap();
     std::fs::create_dir_all(&project).unwrap();
+    // Trusted, so the project's extensions run as before trust existed.
+    let cfg = HostConfig::new(&home, &cwd);
+    cfg.run_trust.grant();
     Setup {
-        cfg: HostConfig::new(&home, &cwd),
+        cfg,
         _tmp: tmp,
         global,
         project,

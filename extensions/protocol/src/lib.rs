@@ -29,6 +29,7 @@
 )]
 
 pub mod builtins;
+pub mod catalog;
 pub mod content;
 pub mod desktop;
 pub mod ext_to_host;
@@ -41,6 +42,7 @@ pub mod rpc_results;
 pub mod theme;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
+pub use catalog::{CatalogEntry, CatalogRegisters};
 pub use content::ContentBlock;
 pub use ext_to_host::*;
 pub use host_to_ext::*;

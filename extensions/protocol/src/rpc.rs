@@ -85,6 +85,26 @@ pub enum RpcCommand {
     GetModels {},
     /// Liveness check.
     Ping {},
+    /// Trusts the project (the cwd) and starts its extensions; answers
+    /// `data.started:[name…]` (spec/rpc.md "Project trust").
+    TrustProject {
+        /// Also remember it in `$ZOT_HOME/trust.json`; otherwise for this run.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        remember: Option<bool>,
+    },
+    /// Forgets the trust of the project (or of `dir`, a folder listed by
+    /// `trust_status`) and stops the project's extensions; answers
+    /// `data.stopped:[name…]`.
+    UntrustProject {
+        /// Another remembered folder to forget; the cwd when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        dir: Option<String>,
+    },
+    /// Whether the project is trusted, what would run in it, and every
+    /// remembered folder; answers a [`TrustStatus`].
+    TrustStatus {},
 }
 
 /// An image attached to a prompt.
@@ -293,6 +313,52 @@ pub enum ExtState {
     Disabled,
     /// Theme-only; never spawned.
     Theme,
+    /// A project-local extension in a project the user has not trusted:
+    /// listed, never spawned, registers nothing.
+    Untrusted,
+}
+
+/// One project extension that did not start because the project is not
+/// trusted: what would run if the user trusted it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct UntrustedExtension {
+    /// Manifest name.
+    pub name: String,
+    /// Its directory.
+    pub dir: String,
+    /// The program it would run (the manifest's `exec`, resolved).
+    pub exec: String,
+    /// Manifest description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub description: Option<String>,
+    /// When a global extension has the same name: that extension's
+    /// directory, which this one would replace once trusted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub shadows_global: Option<String>,
+}
+
+/// The answer to `trust_status`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct TrustStatus {
+    /// The project directory (canonical).
+    pub dir: String,
+    /// Whether its extensions may run now (remembered, `--trust-project`
+    /// or trusted for this run).
+    pub trusted: bool,
+    /// Whether that trust is remembered in `trust.json`.
+    pub remembered: bool,
+    /// Project extensions waiting for trust.
+    pub extensions: Vec<UntrustedExtension>,
+    /// Every folder remembered in `trust.json`, sorted.
+    pub trusted_dirs: Vec<String>,
+    /// Why `trust.json` could not be used, when it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub problem: Option<String>,
 }
 
 /// A command as listed for autocomplete and `/help`.
@@ -618,4 +684,14 @@ pub enum UiEvent {
     },
     /// The extension list or a registry changed; clients re-read `ext_list`.
     ExtChanged {},
+    /// Once after `ready`: the project has extensions that did not start
+    /// because it is not trusted.
+    ProjectUntrusted {
+        /// The project directory (canonical).
+        dir: String,
+        /// Their names, in load order.
+        extensions: Vec<String>,
+        /// What each would run, and which global extension it would shadow.
+        details: Vec<UntrustedExtension>,
+    },
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::panel::PanelSpec;
-use crate::rpc::{CommandInfo, ExtensionSummary, ModelInfo, ReloadError, UsageReport};
+use crate::rpc::{CommandInfo, ExtensionSummary, ModelInfo, ReloadError, TrustStatus, UsageReport};
 use crate::CommandAction;
 
 /// The answer to any command; serialised as the variant's own object.
@@ -41,6 +41,30 @@ pub enum RpcResult {
     Models(ModelsResult),
     /// `ping`.
     Pong(PongResult),
+    /// `trust_project`.
+    Trusted(TrustedResult),
+    /// `untrust_project`.
+    Untrusted(UntrustedResult),
+    /// `trust_status`.
+    TrustStatus(TrustStatus),
+}
+
+/// `trust_project`: the project extensions it started.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct TrustedResult {
+    /// Their names, in load order.
+    pub started: Vec<String>,
+    /// Whether the trust was saved for later runs.
+    pub remembered: bool,
+}
+
+/// `untrust_project`: the extensions it stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct UntrustedResult {
+    /// Their names.
+    pub stopped: Vec<String>,
 }
 
 /// `hello`: who answers.

@@ -21,7 +21,16 @@ from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDeci
 from .extension import Extension
 from .responses import Response, ToolResult
 
+#: This copy's version. zot compares it with the copy it bundles when an
+#: extension ships its own (vendored or in its virtualenv) and warns when
+#: they differ.
+__version__ = "0.1.0"
+
+#: The wire protocol this copy speaks (``hello_ack.protocol_version``).
+PROTOCOL_VERSION = 1
+
 __all__ = [
+    "PROTOCOL_VERSION",
     "AssistantMessageDecision",
     "Context",
     "Extension",

@@ -114,6 +114,13 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             }))
         }
         RpcCommand::Ping {} => Ok(RpcResult::Pong(PongResult { pong: true })),
+        RpcCommand::TrustProject { remember } => super::trust::trust(b, remember.unwrap_or(false))
+            .await
+            .map(RpcResult::Trusted),
+        RpcCommand::UntrustProject { dir } => super::trust::untrust(b, dir)
+            .await
+            .map(RpcResult::Untrusted),
+        RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
     }
 }
 

@@ -31,6 +31,10 @@ pub struct BackendOptions {
     pub explicit: Vec<PathBuf>,
     /// `--no-ext`.
     pub no_ext: bool,
+    /// `--watch`: reload when an `--ext` folder's sources change.
+    pub watch: bool,
+    /// `--trust-project`: run the project's extensions this once.
+    pub trust_project: bool,
     /// `--tools CSV`.
     pub tools: Option<String>,
     /// `--no-tools`.
@@ -86,6 +90,8 @@ impl BackendOptions {
             zot_home: zot_home()?,
             explicit: cli.ext.clone(),
             no_ext: cli.no_ext,
+            watch: cli.watch,
+            trust_project: cli.trust_project,
             tools: cli.tools.clone(),
             no_tools: cli.no_tools,
             max_steps: cli.max_steps,
@@ -112,6 +118,9 @@ impl BackendOptions {
         cfg.secret_env_values.extend(self.api_key.clone());
         cfg.explicit = self.explicit.clone();
         cfg.discover = !self.no_ext;
+        if self.trust_project {
+            cfg.run_trust.grant();
+        }
         cfg.provider = self.provider.as_str().into();
         cfg.model = self.model_or_default();
         if let Some(secs) = start_timeout(&crate::settings::read_config(&self.zot_home)) {

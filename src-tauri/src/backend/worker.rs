@@ -33,6 +33,8 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
                         };
                         inner.agent.fail_after_panic(&what);
                     }
+                    // Either way its `done` has been sent.
+                    inner.finished.fetch_add(1, Ordering::SeqCst);
                 }
             }
             inner.pending.fetch_sub(1, Ordering::SeqCst);

@@ -99,6 +99,15 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_ext: bool,
 
+    /// Reload the extensions when a `--ext` folder's sources change (debounced).
+    #[arg(long, global = true)]
+    pub watch: bool,
+
+    /// Run this project's own extensions (<cwd>/.zot/extensions) for this
+    /// run without remembering the trust (`zot ext trust` remembers it).
+    #[arg(long, global = true)]
+    pub trust_project: bool,
+
     /// Replace the system prompt.
     #[arg(long, value_name = "TEXT", global = true)]
     pub system_prompt: Option<String>,

@@ -3,11 +3,15 @@
 //! desktop manager calls too; this module only parses, asks, and prints.
 //! Data goes to stdout, progress and errors to stderr.
 
+mod catalog;
 mod doctor;
 mod list;
 mod logs;
 mod manage;
+mod new;
 mod output;
+mod test;
+mod trust;
 
 use std::path::PathBuf;
 
@@ -37,14 +41,49 @@ pub enum ExtCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Copy a directory or shallow-clone a git URL into $ZOT_HOME/extensions/.
+    /// List the extensions zot ships (install one with `zot ext install <name>`).
+    Catalog {
+        /// Print JSON (an array of catalog entries) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Copy a directory, shallow-clone a git URL, or install a catalog entry
+    /// into $ZOT_HOME/extensions/.
     Install {
-        /// A directory holding extension.json, or a git URL.
-        #[arg(value_name = "PATH|GIT-URL", allow_hyphen_values = true)]
+        /// A directory holding extension.json, a git URL, or a name from
+        /// `zot ext catalog`.
+        #[arg(value_name = "PATH|GIT-URL|CATALOG-NAME", allow_hyphen_values = true)]
         source: String,
         /// Replace an installed extension of the same name.
         #[arg(long)]
         force: bool,
+    },
+    /// Scaffold a working extension (manifest, a command, a tool, a test, a
+    /// README; a panel with --panel) in ./NAME.
+    New {
+        /// The extension's name (also its first command and its folder).
+        name: String,
+        /// python, typescript or rust.
+        #[arg(long, default_value = "python")]
+        lang: String,
+        /// Add a panel with keys.
+        #[arg(long)]
+        panel: bool,
+        /// Where to create the NAME folder (default: the current directory).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Run the conformance kit against an extension folder: handshake,
+    /// readiness, registrations, commands, tools, panels, shutdown.
+    Test {
+        /// The folder holding extension.json.
+        dir: PathBuf,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Seconds a command or tool may take (default: the spec's 30 s / 60 s).
+        #[arg(long)]
+        timeout: Option<f64>,
     },
     /// Delete an installed extension's directory.
     Remove {
@@ -76,6 +115,23 @@ pub enum ExtCommand {
         #[arg(long, short = 'f')]
         follow: bool,
     },
+    /// Trust a project folder so its own extensions (.zot/extensions) run;
+    /// remembered in $ZOT_HOME/trust.json.
+    Trust {
+        /// The project folder; the current one (or --cwd) when absent.
+        dir: Option<PathBuf>,
+    },
+    /// Forget the trust of a project folder; its extensions no longer run.
+    Untrust {
+        /// The project folder; the current one (or --cwd) when absent.
+        dir: Option<PathBuf>,
+    },
+    /// List the trusted project folders.
+    Trusted {
+        /// Print JSON (an array of folders) instead of lines.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// What `zot ext` needs from the global command line and environment.
@@ -89,6 +145,8 @@ pub struct ExtGlobals {
     pub explicit: Vec<PathBuf>,
     /// `--no-ext`: skip project-local and global discovery.
     pub no_ext: bool,
+    /// `--trust-project`: run the project's extensions this once.
+    pub trust_project: bool,
 }
 
 impl ExtGlobals {
@@ -98,6 +156,9 @@ impl ExtGlobals {
         let mut cfg = zot_ext_host::HostConfig::new(&self.zot_home, &self.cwd);
         cfg.explicit = self.explicit.clone();
         cfg.discover = !self.no_ext;
+        if self.trust_project {
+            cfg.run_trust.grant();
+        }
         cfg
     }
 }
@@ -117,11 +178,22 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
     let result = match args.command {
         ExtCommand::List { json } => list::run(global, json),
         ExtCommand::Doctor { json } => doctor::run(global, json),
+        ExtCommand::Catalog { json } => catalog::run(global, json),
         ExtCommand::Install { source, force } => manage::install(global, &source, force),
+        ExtCommand::New {
+            name,
+            lang,
+            panel,
+            dir,
+        } => new::run(global, &name, &lang, panel, dir),
+        ExtCommand::Test { dir, json, timeout } => test::run(global, &dir, json, timeout),
         ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
         ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),
         ExtCommand::Logs { name, follow } => logs::run(global, &name, follow),
+        ExtCommand::Trust { dir } => trust::trust(global, dir.as_deref()),
+        ExtCommand::Untrust { dir } => trust::untrust(global, dir.as_deref()),
+        ExtCommand::Trusted { json } => trust::list(global, json),
     };
     match result {
         Ok(code) => code,

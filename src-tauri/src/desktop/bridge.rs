@@ -1,39 +1,33 @@
 //! Forwards the backend's single `UiEvent` stream to the page as one Tauri
-//! event. Events that arrive before the page has subscribed (an extension
-//! that fails at startup, say) are held and flushed when the page calls
-//! `ui_ready`, so nothing is lost to the race between window and backend.
+//! event. Nothing is read before the page has subscribed (it calls
+//! `ui_ready`): until then events wait in the backend's bounded policy
+//! queue (`backend::events`), so an extension that fails at startup still
+//! shows, and one that floods at startup cannot grow an unbounded hold
+//! here. After that, events go out within a per-frame budget (`pace`).
 
 use tauri::{AppHandle, Emitter};
 use tokio::sync::{mpsc, watch};
 use zot_ext_protocol::rpc::UiEvent;
 
+use super::pace::Pace;
+
 /// The event name the page listens on (`ui/src/lib/backend/tauri.ts`).
 pub const UI_EVENT: &str = "zot://ui-event";
 
-/// Runs until the backend drops its sender.
+/// Runs until the backend drops its sender (or the window is gone before
+/// it was ready).
 pub async fn forward(
     app: AppHandle,
     mut events: mpsc::Receiver<UiEvent>,
     mut ready: watch::Receiver<bool>,
 ) {
-    let mut held = Vec::new();
-    while !*ready.borrow() {
-        tokio::select! {
-            ev = events.recv() => match ev {
-                Some(ev) => held.push(ev),
-                None => break,
-            },
-            changed = ready.changed() => if changed.is_err() { return },
-        }
-    }
-    // If the backend ended before the page was ready, still wait for it.
-    if !*ready.borrow() && ready.wait_for(|r| *r).await.is_err() {
+    if ready.wait_for(|r| *r).await.is_err() {
         return;
     }
-    for ev in held {
-        emit(&app, &ev);
-    }
+    let mut pace = Pace::default();
     while let Some(ev) = events.recv().await {
+        let size = serde_json::to_string(&ev).map_or(0, |s| s.len());
+        pace.admit(size).await;
         emit(&app, &ev);
     }
 }

@@ -3,14 +3,13 @@
 
 use tauri::State;
 use zot_ext_protocol::rpc::RpcCommand;
-use zot_ext_protocol::rpc_results::RpcResult;
 
 use super::error::{IpcError, IpcResult};
 use super::Desktop;
 
 /// Forwards one command to the backend; resolves with the response's data.
 #[tauri::command]
-pub async fn rpc(state: State<'_, Desktop>, cmd: RpcCommand) -> IpcResult<RpcResult> {
+pub async fn rpc(state: State<'_, Desktop>, cmd: RpcCommand) -> IpcResult<serde_json::Value> {
     let backend = state.backend().await?;
     backend
         .handle(cmd)

@@ -7,18 +7,21 @@ use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
+use zot_ext_host::ext_ops::OpsError;
 use zot_ext_host::install::{self, Cancel, Progress, Source};
 use zot_ext_host::preview::preview;
-use zot_ext_host::{ext_ops, logs, remove, toggle};
+use zot_ext_host::{catalog, ext_ops, logs, remove, toggle};
+use zot_ext_protocol::CatalogEntry;
 
 use super::error::{IpcError, IpcResult};
 use super::Desktop;
 
 pub use zot_ext_protocol::desktop::{InstallProgress, InstallSummary, LogChunk};
 
-/// Installs from a folder or a git URL, starts it once alone to learn what
-/// it registers, leaves it disabled, and reports what it is. The user
-/// enables it from the summary.
+/// Installs from a folder, a git URL or a catalog name (the same
+/// resolution as `zot ext install`), starts it once alone to learn what it
+/// registers, leaves it disabled, and reports what it is. The user enables
+/// it from the summary.
 #[tauri::command]
 pub async fn ext_install(
     state: State<'_, Desktop>,
@@ -29,7 +32,14 @@ pub async fn ext_install(
     let arg = source.clone();
     let send = progress.clone();
     let installed = tauri::async_runtime::spawn_blocking(move || {
-        let parsed = Source::parse(&arg)?;
+        let parsed = match Source::parse(&arg) {
+            Ok(s) => s,
+            // Not a folder or git URL: a name from zot's catalog.
+            Err(OpsError::UnknownSource(name)) => Source::Dir(
+                catalog::source_of(&zot_home, &name).map_err(|e| IpcError::new("install", e))?,
+            ),
+            Err(e) => return Err(IpcError::new("install", e)),
+        };
         let mut report = |p: Progress| {
             let message = match p {
                 Progress::Copying { from } => format!("copying {}", from.display()),
@@ -43,10 +53,10 @@ pub async fn ext_install(
             });
         };
         install::install(&zot_home, &parsed, false, &Cancel::new(), &mut report)
+            .map_err(|e| IpcError::new("install", e))
     })
     .await
-    .map_err(|e| IpcError::new("install", e))?
-    .map_err(|e| IpcError::new("install", e))?;
+    .map_err(|e| IpcError::new("install", e))??;
     let _ = progress.send(InstallProgress {
         source: source.clone(),
         message: format!("starting {} once to see what it registers", installed.name),
@@ -79,6 +89,51 @@ pub async fn ext_install(
     })
 }
 
+/// The extensions zot ships, each checked (available, or why not) and
+/// marked when installed; the manager's "Available" section.
+#[tauri::command]
+pub async fn ext_catalog(state: State<'_, Desktop>) -> IpcResult<Vec<CatalogEntry>> {
+    let zot_home = state.ctx.zot_home.clone();
+    tauri::async_runtime::spawn_blocking(move || catalog::list(&zot_home))
+        .await
+        .map_err(|e| IpcError::new("catalog", e))?
+        .map_err(|e| IpcError::new("catalog", e))
+}
+
+/// Scaffolds a new extension (`zot ext new`) as `parent/name` and returns
+/// its folder; the UI then offers to install it.
+#[tauri::command]
+pub async fn ext_new(
+    state: State<'_, Desktop>,
+    name: String,
+    lang: String,
+    panel: bool,
+    parent: String,
+) -> IpcResult<String> {
+    use zot_ext_host::scaffold::{scaffold, Lang, NewExtension};
+    let lang = Lang::parse(&lang).ok_or_else(|| {
+        IpcError::new(
+            "new",
+            format!("unknown language `{lang}`: use python, typescript or rust"),
+        )
+    })?;
+    let zot_home = state.ctx.zot_home.clone();
+    tauri::async_runtime::spawn_blocking(move || {
+        let spec = NewExtension {
+            name,
+            lang,
+            panel,
+            rust_sdk: std::env::var_os("ZOT_RUST_SDK").map(PathBuf::from),
+            sdk_dir: zot_ext_host::sdk::ensure(&zot_home).ok(),
+        };
+        scaffold(std::path::Path::new(&parent), &spec)
+            .map(|dir| dir.display().to_string())
+            .map_err(|e| IpcError::new("new", e))
+    })
+    .await
+    .map_err(|e| IpcError::new("new", e))?
+}
+
 /// Enables or disables an extension by name, then reloads.
 #[tauri::command]
 pub async fn ext_set_enabled(
@@ -107,7 +162,10 @@ pub async fn ext_doctor(
     state: State<'_, Desktop>,
 ) -> IpcResult<zot_ext_host::doctor::DoctorReport> {
     let backend = state.backend().await?;
-    Ok(zot_ext_host::doctor::diagnose(backend.options().host_config()).await)
+    let mut cfg = backend.options().host_config();
+    // A trust given for this run only (the banner without "Remember") counts.
+    cfg.run_trust = backend.host().run_trust();
+    Ok(zot_ext_host::doctor::diagnose(cfg).await)
 }
 
 /// Most a single read returns, so a huge log never stalls the page.

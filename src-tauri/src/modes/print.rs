@@ -6,12 +6,20 @@ use std::io::Write;
 use zot_ext_protocol::rpc::{RpcCommand, StopReason, UiEvent};
 
 use crate::backend::{Backend, BackendOptions};
+use crate::signals::{Signals, Stop};
+use anyhow::Context;
 
 /// Runs one prompt; `json` prints events instead of the final text.
-/// Returns the exit code: 0 unless the prompt ended in an error.
+/// Returns the exit code: 0 unless the prompt ended in an error; SIGINT,
+/// SIGTERM or SIGHUP stop the prompt, shut down as a clean exit does, and
+/// give 128 + the signal's number.
 pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Result<i32> {
+    let mut signals = Signals::install().context("cannot install signal handlers")?;
     let (backend, mut rx) = Backend::start(opts).await?;
-    backend.wait_ready().await;
+    tokio::select! {
+        () = backend.wait_ready() => {}
+        sig = signals.recv() => return Ok(stopped(&backend, sig).await),
+    }
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string(&UiEvent::Ready {})?)?;
@@ -27,7 +35,18 @@ pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Re
     }
     let mut last_text: Option<String> = None;
     let mut failed = false;
-    while let Some(ev) = rx.recv().await {
+    loop {
+        let ev = tokio::select! {
+            ev = rx.recv() => match ev {
+                Some(ev) => ev,
+                None => break,
+            },
+            sig = signals.recv() => {
+                out.flush()?;
+                drop(out);
+                return Ok(stopped(&backend, sig).await);
+            }
+        };
         if json {
             writeln!(out, "{}", serde_json::to_string(&ev)?)?;
             out.flush()?;
@@ -48,6 +67,12 @@ pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Re
             UiEvent::ExtStatus {
                 extension, text, ..
             } if !json => eprintln!("[{extension}] {text}"),
+            UiEvent::ProjectUntrusted {
+                dir, extensions, ..
+            } if !json => eprintln!(
+                "zot: this project's extensions did not run ({}): {dir} is not trusted; run `zot ext trust` to trust it, or pass --trust-project for one run",
+                extensions.join(", ")
+            ),
             _ => {}
         }
         if matches!(ev, UiEvent::Done {}) {
@@ -63,4 +88,11 @@ pub async fn run(opts: BackendOptions, prompt: String, json: bool) -> anyhow::Re
     drop(out);
     backend.shutdown().await;
     Ok(if failed { 1 } else { 0 })
+}
+
+/// The clean exit's shutdown after a signal; returns the exit code.
+async fn stopped(backend: &Backend, sig: Stop) -> i32 {
+    eprintln!("zot: {}: stopping the prompt and shutting down", sig.name());
+    backend.shutdown().await;
+    sig.exit_code()
 }

@@ -1,21 +1,33 @@
 //! `zot --mode rpc`: `spec/rpc.md` on stdin/stdout. A thin loop: each
 //! stdin line is parsed into a command for the backend and answered with
 //! one `response` line; backend events are printed as they come. Bad lines
-//! get `success:false` and the process keeps serving.
+//! get `success:false` and the process keeps serving: a line that is not
+//! UTF-8 or longer than [`input::MAX_LINE`] included (see `input`).
+
+pub mod input;
 
 use serde_json::Value;
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
-use zot_ext_protocol::rpc_results::RpcResult;
 
 use crate::backend::{Backend, BackendOptions};
+use crate::signals::{Signals, Stop};
+use anyhow::Context;
 
 /// Serves until stdin closes; returns the exit code.
+/// SIGINT, SIGTERM and SIGHUP end it the same way, with exit code
+/// 128 + the signal's number.
 pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
+    let mut signals = Signals::install().context("cannot install signal handlers")?;
     let (backend, mut events) = Backend::start(opts).await?;
-    backend.wait_ready().await;
+    tokio::select! {
+        () = backend.wait_ready() => {}
+        sig = signals.recv() => return Ok(stop(&backend, sig).await),
+    }
     let out = Out;
     let _ = out.send(serde_json::to_string(&UiEvent::Ready {})?);
     // Print everything up to `session_start` before serving, so it always
@@ -26,35 +38,56 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             break;
         }
     }
+    // `done` lines the client has been sent, so the end of input can wait
+    // for every accepted prompt's.
+    let dones = Arc::new(AtomicU64::new(0));
+    let seen = dones.clone();
     let pump = tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
+            let done = matches!(ev, UiEvent::Done {});
             if let Ok(s) = serde_json::to_string(&ev) {
                 if Out.send(s).is_err() {
                     break;
                 }
             }
+            if done {
+                seen.fetch_add(1, Ordering::SeqCst);
+            }
         }
     });
 
-    let mut lines = BufReader::new(tokio::io::stdin()).lines();
-    let mut code = 0;
-    // With ZOT_RPC_TOKEN set, nothing but `hello` is served until a hello
-    // carried the token.
-    let mut locked = std::env::var_os("ZOT_RPC_TOKEN").is_some();
-    while let Ok(Some(line)) = lines.next_line().await {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let req = match parse(&line) {
-            Ok(r) => r,
-            Err(resp) => {
+    let mut lines = input::LineReader::new(BufReader::new(tokio::io::stdin()), input::MAX_LINE);
+    let code;
+    // With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) set, nothing but `hello` is
+    // served until a hello carried the token.
+    let mut locked = crate::backend::options::rpc_token().is_some();
+    loop {
+        let line = tokio::select! {
+            line = lines.next_line() => match line {
+                Ok(Some(line)) => line,
+                // End of input: what was accepted still runs to its `done`.
+                _ => {
+                    code = finish_accepted(&backend, &dones, &mut signals).await;
+                    break;
+                }
+            },
+            sig = signals.recv() => {
+                code = sig.exit_code();
+                eprintln!("zot: {}: shutting down", sig.name());
+                break;
+            }
+        };
+        let req = match request(&line) {
+            None => continue,
+            Some(Ok(r)) => r,
+            Some(Err(resp)) => {
                 let _ = out.send(serde_json::to_string(&resp)?);
                 continue;
             }
         };
         let name = command_name(&req.command);
         if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
-            let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN first";
+            let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) first";
             let _ = out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
             continue;
         }
@@ -86,7 +119,11 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 }
             }
             // Slow commands run beside the loop so `abort` still acts at once.
-            RpcCommand::Command { .. } | RpcCommand::GetModels {} | RpcCommand::Clear {} => {
+            RpcCommand::Command { .. }
+            | RpcCommand::GetModels {}
+            | RpcCommand::Clear {}
+            | RpcCommand::TrustProject { .. }
+            | RpcCommand::UntrustProject { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -109,6 +146,34 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
     Ok(code)
 }
 
+/// After the client closed stdin: waits until every prompt it had sent has
+/// run and its `done` line is out, as the reference zot does (clients pipe
+/// one prompt in and read to `done`); a signal cuts the wait short. Returns
+/// the exit code.
+async fn finish_accepted(backend: &Backend, dones: &AtomicU64, signals: &mut Signals) -> i32 {
+    let wait = async {
+        backend.idle().await;
+        let want = backend.finished();
+        while dones.load(Ordering::SeqCst) < want {
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+    };
+    tokio::select! {
+        () = wait => 0,
+        sig = signals.recv() => {
+            eprintln!("zot: {}: shutting down", sig.name());
+            sig.exit_code()
+        }
+    }
+}
+
+/// A signal before serving began: the same shutdown, then its exit code.
+async fn stop(backend: &Backend, sig: Stop) -> i32 {
+    eprintln!("zot: {}: shutting down", sig.name());
+    backend.shutdown().await;
+    sig.exit_code()
+}
+
 /// stdout, written a whole line at a time under its lock and flushed at
 /// once: no writer task and no blocking-pool hop between an event and the
 /// client, and lines from the event pump and the command loop never
@@ -125,10 +190,33 @@ impl Out {
     }
 }
 
-fn respond(id: Option<String>, name: &str, r: Result<RpcResult, String>) -> RpcResponse {
-    match r.and_then(|v| serde_json::to_value(v).map_err(|e| format!("{name}: {e}"))) {
+fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcResponse {
+    match r {
         Ok(v) => RpcResponse::ok(id, name, Some(v)),
         Err(e) => RpcResponse::err(id, name, e),
+    }
+}
+
+/// Judges one line of stdin: `None` for a blank line (ignored), else the
+/// request or the error response to print. This is the whole path from
+/// bytes to a command, the one the fuzz test drives.
+pub fn request(line: &input::Line) -> Option<Result<RpcRequest, Box<RpcResponse>>> {
+    match line {
+        input::Line::Text(t) if t.trim().is_empty() => None,
+        input::Line::Text(t) => Some(parse(t)),
+        input::Line::NotUtf8 { at } => Some(Err(Box::new(RpcResponse::err(
+            None,
+            "unknown",
+            format!("the line is not UTF-8 (bad byte at offset {at}); it was ignored: send UTF-8 JSON, one object per line"),
+        )))),
+        input::Line::TooLong { len } => Some(Err(Box::new(RpcResponse::err(
+            None,
+            "unknown",
+            format!(
+                "the line is {len} bytes, over the limit of {} MiB; it was discarded: send smaller commands (e.g. smaller images)",
+                input::MAX_LINE / (1024 * 1024)
+            ),
+        )))),
     }
 }
 
@@ -172,7 +260,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -196,6 +284,9 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SetModel { .. } => "set_model",
         RpcCommand::GetModels {} => "get_models",
         RpcCommand::Ping {} => "ping",
+        RpcCommand::TrustProject { .. } => "trust_project",
+        RpcCommand::UntrustProject { .. } => "untrust_project",
+        RpcCommand::TrustStatus {} => "trust_status",
     }
 }
 

@@ -22,6 +22,8 @@ pub fn options(home: &Path, cwd: &Path, url: &str) -> BackendOptions {
         zot_home: home.to_path_buf(),
         explicit: Vec::new(),
         no_ext: true,
+        watch: false,
+        trust_project: false,
         tools: None,
         no_tools: false,
         max_steps: 50,

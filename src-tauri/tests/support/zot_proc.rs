@@ -100,6 +100,13 @@ impl Rpc {
         s.flush().await.unwrap();
     }
 
+    /// Writes raw bytes as they are (no newline added).
+    pub async fn send_bytes(&mut self, bytes: &[u8]) {
+        let s = self.stdin.as_mut().expect("stdin open");
+        s.write_all(bytes).await.unwrap();
+        s.flush().await.unwrap();
+    }
+
     /// Sends a command with a fresh id and returns that id.
     pub async fn send(&mut self, mut cmd: Value) -> String {
         self.next_id += 1;

@@ -14,6 +14,7 @@ import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
+import { TrustState } from "./trust/trust.svelte";
 import type { Settings } from "./backend/backend";
 
 /** Which view fills the main area. */
@@ -26,6 +27,8 @@ export class AppState {
   readonly notes = new NotesState();
   readonly panels = new PanelsState();
   readonly status = new StatusState();
+  /** Whether this folder's own extensions may run (the trust banner). */
+  readonly trust: TrustState;
   extensions: ExtensionSummary[] = $state([]);
   /** The session's tokens and cost, from the last `usage` event. */
   usage: UsageTotals | null = $state(null);
@@ -42,13 +45,20 @@ export class AppState {
 
   constructor(backend: Backend) {
     this.backend = backend;
+    this.trust = new TrustState(backend);
   }
 
   /** Subscribes, asks for held events, then loads lists and settings. */
   async start(): Promise<void> {
     await this.backend.onEvent((e) => this.handle(e));
     await this.backend.uiReady();
-    await Promise.all([this.refreshExtensions(), this.loadSettings(), this.loadThemes(), this.loadSession()]);
+    await Promise.all([
+      this.refreshExtensions(),
+      this.loadSettings(),
+      this.loadThemes(),
+      this.loadSession(),
+      this.trust.load(),
+    ]);
   }
 
   async loadSettings(): Promise<void> {
@@ -190,6 +200,9 @@ export class AppState {
         this.usage = e.cumulative;
         break;
       case "session_start":
+        break;
+      case "project_untrusted":
+        this.trust.handle(e);
         break;
     }
   }

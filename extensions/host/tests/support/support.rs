@@ -47,7 +47,16 @@ impl Env {
         }
     }
 
+    /// A config for a trusted project (project trust has its own tests,
+    /// `trust.rs`, which start from [`Env::untrusted_config`]).
     pub fn config(&self) -> HostConfig {
+        let c = self.untrusted_config();
+        c.run_trust.grant();
+        c
+    }
+
+    /// A config as a fresh start sees it: the project is not trusted.
+    pub fn untrusted_config(&self) -> HostConfig {
         let mut c = HostConfig::new(self.home.path(), self.project.path());
         c.provider = "anthropic".into();
         c.model = "test-model".into();

@@ -13,7 +13,14 @@ use super::ExtGlobals;
 
 /// `zot ext install <path|git-url> [--force]`.
 pub(super) fn install(global: &ExtGlobals, source: &str, force: bool) -> Result<i32> {
-    let source = Source::parse(source)?;
+    let source = match Source::parse(source) {
+        Ok(s) => s,
+        // Not a folder or git URL: a name from zot's catalog.
+        Err(OpsError::UnknownSource(name)) => {
+            Source::Dir(zot_ext_host::catalog::source_of(&global.zot_home, &name)?)
+        }
+        Err(e) => return Err(e.into()),
+    };
     let cancel = Cancel::new();
     // Ctrl-C or SIGTERM stops a long clone and removes what it made.
     let _signals = on_interrupt(cancel.clone()).context("cannot install the Ctrl-C handler")?;
@@ -45,6 +52,9 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool) -> Result<
         installed.name,
         installed.dir.display()
     );
+    for note in zot_ext_host::install_notes::install_notes(&installed.dir) {
+        eprintln!("note: {note}");
+    }
     eprintln!(
         "it loads the next time zot starts (or after /reload-ext); check it with `zot ext doctor`"
     );

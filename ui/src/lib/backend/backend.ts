@@ -19,8 +19,12 @@ import type { Settings } from "../bindings/Settings";
 import type { SettingsUpdate } from "../bindings/SettingsUpdate";
 import type { StartedResult } from "../bindings/StartedResult";
 import type { StateResult } from "../bindings/StateResult";
+import type { TrustedResult } from "../bindings/TrustedResult";
+import type { TrustStatus } from "../bindings/TrustStatus";
+import type { UntrustedResult } from "../bindings/UntrustedResult";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
+import type { CatalogEntry } from "../bindings/CatalogEntry";
 
 /** What each rpc.md command answers (the protocol crate's result types). */
 export type RpcResultOf = {
@@ -37,6 +41,9 @@ export type RpcResultOf = {
   set_model: ModelResult;
   get_models: ModelsResult;
   ping: PongResult;
+  trust_project: TrustedResult;
+  untrust_project: UntrustedResult;
+  trust_status: TrustStatus;
 };
 
 // Fails to compile when a command has no result type above.
@@ -62,8 +69,12 @@ export interface Backend {
   onEvent(handler: (e: UiEvent) => void): Promise<() => void>;
   /** Tells the backend the UI listens, so it flushes events held since start. */
   uiReady(): Promise<void>;
-  /** Installs from a folder or a git URL; the extension stays disabled. */
+  /** Installs from a folder, a git URL or a catalog name; the extension stays disabled. */
   install(source: string, onProgress: (p: InstallProgress) => void): Promise<InstallSummary>;
+  /** Scaffolds `parent/name` (`zot ext new`); resolves to its folder. */
+  newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string>;
+  /** The extensions zot ships (`zot ext catalog`), each checked. */
+  catalog(): Promise<CatalogEntry[]>;
   /** Enables or disables an extension (by name), then reloads. */
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** Removes an installed extension, then reloads. */

@@ -5,6 +5,7 @@ import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
+import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type {
   Backend,
   InstallProgress,
@@ -88,6 +89,41 @@ export class FakeBackend implements Backend {
     onProgress({ source, message: `copying ${source}` });
     const name = source.split("/").filter(Boolean).pop() ?? "ext";
     return { name, dir: `/zot/extensions/${name}`, commands: [], tools: [], themes: [] };
+  }
+  /** What `catalog()` returns; tests replace it. */
+  catalogEntries: CatalogEntry[] = [
+    {
+      name: "todo",
+      version: "1.0.0",
+      description: "a persistent todo panel (/todo) and the todo_manage tool, with the Python SDK",
+      source: "extensions/todo",
+      language: "python",
+      registers: { commands: ["todo"], tools: ["todo_manage"], panels: ["todos-main"], themes: [] },
+      permissions: ["runs python3", "reads and writes todos.json in its own folder"],
+      requires_files: [],
+      available: true,
+      installed: false,
+    },
+    {
+      name: "dusk",
+      version: "1.0.0",
+      description: "a warm dark theme (theme-only: no process runs)",
+      source: "extensions/dusk",
+      language: "theme",
+      registers: { commands: [], tools: [], panels: [], themes: ["dusk"] },
+      permissions: [],
+      requires_files: [],
+      available: true,
+      installed: false,
+    },
+  ];
+  async newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {
+    this.calls.push({ method: "newExtension", args: { name, lang, panel, parent } });
+    return `${parent}/${name}`;
+  }
+  async catalog(): Promise<CatalogEntry[]> {
+    this.calls.push({ method: "catalog", args: null });
+    return this.catalogEntries.map((e) => ({ ...e }));
   }
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     this.calls.push({ method: "setEnabled", args: { name, enabled } });

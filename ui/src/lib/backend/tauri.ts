@@ -5,6 +5,7 @@ import { listen } from "@tauri-apps/api/event";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
+import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type {
   Backend,
   InstallProgress,
@@ -33,6 +34,12 @@ export class TauriBackend implements Backend {
     const progress = new Channel<InstallProgress>();
     progress.onmessage = onProgress;
     return invoke("ext_install", { source, progress });
+  }
+  newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {
+    return invoke("ext_new", { name, lang, panel, parent });
+  }
+  catalog(): Promise<CatalogEntry[]> {
+    return invoke("ext_catalog");
   }
   setEnabled(name: string, enabled: boolean): Promise<void> {
     return invoke("ext_set_enabled", { name, enabled });

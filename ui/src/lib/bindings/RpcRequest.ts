@@ -49,4 +49,12 @@ panel_id: string, } | { "type": "ext_list", } | { "type": "get_state", } | { "ty
 /**
  * The model id.
  */
-model: string, } | { "type": "get_models", } | { "type": "ping", });
+model: string, } | { "type": "get_models", } | { "type": "ping", } | { "type": "trust_project", 
+/**
+ * Also remember it in `$ZOT_HOME/trust.json`; otherwise for this run.
+ */
+remember?: boolean, } | { "type": "untrust_project", 
+/**
+ * Another remembered folder to forget; the cwd when absent.
+ */
+dir?: string, } | { "type": "trust_status", });

@@ -11,8 +11,11 @@ import type { ModelsResult } from "./ModelsResult";
 import type { PongResult } from "./PongResult";
 import type { StartedResult } from "./StartedResult";
 import type { StateResult } from "./StateResult";
+import type { TrustStatus } from "./TrustStatus";
+import type { TrustedResult } from "./TrustedResult";
+import type { UntrustedResult } from "./UntrustedResult";
 
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus;

@@ -5,6 +5,7 @@ import type { NoteLevel } from "./NoteLevel";
 import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
 import type { StopReason } from "./StopReason";
+import type { UntrustedExtension } from "./UntrustedExtension";
 import type { UsageReport } from "./UsageReport";
 import type { JsonValue } from "./serde_json/JsonValue";
 
@@ -190,4 +191,16 @@ ready: number,
 /**
  * Load errors.
  */
-errors: Array<ReloadError>, } | { "type": "ext_changed", };
+errors: Array<ReloadError>, } | { "type": "ext_changed", } | { "type": "project_untrusted", 
+/**
+ * The project directory (canonical).
+ */
+dir: string, 
+/**
+ * Their names, in load order.
+ */
+extensions: Array<string>, 
+/**
+ * What each would run, and which global extension it would shadow.
+ */
+details: Array<UntrustedExtension>, };

@@ -6,6 +6,7 @@ import type { AppState } from "../app.svelte";
 import type { InstallSummary } from "../backend/backend";
 import { errorMessage } from "../backend/errors";
 import { formatDoctor } from "./doctor";
+import { catalogRows, type CatalogRow } from "./catalog";
 
 /** Reactive manager state. */
 export class ManagerState {
@@ -18,6 +19,13 @@ export class ManagerState {
   confirmRemove: string | null = $state(null);
   doctor: string | null = $state(null);
   logFor: string | null = $state(null);
+  /** The "Available" section: zot's catalog, checked. */
+  available: CatalogRow[] = $state([]);
+  catalogError: string | null = $state(null);
+  /** The "New extension…" form, when open. */
+  draft: { name: string; lang: string; panel: boolean } | null = $state(null);
+  /** The folder the last "New extension…" created. */
+  created: string | null = $state(null);
 
   constructor(app: AppState) {
     this.app = app;
@@ -55,6 +63,43 @@ export class ManagerState {
     return this.#run("install failed", async () => {
       this.installed = await this.app.backend.install(source, (p) => this.progress.push(p.message));
       this.source = "";
+    });
+  }
+
+  /** Reads zot's catalog; a failure is shown in the section, never thrown. */
+  async loadCatalog(): Promise<void> {
+    try {
+      this.available = catalogRows(await this.app.backend.catalog());
+      this.catalogError = null;
+    } catch (e) {
+      this.catalogError = errorMessage(e);
+    }
+  }
+
+  /** One-click install of a catalog entry: the same path and summary as any install. */
+  async installFromCatalog(name: string): Promise<void> {
+    this.source = name;
+    await this.install();
+    await this.loadCatalog();
+  }
+
+  /** Scaffolds the draft in a folder the user picks, then puts the new
+   * folder in the install field so one click installs it. */
+  async createDraft(): Promise<void> {
+    const d = this.draft;
+    if (!d || !d.name.trim()) return;
+    let parent: string | null;
+    try {
+      parent = await this.app.backend.pickFolder();
+    } catch (e) {
+      this.error = errorMessage(e);
+      return;
+    }
+    if (!parent) return;
+    await this.#run("new extension failed", async () => {
+      this.created = await this.app.backend.newExtension(d.name.trim(), d.lang, d.panel, parent);
+      this.source = this.created;
+      this.draft = null;
     });
   }
 

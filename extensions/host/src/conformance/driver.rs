@@ -1,0 +1,163 @@
+//! The conformance kit's connection to one extension: the process (its own
+//! process group, zot's SDK environment, stderr to a log), its stdout lines
+//! through a reader thread, and frames written to its stdin.
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// One line the extension wrote, parsed when it is JSON.
+pub(crate) struct Line {
+    pub raw: String,
+    pub json: Option<Value>,
+}
+
+/// A running extension under test.
+pub(crate) struct Driver {
+    pub child: Child,
+    pub pgid: i32,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    /// Every line so far, for the report.
+    pub seen: Vec<String>,
+    /// Its stdout closed: the connection is over, whether or not the OS
+    /// has reaped the process yet.
+    closed: bool,
+}
+
+/// What waiting for a frame ended with.
+pub(crate) enum Wait {
+    Frame(Value),
+    /// A line that is not JSON.
+    Garbage(String),
+    Timeout,
+    /// stdout closed.
+    Closed,
+}
+
+impl Driver {
+    /// Starts `exec args…` in `dir`.
+    pub fn start(
+        exec: &Path,
+        args: &[String],
+        dir: &Path,
+        log: &Path,
+        envs: &[(std::ffi::OsString, std::ffi::OsString)],
+    ) -> std::io::Result<Driver> {
+        if let Some(parent) = log.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        let stderr = std::fs::File::create(log)?;
+        let mut child = Command::new(exec)
+            .args(args)
+            .current_dir(dir)
+            .envs(envs.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .process_group(0)
+            .spawn()?;
+        let pgid = i32::try_from(child.id()).unwrap_or(0);
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| std::io::Error::other("no stdout pipe"))?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for raw in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let json = serde_json::from_str(&raw).ok();
+                if tx.send(Line { raw, json }).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Driver {
+            stdin: child.stdin.take(),
+            child,
+            pgid,
+            lines: rx,
+            seen: Vec::new(),
+            closed: false,
+        })
+    }
+
+    /// Writes one frame; `false` when the pipe is closed.
+    pub fn send(&mut self, frame: &Value) -> bool {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        writeln!(stdin, "{frame}")
+            .and_then(|()| stdin.flush())
+            .is_ok()
+    }
+
+    /// The next non-blank line, within `timeout`.
+    pub fn next(&mut self, timeout: Duration) -> Wait {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.raw.trim().is_empty() => continue,
+                Ok(line) => {
+                    self.seen.push(line.raw.clone());
+                    return match line.json {
+                        Some(v) => Wait::Frame(v),
+                        None => Wait::Garbage(line.raw),
+                    };
+                }
+                Err(RecvTimeoutError::Timeout) => return Wait::Timeout,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.closed = true;
+                    return Wait::Closed;
+                }
+            }
+        }
+    }
+
+    /// Waits for a frame matching `want`, skipping others (notes, renders);
+    /// garbage and the end of stdout stop the wait.
+    pub fn until(&mut self, timeout: Duration, want: impl Fn(&Value) -> bool) -> Wait {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.next(left) {
+                Wait::Frame(f) if want(&f) => return Wait::Frame(f),
+                Wait::Frame(_) => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Whether it is still connected and running.
+    pub fn alive(&mut self) -> bool {
+        !self.closed && matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Whether the process has not exited yet (stdout may be closed).
+    pub fn running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Whether any process of its group is left.
+    pub fn group_alive(&self) -> bool {
+        crate::process::group_alive(self.pgid)
+    }
+
+    /// Closes stdin, kills the group and reaps the child.
+    pub fn kill(&mut self) {
+        self.stdin.take();
+        crate::process::signal_group(self.pgid, libc::SIGKILL);
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

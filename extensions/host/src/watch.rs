@@ -1,0 +1,105 @@
+//! `zot --ext DIR --watch`: reloads the extensions when a watched folder's
+//! sources change, for authors editing a working copy. It polls (no
+//! platform watcher to set up, and a handful of small folders cost
+//! nothing), waits until the folder has been quiet for the debounce so an
+//! editor's multi-file save reloads once, then runs the same reload as
+//! `/reload-ext` (whose `ext_reload` event reports the result: a broken
+//! save shows its error; the next good save recovers).
+//!
+//! Only sources count: `extension.json`, `theme.json`, `themes/`, and files
+//! ending in `.py .js .mjs .cjs .ts .mts .sh`, minus what an
+//! extension writes at run time under common names (`node_modules`,
+//! `target`, `__pycache__`, hidden entries). A data file the extension
+//! rewrites (`todos.json`) would otherwise reload it in a loop, so JSON
+//! files other than the manifest and themes are ignored.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use crate::Host;
+
+/// How often the folders are looked at.
+pub const POLL: Duration = Duration::from_millis(100);
+/// How long a folder must stay unchanged before a reload.
+pub const DEBOUNCE: Duration = Duration::from_millis(200);
+
+/// A folder's state: every watched file with its length and mtime.
+type Fingerprint = Vec<(PathBuf, u64, Option<SystemTime>)>;
+
+/// Starts watching `dirs` on a task that ends when the host is dropped.
+/// Must run inside a tokio runtime.
+pub fn watch(host: &Host, dirs: Vec<PathBuf>, debounce: Duration) {
+    let weak = Arc::downgrade(&host.inner);
+    tokio::spawn(async move {
+        let mut reloaded = fingerprint(&dirs);
+        let mut seen = reloaded.clone();
+        let mut quiet_since = tokio::time::Instant::now();
+        loop {
+            tokio::time::sleep(POLL).await;
+            let Some(inner) = weak.upgrade() else { return };
+            let now = fingerprint(&dirs);
+            if now != seen {
+                seen = now;
+                quiet_since = tokio::time::Instant::now();
+                continue;
+            }
+            if seen != reloaded && quiet_since.elapsed() >= debounce {
+                reloaded = seen.clone();
+                let host = Host { inner };
+                let report = host.reload().await;
+                eprintln!(
+                    "zot: a watched extension changed; reloaded: {} ready of {}{}",
+                    report.ready,
+                    report.loaded,
+                    report
+                        .errors
+                        .iter()
+                        .map(|e| format!("; {}: {} (log: {})", e.extension, e.message, e.log_path))
+                        .collect::<String>()
+                );
+            }
+        }
+    });
+}
+
+fn fingerprint(dirs: &[PathBuf]) -> Fingerprint {
+    let mut out = Vec::new();
+    for d in dirs {
+        walk(d, d, &mut out);
+    }
+    out.sort();
+    out
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut Fingerprint) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.')
+            || ["node_modules", "target", "__pycache__"].contains(&name.as_str())
+        {
+            continue;
+        }
+        let path = e.path();
+        let Ok(meta) = e.metadata() else { continue };
+        if meta.is_dir() {
+            walk(root, &path, out);
+        } else if is_source(root, &path, &name) {
+            out.push((path, meta.len(), meta.modified().ok()));
+        }
+    }
+}
+
+fn is_source(root: &Path, path: &Path, name: &str) -> bool {
+    if name == "extension.json" || name == "theme.json" || path.starts_with(root.join("themes")) {
+        return true;
+    }
+    let ext = Path::new(name)
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    ["py", "js", "mjs", "cjs", "ts", "mts", "sh"].contains(&ext.as_str())
+}

@@ -1,0 +1,173 @@
+//! The last line of defence for secrets: every event and every command
+//! answer the backend hands a front end is searched for the keys this run
+//! knows (`--api-key`, the providers' environment variables,
+//! `ZOT_RPC_TOKEN`, the keys in `auth.json`) and each occurrence becomes
+//! [`MASK`]. A provider that echoes the key in its 401 body, an extension
+//! or a tool that prints it, never puts it on stdout or into the window.
+//! Keeping secrets out of child environments in the first place is the
+//! host's and the tools' job; this catches what slips through to a client.
+
+use std::path::Path;
+use std::sync::RwLock;
+
+use serde_json::Value;
+use zot_ext_protocol::rpc::UiEvent;
+
+use crate::providers::ProviderKind;
+
+/// What a secret is replaced with.
+pub const MASK: &str = "[redacted key]";
+
+/// Shorter values are not treated as secrets: masking `k` or `ollama`
+/// everywhere would wreck ordinary text, and no real key is that short.
+const MIN_SECRET: usize = 8;
+
+/// The providers, for their environment variables and `auth.json` entries.
+const KINDS: [ProviderKind; 4] = [
+    ProviderKind::Anthropic,
+    ProviderKind::Openai,
+    ProviderKind::Ollama,
+    ProviderKind::Kimi,
+];
+
+/// The secrets of this run, each with its JSON-escaped spelling.
+#[derive(Default)]
+pub struct Redactor {
+    /// `(raw, escaped)` pairs.
+    secrets: RwLock<Vec<(String, String)>>,
+}
+
+impl Redactor {
+    /// Collects the secrets visible now.
+    pub fn new(api_key: Option<&str>, zot_home: &Path) -> Self {
+        let r = Redactor::default();
+        r.refresh(api_key, zot_home);
+        r
+    }
+
+    /// Re-reads the sources (after a key was saved in the settings).
+    pub fn refresh(&self, api_key: Option<&str>, zot_home: &Path) {
+        let mut found: Vec<String> = api_key.map(str::to_owned).into_iter().collect();
+        let vars = KINDS
+            .iter()
+            .flat_map(|k| k.env_vars().iter().copied())
+            .chain(["ZOT_RPC_TOKEN"]);
+        found.extend(vars.filter_map(|v| std::env::var(v).ok()));
+        if let Some(auth) = std::fs::read_to_string(zot_home.join("auth.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        {
+            for k in KINDS {
+                let e = &auth[k.as_str()];
+                if let Some(key) = e["api_key"].as_str().or(e.as_str()) {
+                    found.push(key.to_owned());
+                }
+            }
+        }
+        let mut pairs: Vec<(String, String)> = found
+            .into_iter()
+            .map(|s| s.trim().to_owned())
+            .filter(|s| s.len() >= MIN_SECRET)
+            .map(|s| {
+                let quoted = serde_json::to_string(&s).unwrap_or_default();
+                let escaped = quoted
+                    .strip_prefix('"')
+                    .and_then(|q| q.strip_suffix('"'))
+                    .unwrap_or(&s)
+                    .to_owned();
+                (s, escaped)
+            })
+            .collect();
+        // Longest first, so a key that contains another is masked whole.
+        pairs.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
+        pairs.dedup();
+        *self.secrets.write().unwrap_or_else(|e| e.into_inner()) = pairs;
+    }
+
+    /// The event with every secret masked. Cheap when there is none: one
+    /// serialisation and a substring search per secret.
+    pub fn event(&self, ev: UiEvent) -> UiEvent {
+        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
+        if secrets.is_empty() {
+            return ev;
+        }
+        let Ok(json) = serde_json::to_string(&ev) else {
+            return ev;
+        };
+        if !secrets.iter().any(|(_, esc)| json.contains(esc.as_str())) {
+            return ev;
+        }
+        let Ok(mut v) = serde_json::from_str::<Value>(&json) else {
+            return ev;
+        };
+        mask_value(&secrets, &mut v);
+        serde_json::from_value(v).unwrap_or(ev)
+    }
+
+    /// A command's answer with every secret masked.
+    pub fn answer(&self, r: Result<Value, String>) -> Result<Value, String> {
+        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
+        if secrets.is_empty() {
+            return r;
+        }
+        match r {
+            Ok(mut v) => {
+                mask_value(&secrets, &mut v);
+                Ok(v)
+            }
+            Err(mut e) => {
+                mask_str(&secrets, &mut e);
+                Err(e)
+            }
+        }
+    }
+}
+
+fn mask_value(secrets: &[(String, String)], v: &mut Value) {
+    match v {
+        Value::String(s) => mask_str(secrets, s),
+        Value::Array(a) => a.iter_mut().for_each(|x| mask_value(secrets, x)),
+        Value::Object(o) => o.values_mut().for_each(|x| mask_value(secrets, x)),
+        _ => {}
+    }
+}
+
+fn mask_str(secrets: &[(String, String)], s: &mut String) {
+    for (raw, _) in secrets {
+        if s.contains(raw.as_str()) {
+            *s = s.replace(raw.as_str(), MASK);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_in_events_and_answers_are_masked_and_short_values_are_not() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join("auth.json"),
+            r#"{"openai":{"api_key":"sk-from-auth-file-123"},"ollama":{"api_key":"x"}}"#,
+        )
+        .unwrap();
+        let r = Redactor::new(Some("sk-flag-key-abcdef"), home.path());
+        let ev = r.event(UiEvent::Error {
+            message: "HTTP 401: bad key sk-flag-key-abcdef and sk-from-auth-file-123 x".into(),
+        });
+        let UiEvent::Error { message } = ev else {
+            panic!()
+        };
+        assert_eq!(message, format!("HTTP 401: bad key {MASK} and {MASK} x"));
+        let a = r.answer(Ok(serde_json::json!({"m": ["a sk-flag-key-abcdef"]})));
+        assert_eq!(a.unwrap()["m"][0], format!("a {MASK}"));
+        assert_eq!(
+            r.answer(Err("k sk-flag-key-abcdef".into())).unwrap_err(),
+            format!("k {MASK}")
+        );
+        // Untouched when nothing matches.
+        let ev = r.event(UiEvent::TextDelta { delta: "x".into() });
+        assert!(matches!(ev, UiEvent::TextDelta { delta } if delta == "x"));
+    }
+}

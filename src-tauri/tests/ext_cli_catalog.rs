@@ -1,0 +1,185 @@
+//! `zot ext catalog` and `zot ext install <catalog-name>` through the real
+//! binary: the shipped catalog is unpacked into `$ZOT_HOME/catalog/`, lists
+//! every entry with what it registers and touches, installs by name through
+//! the ordinary install path, and shows broken entries as unavailable with
+//! the reason instead of failing.
+
+#[path = "support/fake_llm.rs"]
+mod fake_llm;
+#[path = "ext_cli/support.rs"]
+mod support;
+#[path = "support/zot_proc.rs"]
+mod zot_proc;
+
+use serde_json::{json, Value};
+use support::Env;
+
+fn catalog(env: &Env, extra: &[(&str, &str)]) -> Vec<Value> {
+    let mut c = env.command(&["ext", "catalog", "--json"]);
+    for (k, v) in extra {
+        c.env(k, v);
+    }
+    let out = c.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_shipped_catalog_lists_installable_extensions_with_what_they_register() {
+    let env = Env::new();
+    let entries = catalog(&env, &[]);
+    let names: Vec<&str> = entries
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    for want in ["todo", "scratchpad", "clock", "hello-py", "dusk"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+    }
+    for e in &entries {
+        assert_eq!(e["available"], true, "{e}");
+        assert_eq!(e["installed"], false, "{e}");
+        assert!(!e["description"].as_str().unwrap().is_empty(), "{e}");
+    }
+    let todo = entries.iter().find(|e| e["name"] == "todo").unwrap();
+    assert_eq!(todo["registers"]["tools"], json!(["todo_manage"]));
+    assert_eq!(todo["registers"]["panels"], json!(["todos-main"]));
+    assert!(!todo["permissions"].as_array().unwrap().is_empty());
+    // Unpacked once into $ZOT_HOME/catalog/<version>-<hash>.
+    let dirs = support::entries(&env.home.join("catalog"));
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    assert!(dirs[0].starts_with(env!("CARGO_PKG_VERSION")), "{dirs:?}");
+
+    let table = env.zot(&["ext", "catalog"]).ok();
+    assert!(table.contains("tool todo_manage"), "{table}");
+}
+
+#[tokio::test]
+async fn a_catalog_name_installs_and_the_installed_copy_runs() {
+    let env = Env::new();
+    let out = env.zot(&["ext", "install", "todo"]).ok();
+    assert!(out.contains("installed todo 1.0.0"), "{out}");
+    assert!(env.extensions().join("todo/todo.py").is_file());
+    let todo = catalog(&env, &[]);
+    let todo = todo.iter().find(|e| e["name"] == "todo").unwrap();
+    assert_eq!(todo["installed"], true);
+
+    let llm = fake_llm::FakeLlm::start().await;
+    let mut z = zot_proc::Rpc::start(
+        &env.home,
+        &env.project,
+        &["--no-session", "--base-url", &llm.url, "--api-key", "k"],
+        &[],
+    )
+    .await;
+    let r = z
+        .call(json!({"type":"command","name":"todo","args":"from the catalog"}))
+        .await;
+    assert_eq!(r["success"], true, "{r}");
+    let saved = std::fs::read_to_string(env.extensions().join("todo/todos.json")).unwrap();
+    assert!(saved.contains("from the catalog"), "{saved}");
+    assert!(z.close().await.success());
+
+    // A theme-only entry installs the same way.
+    env.zot(&["ext", "install", "dusk"]).ok();
+    assert!(env.extensions().join("dusk/theme.json").is_file());
+}
+
+#[test]
+fn broken_entries_show_as_unavailable_with_the_reason_and_do_not_install() {
+    let env = Env::new();
+    let root = env.path("my-catalog");
+    let ok = root.join("ok");
+    support::write_ext(&ok, r#"{"name":"ok","exec":"./run.sh"}"#);
+    let wrong = root.join("wrong");
+    support::write_ext(&wrong, r#"{"name":"other","exec":"./run.sh"}"#);
+    let noexec = root.join("noexec");
+    std::fs::create_dir_all(&noexec).unwrap();
+    std::fs::write(
+        noexec.join("extension.json"),
+        r#"{"name":"noexec","exec":"./missing.sh"}"#,
+    )
+    .unwrap();
+    let unbuilt = root.join("unbuilt");
+    support::write_ext(&unbuilt, r#"{"name":"unbuilt","exec":"./run.sh"}"#);
+    for d in [&ok, &wrong, &unbuilt] {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(d.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let index = root.join("catalog.json");
+    std::fs::write(
+        &index,
+        json!({"catalog": 1, "extensions": [
+            {"name": "ok", "source": "ok"},
+            {"name": "gone", "source": "gone"},
+            {"name": "wrong", "source": "wrong"},
+            {"name": "noexec", "source": "noexec"},
+            {"name": "unbuilt", "source": "unbuilt", "requires_files": ["dist/main.js"]},
+            {"name": "escape", "source": "../elsewhere"},
+            {"name": "invalid", "source": 42}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let zc = [("ZOT_CATALOG", index.to_str().unwrap())];
+    let entries = catalog(&env, &zc);
+    let reason = |n: &str| {
+        let e = entries.iter().find(|e| e["name"] == n).unwrap();
+        assert_eq!(e["available"], n == "ok", "{e}");
+        e["unavailable_reason"].as_str().unwrap_or("").to_owned()
+    };
+    assert_eq!(reason("ok"), "");
+    assert!(reason("gone").contains("is missing"), "{}", reason("gone"));
+    assert!(
+        reason("wrong").contains("names it `other`"),
+        "{}",
+        reason("wrong")
+    );
+    assert!(reason("noexec").contains("exec"), "{}", reason("noexec"));
+    assert!(
+        reason("unbuilt").contains("dist/main.js"),
+        "{}",
+        reason("unbuilt")
+    );
+    assert!(
+        reason("escape").contains("relative"),
+        "{}",
+        reason("escape")
+    );
+    assert!(
+        reason("invalid").contains("invalid"),
+        "{}",
+        reason("invalid")
+    );
+
+    let mut c = env.command(&["ext", "install", "gone"]);
+    c.env("ZOT_CATALOG", &index);
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("catalog entry `gone` cannot be installed"),
+        "{err}"
+    );
+    assert!(env.installed_entries().is_empty());
+
+    let mut c = env.command(&["ext", "install", "ok"]);
+    c.env("ZOT_CATALOG", &index);
+    assert!(c.output().unwrap().status.success());
+    assert_eq!(env.installed_entries(), ["ok"]);
+
+    // An index that is not JSON is one clear error, not a crash.
+    std::fs::write(&index, "{not json").unwrap();
+    let mut c = env.command(&["ext", "catalog"]);
+    c.env("ZOT_CATALOG", &index);
+    let out = c.output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read the extension catalog") && err.contains("not valid JSON"),
+        "{err}"
+    );
+}

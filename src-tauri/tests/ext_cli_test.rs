@@ -1,0 +1,152 @@
+//! `zot ext test DIR` through the real binary: a conforming extension
+//! passes every check and exits 0; one deliberately broken fixture per
+//! check fails exactly that check, with the frame and a fix, and exits 1;
+//! `--json` carries the same report.
+
+#[path = "ext_cli/support.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+use support::Env;
+
+fn python() -> String {
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import sys;print(sys.executable)"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+/// An extension folder running the fixture in `mode`.
+fn fixture(env: &Env, mode: &str) -> PathBuf {
+    let name = format!("fx-{}", mode.replace('_', "-"));
+    let dir = env.path(&name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance_fx.py");
+    let manifest = json!({"name": name, "exec": python(), "args": [script, mode, name]});
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+fn test_json(env: &Env, dir: &Path) -> (i32, Value) {
+    let out = env
+        .command(&[
+            "ext",
+            "test",
+            dir.to_str().unwrap(),
+            "--json",
+            "--timeout",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    (out.status.code().unwrap_or(-1), report)
+}
+
+fn status<'a>(report: &'a Value, check: &str) -> &'a str {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == check)
+        .map(|c| c["status"].as_str().unwrap())
+        .unwrap_or("missing")
+}
+
+#[test]
+fn a_conforming_extension_passes_every_check() {
+    let env = Env::new();
+    let dir = fixture(&env, "good");
+    let (code, report) = test_json(&env, &dir);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["ok"], true);
+    for c in [
+        "hello",
+        "ready",
+        "registrations",
+        "commands",
+        "tools",
+        "shutdown",
+    ] {
+        assert_eq!(status(&report, c), "pass", "{c}: {report:#}");
+    }
+    assert_eq!(status(&report, "panels"), "skip");
+    let text = env.zot(&["ext", "test", dir.to_str().unwrap()]).ok();
+    assert!(
+        text.contains("✓ tools") && text.contains("all checks passed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn each_broken_fixture_fails_its_check_with_the_frame_and_a_fix() {
+    let env = Env::new();
+    let cases = [
+        ("junk", "hello", "not JSON"),
+        ("wrongname", "hello", "someone-else"),
+        ("exit_after_ack", "ready", "exited after hello_ack"),
+        ("bad_schema", "registrations", "\"type\" must be \"object\""),
+        ("silent_command", "commands", "did not answer within"),
+        ("accepts_invalid", "tools", "without is_error"),
+        ("panel_crash", "panels", "exited while panel"),
+        ("no_ack", "shutdown", "no shutdown_ack"),
+        ("leaves_child", "shutdown", "left processes behind"),
+    ];
+    for (mode, check, says) in cases {
+        let dir = fixture(&env, mode);
+        let (code, report) = test_json(&env, &dir);
+        assert_eq!(code, 1, "{mode}: {report:#}");
+        assert_eq!(report["ok"], false, "{mode}");
+        let failed: Vec<&Value> = report["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["status"] == "fail")
+            .collect();
+        assert_eq!(
+            failed.len(),
+            1,
+            "{mode}: exactly one check fails: {report:#}"
+        );
+        let c = failed[0];
+        assert_eq!(c["name"], check, "{mode}: {report:#}");
+        assert!(
+            c["detail"].as_str().unwrap().contains(says),
+            "{mode}: {c:#}"
+        );
+        assert!(
+            c["fix"].as_str().is_some_and(|f| !f.is_empty()),
+            "{mode}: {c:#}"
+        );
+        assert!(c["section"]
+            .as_str()
+            .unwrap()
+            .starts_with("docs/extensions.md#"));
+    }
+    // The text report shows the breaking frame.
+    let dir = fixture(&env, "bad_schema");
+    let out = env
+        .command(&["ext", "test", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("✗ registrations") && text.contains("frame: {"),
+        "{text}"
+    );
+    assert!(text.contains("fix:"), "{text}");
+}
+
+#[test]
+fn a_folder_without_a_manifest_fails_the_manifest_check() {
+    let env = Env::new();
+    let dir = env.path("empty");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (code, report) = test_json(&env, &dir);
+    assert_eq!(code, 1);
+    assert_eq!(status(&report, "manifest"), "fail");
+}
