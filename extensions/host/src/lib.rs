@@ -66,6 +66,7 @@ pub mod reload;
 pub mod report;
 mod restart;
 mod router;
+mod run_trust;
 mod shutdown;
 mod state;
 mod supervisor;
