@@ -92,45 +92,16 @@ impl Backend {
         let out_rx = events::pump(urx, redactor.clone());
 
         let model = opts.model_or_default();
-        let (host, mut hrx) = Host::start(opts.host_config());
+        let (host, hrx) = Host::start(opts.host_config());
         if opts.watch && !opts.explicit.is_empty() {
             // Ends by itself when the host is dropped.
             zot_ext_host::watch::watch(&host, opts.explicit.clone(), zot_ext_host::watch::DEBOUNCE);
         }
 
-        let provider = RwLock::new(opts.connect(opts.provider));
-        let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
-        if let Some(w) = opened.warning {
-            let _ = tx.send(UiEvent::Error { message: w });
-        }
-        let (messages, session) = (opened.messages, opened.session);
-        let exts: Arc<dyn Extensions> = Arc::new(host.clone());
-        let _ = NoExtensions; // the bare loop's seam, used in tests
-        let agent = Arc::new(Agent {
-            provider,
-            system: crate::agent::system_prompt::build(
-                &opts.zot_home,
-                &opts.cwd,
-                opts.system_prompt.as_deref(),
-                &opts.append_system_prompt,
-            ),
-            tools: tools::select(opts.tools.as_deref(), opts.no_tools)?,
-            ext_tools: !opts.no_tools,
-            exts,
-            cwd: opts.cwd.clone(),
-            max_steps: opts.max_steps,
-            max_tokens: 8192,
-            events: tx.clone(),
-            state: Mutex::new(State {
-                messages,
-                usage: Default::default(),
-                model,
-                session,
-            }),
-        });
+        let agent = build_agent(&opts, &host, model, &tx)?;
 
         let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
-        let (atx, mut arx) = mpsc::unbounded_channel::<UiEvent>();
+        let (atx, arx) = mpsc::unbounded_channel::<UiEvent>();
         let inner = Arc::new(Inner {
             opts,
             agent,
@@ -150,43 +121,7 @@ impl Backend {
         // The worker: one prompt at a time, in order, surviving panics.
         worker::spawn(Arc::downgrade(&inner), qrx);
 
-        // Host events: UI events pass through; `submit` queues a prompt only
-        // in interactive front ends (the spec ignores it headless).
-        let w = Arc::downgrade(&inner);
-        tokio::spawn(async move {
-            let mut host_open = true;
-            loop {
-                // Biased: host events already queued go out before an action
-                // event that a later frame of the same extension caused.
-                let ev = tokio::select! {
-                    biased;
-                    ev = hrx.recv(), if host_open => match ev {
-                        Some(ev) => ev,
-                        None => {
-                            host_open = false;
-                            continue;
-                        }
-                    },
-                    ev = arx.recv() => match ev {
-                        Some(ev) => HostEvent::Ui(ev),
-                        None => break,
-                    },
-                };
-                let Some(inner) = w.upgrade() else { break };
-                match ev {
-                    HostEvent::Ui(ev) => {
-                        let _ = inner.events.send(ev);
-                    }
-                    HostEvent::Submit { text, .. } if inner.opts.interactive => {
-                        Backend {
-                            inner: inner.clone(),
-                        }
-                        .enqueue(vec![Block::text(text)]);
-                    }
-                    _ => {}
-                }
-            }
-        });
+        forward_host_events(Arc::downgrade(&inner), hrx, arx);
 
         Ok((Backend { inner }, out_rx))
     }
@@ -320,4 +255,89 @@ impl Backend {
             cwd: self.inner.opts.cwd.clone(),
         }
     }
+}
+
+/// The agent of one backend: its provider, the session it resumes (a
+/// warning about it goes to the client), its system prompt and tools, and
+/// the host as its extensions.
+fn build_agent(
+    opts: &BackendOptions,
+    host: &Host,
+    model: String,
+    tx: &mpsc::UnboundedSender<UiEvent>,
+) -> anyhow::Result<Arc<Agent>> {
+    let provider = RwLock::new(opts.connect(opts.provider));
+    let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+    if let Some(w) = opened.warning {
+        let _ = tx.send(UiEvent::Error { message: w });
+    }
+    let (messages, session) = (opened.messages, opened.session);
+    let exts: Arc<dyn Extensions> = Arc::new(host.clone());
+    let _ = NoExtensions; // the bare loop's seam, used in tests
+    let agent = Arc::new(Agent {
+        provider,
+        system: crate::agent::system_prompt::build(
+            &opts.zot_home,
+            &opts.cwd,
+            opts.system_prompt.as_deref(),
+            &opts.append_system_prompt,
+        ),
+        tools: tools::select(opts.tools.as_deref(), opts.no_tools)?,
+        ext_tools: !opts.no_tools,
+        exts,
+        cwd: opts.cwd.clone(),
+        max_steps: opts.max_steps,
+        max_tokens: 8192,
+        events: tx.clone(),
+        state: Mutex::new(State {
+            messages,
+            usage: Default::default(),
+            model,
+            session,
+        }),
+    });
+    Ok(agent)
+}
+
+/// Host events reach the client: UI events pass through; `submit` queues a
+/// prompt only in interactive front ends (the spec ignores it headless).
+fn forward_host_events(
+    w: std::sync::Weak<Inner>,
+    mut hrx: mpsc::Receiver<HostEvent>,
+    mut arx: mpsc::UnboundedReceiver<UiEvent>,
+) {
+    tokio::spawn(async move {
+        let mut host_open = true;
+        loop {
+            // Biased: host events already queued go out before an action
+            // event that a later frame of the same extension caused.
+            let ev = tokio::select! {
+                biased;
+                ev = hrx.recv(), if host_open => match ev {
+                    Some(ev) => ev,
+                    None => {
+                        host_open = false;
+                        continue;
+                    }
+                },
+                ev = arx.recv() => match ev {
+                    Some(ev) => HostEvent::Ui(ev),
+                    None => break,
+                },
+            };
+            let Some(inner) = w.upgrade() else { break };
+            match ev {
+                HostEvent::Ui(ev) => {
+                    let _ = inner.events.send(ev);
+                }
+                HostEvent::Submit { text, .. } if inner.opts.interactive => {
+                    Backend {
+                        inner: inner.clone(),
+                    }
+                    .enqueue(vec![Block::text(text)]);
+                }
+                _ => {}
+            }
+        }
+    });
 }
