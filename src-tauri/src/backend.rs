@@ -13,11 +13,12 @@ mod worker;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use zot_ext_host::{Host, HostEvent};
 use zot_ext_protocol::rpc::{ModelInfo, RpcCommand, UiEvent};
+use zot_ext_protocol::rpc_results::{HelloResult, RpcResult};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
 use crate::agent::extensions::{Extensions, NoExtensions};
@@ -91,45 +92,16 @@ impl Backend {
         let out_rx = events::pump(urx, redactor.clone());
 
         let model = opts.model_or_default();
-        let (host, mut hrx) = Host::start(opts.host_config());
+        let (host, hrx) = Host::start(opts.host_config());
         if opts.watch && !opts.explicit.is_empty() {
             // Ends by itself when the host is dropped.
             zot_ext_host::watch::watch(&host, opts.explicit.clone(), zot_ext_host::watch::DEBOUNCE);
         }
 
-        let provider = RwLock::new(opts.connect(opts.provider));
-        let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
-        if let Some(w) = opened.warning {
-            let _ = tx.send(UiEvent::Error { message: w });
-        }
-        let (messages, session) = (opened.messages, opened.session);
-        let exts: Arc<dyn Extensions> = Arc::new(host.clone());
-        let _ = NoExtensions; // the bare loop's seam, used in tests
-        let agent = Arc::new(Agent {
-            provider,
-            system: crate::agent::system_prompt::build(
-                &opts.zot_home,
-                &opts.cwd,
-                opts.system_prompt.as_deref(),
-                &opts.append_system_prompt,
-            ),
-            tools: tools::select(opts.tools.as_deref(), opts.no_tools)?,
-            ext_tools: !opts.no_tools,
-            exts,
-            cwd: opts.cwd.clone(),
-            max_steps: opts.max_steps,
-            max_tokens: 8192,
-            events: tx.clone(),
-            state: Mutex::new(State {
-                messages,
-                usage: Default::default(),
-                model,
-                session,
-            }),
-        });
+        let agent = build_agent(&opts, &host, model, &tx)?;
 
         let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
-        let (atx, mut arx) = mpsc::unbounded_channel::<UiEvent>();
+        let (atx, arx) = mpsc::unbounded_channel::<UiEvent>();
         let inner = Arc::new(Inner {
             opts,
             agent,
@@ -149,43 +121,7 @@ impl Backend {
         // The worker: one prompt at a time, in order, surviving panics.
         worker::spawn(Arc::downgrade(&inner), qrx);
 
-        // Host events: UI events pass through; `submit` queues a prompt only
-        // in interactive front ends (the spec ignores it headless).
-        let w = Arc::downgrade(&inner);
-        tokio::spawn(async move {
-            let mut host_open = true;
-            loop {
-                // Biased: host events already queued go out before an action
-                // event that a later frame of the same extension caused.
-                let ev = tokio::select! {
-                    biased;
-                    ev = hrx.recv(), if host_open => match ev {
-                        Some(ev) => ev,
-                        None => {
-                            host_open = false;
-                            continue;
-                        }
-                    },
-                    ev = arx.recv() => match ev {
-                        Some(ev) => HostEvent::Ui(ev),
-                        None => break,
-                    },
-                };
-                let Some(inner) = w.upgrade() else { break };
-                match ev {
-                    HostEvent::Ui(ev) => {
-                        let _ = inner.events.send(ev);
-                    }
-                    HostEvent::Submit { text, .. } if inner.opts.interactive => {
-                        Backend {
-                            inner: inner.clone(),
-                        }
-                        .enqueue(vec![Block::text(text)]);
-                    }
-                    _ => {}
-                }
-            }
-        });
+        forward_host_events(Arc::downgrade(&inner), hrx, arx);
 
         Ok((Backend { inner }, out_rx))
     }
@@ -247,10 +183,20 @@ impl Backend {
     }
 
     /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
+    /// The answer is the command's typed result ([`Backend::call`]) as
+    /// JSON, with every secret the redactor knows masked.
     pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
-        self.inner
-            .redactor
-            .answer(commands::handle(self, cmd).await)
+        let typed = self.call(cmd).await;
+        self.inner.redactor.answer(typed.and_then(|r| {
+            serde_json::to_value(r).map_err(|e| format!("cannot write the answer: {e}"))
+        }))
+    }
+
+    /// Runs one command and returns its typed result, unredacted: for
+    /// in-process callers that read its fields (settings). Whatever reaches
+    /// a client goes through [`Backend::handle`].
+    pub async fn call(&self, cmd: RpcCommand) -> Result<RpcResult, String> {
+        commands::handle(self, cmd).await
     }
 
     /// Aborts any prompt and shuts the extensions down (2 s grace, then
@@ -300,13 +246,98 @@ impl Backend {
     }
 
     /// The rpc.md `hello` data.
-    fn hello_data(&self) -> Value {
-        json!({
-            "protocol_version": zot_ext_protocol::PROTOCOL_VERSION,
-            "version": env!("CARGO_PKG_VERSION"),
-            "provider": self.inner.agent.provider().kind.as_str(),
-            "model": self.inner.agent.state().model,
-            "cwd": self.inner.opts.cwd,
-        })
+    fn hello_data(&self) -> HelloResult {
+        HelloResult {
+            protocol_version: zot_ext_protocol::PROTOCOL_VERSION,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            provider: self.inner.agent.provider().kind.as_str().to_owned(),
+            model: self.inner.agent.state().model.clone(),
+            cwd: self.inner.opts.cwd.clone(),
+        }
     }
+}
+
+/// The agent of one backend: its provider, the session it resumes (a
+/// warning about it goes to the client), its system prompt and tools, and
+/// the host as its extensions.
+fn build_agent(
+    opts: &BackendOptions,
+    host: &Host,
+    model: String,
+    tx: &mpsc::UnboundedSender<UiEvent>,
+) -> anyhow::Result<Arc<Agent>> {
+    let provider = RwLock::new(opts.connect(opts.provider));
+    let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+    if let Some(w) = opened.warning {
+        let _ = tx.send(UiEvent::Error { message: w });
+    }
+    let (messages, session) = (opened.messages, opened.session);
+    let exts: Arc<dyn Extensions> = Arc::new(host.clone());
+    let _ = NoExtensions; // the bare loop's seam, used in tests
+    let agent = Arc::new(Agent {
+        provider,
+        system: crate::agent::system_prompt::build(
+            &opts.zot_home,
+            &opts.cwd,
+            opts.system_prompt.as_deref(),
+            &opts.append_system_prompt,
+        ),
+        tools: tools::select(opts.tools.as_deref(), opts.no_tools)?,
+        ext_tools: !opts.no_tools,
+        exts,
+        cwd: opts.cwd.clone(),
+        max_steps: opts.max_steps,
+        max_tokens: 8192,
+        events: tx.clone(),
+        state: Mutex::new(State {
+            messages,
+            usage: Default::default(),
+            model,
+            session,
+        }),
+    });
+    Ok(agent)
+}
+
+/// Host events reach the client: UI events pass through; `submit` queues a
+/// prompt only in interactive front ends (the spec ignores it headless).
+fn forward_host_events(
+    w: std::sync::Weak<Inner>,
+    mut hrx: mpsc::Receiver<HostEvent>,
+    mut arx: mpsc::UnboundedReceiver<UiEvent>,
+) {
+    tokio::spawn(async move {
+        let mut host_open = true;
+        loop {
+            // Biased: host events already queued go out before an action
+            // event that a later frame of the same extension caused.
+            let ev = tokio::select! {
+                biased;
+                ev = hrx.recv(), if host_open => match ev {
+                    Some(ev) => ev,
+                    None => {
+                        host_open = false;
+                        continue;
+                    }
+                },
+                ev = arx.recv() => match ev {
+                    Some(ev) => HostEvent::Ui(ev),
+                    None => break,
+                },
+            };
+            let Some(inner) = w.upgrade() else { break };
+            match ev {
+                HostEvent::Ui(ev) => {
+                    let _ = inner.events.send(ev);
+                }
+                HostEvent::Submit { text, .. } if inner.opts.interactive => {
+                    Backend {
+                        inner: inner.clone(),
+                    }
+                    .enqueue(vec![Block::text(text)]);
+                }
+                _ => {}
+            }
+        }
+    });
 }

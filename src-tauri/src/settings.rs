@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use anyhow::Context;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use zot_ext_protocol::rpc::RpcCommand;
+use zot_ext_protocol::rpc_results::RpcResult;
 
 use crate::backend::Backend;
 use crate::providers::ProviderKind;
@@ -17,35 +17,7 @@ use crate::providers::ProviderKind;
 /// The providers a user can pick.
 pub const PROVIDERS: [&str; 4] = ["anthropic", "openai", "ollama", "kimi"];
 
-/// What a settings view shows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Settings {
-    /// The active provider.
-    pub provider: String,
-    /// The active model.
-    pub model: String,
-    /// The key's last four characters, or `None` when no key is set.
-    pub key_hint: Option<String>,
-    /// The chosen theme's name.
-    pub theme: String,
-    /// Every provider that can be picked.
-    pub providers: Vec<String>,
-}
-
-/// A change from a settings view; absent fields stay as they are.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct SettingsUpdate {
-    /// Takes effect at once (with that provider's default model unless
-    /// `model` is given too).
-    pub provider: Option<String>,
-    /// Takes effect at once.
-    pub model: Option<String>,
-    /// Saved to `auth.json` for the chosen (or current) provider, and used
-    /// from the next prompt on.
-    pub api_key: Option<String>,
-    /// Saved for the next start; the page applies it live.
-    pub theme: Option<String>,
-}
+pub use zot_ext_protocol::desktop::{Settings, SettingsUpdate};
 
 /// What this run started with, for the values the user has not changed.
 #[derive(Debug, Clone)]
@@ -65,12 +37,20 @@ pub struct Startup<'a> {
 pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings {
     let config = read_config(start.zot_home);
     let live = match backend {
-        Some(b) => b.handle(RpcCommand::GetState {}).await.ok(),
+        Some(b) => b.call(RpcCommand::GetState {}).await.ok(),
         None => None,
+    };
+    let live = match live {
+        Some(RpcResult::State(s)) => Some(s),
+        _ => None,
     };
     let pick = |key: &str, fallback: &str| {
         live.as_ref()
-            .and_then(|v| v[key].as_str())
+            .and_then(|s| match key {
+                "provider" => Some(s.provider.as_str()),
+                "model" => Some(s.model.as_str()),
+                _ => None,
+            })
             .or_else(|| config[key].as_str())
             .unwrap_or(fallback)
             .to_string()

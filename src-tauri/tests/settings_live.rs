@@ -108,7 +108,8 @@ async fn a_provider_change_applies_at_once_with_its_default_model() {
         ..Default::default()
     };
     settings::save(&start, &b, &update).await.unwrap();
-    let state: Value = b.handle(RpcCommand::GetState {}).await.unwrap();
+    let state: Value =
+        serde_json::to_value(b.handle(RpcCommand::GetState {}).await.unwrap()).unwrap();
     assert_eq!(state["provider"], "ollama");
     assert_eq!(state["model"], ProviderKind::Ollama.default_model());
     let shown = settings::current(&start, Some(&b)).await;
@@ -120,7 +121,8 @@ async fn a_provider_change_applies_at_once_with_its_default_model() {
         ..Default::default()
     };
     settings::save(&start, &b, &update).await.unwrap();
-    let state: Value = b.handle(RpcCommand::GetState {}).await.unwrap();
+    let state: Value =
+        serde_json::to_value(b.handle(RpcCommand::GetState {}).await.unwrap()).unwrap();
     assert_eq!(state["provider"], "anthropic");
     assert_eq!(state["model"], "claude-test");
     b.shutdown().await;

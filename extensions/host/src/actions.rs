@@ -11,8 +11,9 @@ use std::sync::Arc;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::{CommandAction, CommandResponse};
 
+use crate::events::HostEvent;
 use crate::extension::Ext;
-use crate::host::{HostEvent, Inner};
+use crate::state::Shared;
 
 /// The UI event a response's action asks for, if any.
 pub(crate) fn ui_event(extension: &str, r: &CommandResponse) -> Option<UiEvent> {
@@ -35,7 +36,7 @@ pub(crate) fn ui_event(extension: &str, r: &CommandResponse) -> Option<UiEvent> 
 }
 
 /// Posts `ev`; an opened panel is owned by `ext` from this frame on.
-pub(crate) fn show(inner: &Arc<Inner>, ext: &Arc<Ext>, ev: UiEvent) {
+pub(crate) fn show(inner: &Arc<Shared>, ext: &Arc<Ext>, ev: UiEvent) {
     if let UiEvent::ExtPanelOpen { panel, .. } = &ev {
         if !crate::panels::claim(inner, ext, &panel.id) {
             return;

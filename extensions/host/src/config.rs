@@ -69,7 +69,7 @@ pub struct HostConfig {
     /// Trust of the project for this run (`--trust-project` grants it
     /// before start; `Host::trust_project` may grant it later). Remembered
     /// trust lives in `$ZOT_HOME/trust.json` ([`crate::trust`]).
-    pub run_trust: crate::trust::RunTrust,
+    pub run_trust: crate::run_trust::RunTrust,
 }
 
 impl HostConfig {
@@ -84,17 +84,10 @@ impl HostConfig {
             provider: String::new(),
             model: String::new(),
             zot_version: env!("CARGO_PKG_VERSION").to_owned(),
-            builtin_commands: [
-                "clear",
-                "help",
-                "reload-ext",
-                "model",
-                "theme",
-                "extensions",
-                "settings",
-            ]
-            .map(String::from)
-            .to_vec(),
+            builtin_commands: zot_ext_protocol::BUILTIN_COMMANDS
+                .iter()
+                .map(|c| c.name.to_owned())
+                .collect(),
             builtin_tools: ["read", "write", "edit", "bash", "skill"]
                 .map(String::from)
                 .to_vec(),
@@ -105,7 +98,7 @@ impl HostConfig {
             startup_wait: STARTUP_WAIT,
             secret_env_names: Vec::new(),
             secret_env_values: Vec::new(),
-            run_trust: crate::trust::RunTrust::default(),
+            run_trust: crate::run_trust::RunTrust::default(),
         }
     }
 }

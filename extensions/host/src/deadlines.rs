@@ -14,9 +14,12 @@ use std::sync::{Arc, Mutex, Weak};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-use crate::error::HostError;
-use crate::extension::Ext;
-use crate::host::Inner;
+/// Something holding requests with deadlines (an extension's pending
+/// table). The sweeper knows only this, not who owns it.
+pub(crate) trait Expiring: Send + Sync {
+    /// Fails whatever is due by `now`; returns the earliest deadline left.
+    fn expire(&self, now: Instant) -> Option<Instant>;
+}
 
 /// What the sweeper is waiting for, shared by the host and its extensions.
 #[derive(Default)]
@@ -27,9 +30,20 @@ pub(crate) struct Deadlines {
     target: Mutex<Option<Instant>>,
     wake: Notify,
     closed: AtomicBool,
+    /// The tables it sweeps; one that is dropped is forgotten on the next
+    /// sweep, so a reload leaves nothing behind.
+    tables: Mutex<Vec<Weak<dyn Expiring>>>,
 }
 
 impl Deadlines {
+    /// Sweeps `table` from now on, for as long as it lives.
+    pub fn track(&self, table: Weak<dyn Expiring>) {
+        self.tables
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(table);
+    }
+
     /// Call once a request with `deadline` is in a pending map.
     pub fn watch(&self, deadline: Instant) {
         let target = self.target.lock().unwrap_or_else(|e| e.into_inner());
@@ -44,17 +58,30 @@ impl Deadlines {
         self.closed.store(true, Ordering::SeqCst);
         self.wake.notify_one();
     }
+
+    /// The live tables, forgetting dropped ones.
+    fn live(&self) -> Vec<Arc<dyn Expiring>> {
+        let mut tables = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let mut live = Vec::with_capacity(tables.len());
+        tables.retain(|w| match w.upgrade() {
+            Some(t) => {
+                live.push(t);
+                true
+            }
+            None => false,
+        });
+        live
+    }
 }
 
-/// The sweeper task: runs until [`Deadlines::close`] or the host is dropped.
-pub(crate) async fn sweep(deadlines: Arc<Deadlines>, inner: Weak<Inner>) {
+/// The sweeper task: runs until [`Deadlines::close`].
+pub(crate) async fn sweep(deadlines: Arc<Deadlines>) {
     while !deadlines.closed.load(Ordering::SeqCst) {
         let next = {
-            let Some(inner) = inner.upgrade() else { return };
-            let exts = inner.lock().exts.clone();
+            let tables = deadlines.live();
             let mut target = deadlines.target.lock().unwrap_or_else(|e| e.into_inner());
             let now = Instant::now();
-            let next = exts.iter().filter_map(|e| expire(e, now)).min();
+            let next = tables.iter().filter_map(|t| t.expire(now)).min();
             *target = next;
             next
         };
@@ -70,28 +97,41 @@ pub(crate) async fn sweep(deadlines: Arc<Deadlines>, inner: Weak<Inner>) {
     }
 }
 
-/// Fails `ext`'s requests that are due by `now`; returns the earliest
-/// deadline left.
-fn expire(ext: &Ext, now: Instant) -> Option<Instant> {
-    let (due, next) = {
-        let mut p = ext.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let due: Vec<_> = p
-            .map
-            .extract_if(.., |_, r| r.deadline <= now)
-            .map(|(_, r)| r)
-            .collect();
-        (due, p.map.values().map(|r| r.deadline).min())
-    };
-    for r in due {
-        let secs = r.timeout.as_secs_f32();
-        ext.log
-            .line(&format!("{} timed out after {secs} s", r.during));
-        let _ = r.tx.send(Err(HostError::Timeout {
-            extension: ext.name.clone(),
-            during: r.during.to_string(),
-            secs: r.timeout.as_secs().max(1),
-            log: ext.log_path(),
-        }));
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// A table with one deadline, which it forgets once expired.
+    struct One(Mutex<Option<Instant>>, AtomicBool);
+
+    impl Expiring for One {
+        fn expire(&self, now: Instant) -> Option<Instant> {
+            let mut d = self.0.lock().unwrap();
+            if d.is_some_and(|t| t <= now) {
+                *d = None;
+                self.1.store(true, Ordering::SeqCst);
+            }
+            *d
+        }
     }
-    next
+
+    #[tokio::test(start_paused = true)]
+    async fn a_watched_deadline_fails_when_due_and_dropped_tables_are_forgotten() {
+        let d = Arc::new(Deadlines::default());
+        let task = tokio::spawn(sweep(d.clone()));
+        let due = Instant::now() + Duration::from_secs(5);
+        let one = Arc::new(One(Mutex::new(Some(due)), AtomicBool::new(false)));
+        let w: Weak<dyn Expiring> = Arc::downgrade(&one) as Weak<dyn Expiring>;
+        d.track(w);
+        d.watch(due);
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        assert!(!one.1.load(Ordering::SeqCst), "not due yet");
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        assert!(one.1.load(Ordering::SeqCst), "expired once due");
+        drop(one);
+        assert!(d.live().is_empty());
+        d.close();
+        task.await.unwrap();
+    }
 }

@@ -7,8 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::HostConfig;
-use crate::host::{Host, Inner};
+use crate::host::Host;
 use crate::manifest::MANIFEST_FILE;
 use crate::reload::ReloadReport;
 use crate::watch;
@@ -32,22 +31,6 @@ pub enum DevelopError {
     },
 }
 
-/// The host's configuration with this run's dev folders after the `--ext`
-/// paths; what each load discovers from.
-pub(crate) fn config_with_dev(inner: &Inner) -> std::borrow::Cow<'_, HostConfig> {
-    let dev = inner.dev.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    if dev.is_empty() {
-        return std::borrow::Cow::Borrowed(&inner.cfg);
-    }
-    let mut cfg = inner.cfg.clone();
-    for d in dev {
-        if !cfg.explicit.contains(&d) {
-            cfg.explicit.push(d);
-        }
-    }
-    std::borrow::Cow::Owned(cfg)
-}
-
 impl Host {
     /// Loads `dir` as a dev extension for the rest of this run and reloads
     /// it whenever its sources change (debounced, like `--watch`). Returns
@@ -62,14 +45,7 @@ impl Host {
         if !dir.join(MANIFEST_FILE).is_file() {
             return Err(DevelopError::NoManifest { dir });
         }
-        let added = {
-            let mut dev = self.inner.dev.lock().unwrap_or_else(|e| e.into_inner());
-            let new = !dev.contains(&dir);
-            if new {
-                dev.push(dir.clone());
-            }
-            new
-        };
+        let added = self.inner.add_dev(&dir);
         if added {
             watch::watch(self, vec![dir], watch::DEBOUNCE);
         }
@@ -78,10 +54,6 @@ impl Host {
 
     /// The folders [`Host::develop`] added in this run, in order.
     pub fn dev_folders(&self) -> Vec<PathBuf> {
-        self.inner
-            .dev
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.inner.dev_folders()
     }
 }

@@ -17,6 +17,18 @@ pub enum HostError {
     /// No open panel has this id.
     #[error("no open panel '{0}'")]
     UnknownPanel(String),
+    /// No extension of the current load has this name.
+    #[error("no extension '{0}'; `zot ext list` shows the installed ones")]
+    UnknownExtension(String),
+    /// The extension has no process to start (disabled, shadowed,
+    /// theme-only or with an invalid manifest).
+    #[error("extension '{extension}' cannot be started: {reason}")]
+    NotStartable {
+        /// The extension's name.
+        extension: String,
+        /// Why, e.g. `it is disabled`.
+        reason: String,
+    },
     /// The extension exited while the call was pending (or before it).
     #[error("extension '{extension}' exited ({status}) while handling {during}; see {}", log.display())]
     Exited {

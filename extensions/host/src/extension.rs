@@ -1,6 +1,8 @@
-//! One extension as the host sees it at run time: what discovery found,
-//! what it registered, its state, and its pending requests. The supervisor
-//! task owns the process; everyone else goes through this shared record.
+//! One extension as the host sees it: what discovery found ([`ExtSpec`]),
+//! what the user sees of it ([`ExtMut`]: state, registrations, warnings),
+//! and one run of its process ([`ExtRuntime`]: pipe, pending requests,
+//! signals), replaced whole when it is started again. The supervisor task
+//! owns the process; everyone else goes through this shared record.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -18,8 +20,9 @@ use zot_ext_protocol::{
 };
 
 use crate::connection::{FrameSink, SendError};
-use crate::deadlines::Deadlines;
+use crate::deadlines::{Deadlines, Expiring};
 use crate::error::HostError;
+use crate::ext_id::ExtId;
 use crate::ext_log::{ExtLog, Throttle};
 
 /// How an extension finished its registration window.
@@ -82,6 +85,23 @@ pub(crate) fn tolerate(ext: &Ext, note: String) -> bool {
 }
 
 impl ExtMut {
+    /// Forgets what the previous run registered and how it ended: a new
+    /// run starts loading with nothing registered.
+    pub fn begin_run(&mut self) {
+        self.state = Some(ExtState::Loading);
+        self.error = None;
+        self.exit_status = None;
+        self.ready = ReadyKind::Not;
+        self.commands.clear();
+        self.tools.clear();
+        self.events.clear();
+        self.intercepts.clear();
+        self.spawned_at = None;
+        self.said_hello = false;
+        self.startup = None;
+        self.pid = None;
+    }
+
     /// Adds a warning for report()/doctor, up to the cap.
     pub fn warn(&mut self, msg: String) {
         if self.warnings.len() < crate::limits::MAX_WARNINGS {
@@ -183,71 +203,130 @@ pub(crate) struct PendingMap {
     pub map: BTreeMap<u64, Pending>,
 }
 
-/// A discovered extension.
-pub(crate) struct Ext {
+/// What discovery found: fixed for as long as this load lasts, whichever
+/// run of the process is current.
+#[derive(Debug, Clone)]
+pub(crate) struct ExtSpec {
     pub name: String,
     pub scope: Scope,
     pub dir: PathBuf,
     pub manifest_path: PathBuf,
     pub manifest: Option<Manifest>,
-    pub log: ExtLog,
-    pub m: Mutex<ExtMut>,
+    /// The program to run; `None` for one that is not spawned (disabled,
+    /// shadowed, theme-only or invalid).
+    pub exec: Option<PathBuf>,
+}
+
+/// One run of the process: its pipe, its requests in flight, and the
+/// signals its supervisor task answers to. A new connect makes a new one;
+/// the old one is dropped with everything it held.
+pub(crate) struct ExtRuntime {
     pub pending: Mutex<PendingMap>,
-    /// The connection, once spawned; replaced if the process is restarted.
-    pub sink: RwLock<Option<Arc<dyn FrameSink>>>,
+    /// The connection, once spawned.
+    sink: RwLock<Option<Arc<dyn FrameSink>>>,
     /// `true` once ready, failed or exited: `wait_ready` watches it.
     pub settled: watch::Sender<bool>,
     /// Set to ask the supervisor to shut the extension down.
     pub stop: watch::Sender<bool>,
     /// `true` once the supervisor has finished (process reaped).
     pub done: watch::Sender<bool>,
-    pub dropped_events: Throttle,
-    pub dropped_out: Throttle,
-    pub bad_lines: Throttle,
-    pub next_id: Arc<AtomicU64>,
-    /// The host's request timeouts.
-    pub deadlines: Arc<Deadlines>,
     /// The task copying its stderr into the log (see `ext_log.rs`).
     pub stderr_pump: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    pub dropped_out: Throttle,
+    pub bad_lines: Throttle,
 }
 
-impl Ext {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        name: String,
-        scope: Scope,
-        dir: PathBuf,
-        manifest_path: PathBuf,
-        manifest: Option<Manifest>,
-        log_path: PathBuf,
-        state: ExtState,
-        next_id: Arc<AtomicU64>,
-        deadlines: Arc<Deadlines>,
-    ) -> Self {
-        let running = matches!(state, ExtState::Loading);
-        Ext {
-            name,
-            scope,
-            dir,
-            manifest_path,
-            manifest,
-            log: ExtLog::new(log_path),
-            m: Mutex::new(ExtMut {
-                state: Some(state),
-                ..Default::default()
-            }),
+impl ExtRuntime {
+    /// Its connection, once spawned.
+    pub fn sink(&self) -> Option<Arc<dyn FrameSink>> {
+        self.sink.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// A run about to start (`running`), or the settled, finished stand-in
+    /// of an extension that is not spawned.
+    fn new(running: bool) -> Self {
+        ExtRuntime {
             pending: Mutex::new(PendingMap::default()),
             sink: RwLock::new(None),
             settled: watch::channel(!running).0,
             stop: watch::channel(false).0,
             done: watch::channel(!running).0,
-            dropped_events: Throttle::default(),
+            stderr_pump: Mutex::new(None),
             dropped_out: Throttle::default(),
             bad_lines: Throttle::default(),
+        }
+    }
+
+    fn pending(&self) -> MutexGuard<'_, PendingMap> {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A discovered extension: its spec (what `Deref` reads), what the user
+/// sees of it ([`ExtMut`]), and its current run.
+pub(crate) struct Ext {
+    /// Its id in the host's tables.
+    pub id: ExtId,
+    pub spec: ExtSpec,
+    pub log: ExtLog,
+    pub m: Mutex<ExtMut>,
+    run: RwLock<Arc<ExtRuntime>>,
+    pub dropped_events: Throttle,
+    pub next_id: Arc<AtomicU64>,
+    /// The host's request timeouts.
+    pub deadlines: Arc<Deadlines>,
+}
+
+impl std::ops::Deref for Ext {
+    type Target = ExtSpec;
+
+    fn deref(&self) -> &ExtSpec {
+        &self.spec
+    }
+}
+
+impl Ext {
+    /// A record for a discovered extension, swept for request timeouts by
+    /// `deadlines` for as long as it lives.
+    pub fn new(
+        id: ExtId,
+        spec: ExtSpec,
+        log_path: PathBuf,
+        state: ExtState,
+        next_id: Arc<AtomicU64>,
+        deadlines: Arc<Deadlines>,
+    ) -> Arc<Self> {
+        let running = matches!(state, ExtState::Loading);
+        let ext = Arc::new(Ext {
+            id,
+            spec,
+            log: ExtLog::new(log_path),
+            m: Mutex::new(ExtMut {
+                state: Some(state),
+                ..Default::default()
+            }),
+            run: RwLock::new(Arc::new(ExtRuntime::new(running))),
+            dropped_events: Throttle::default(),
             next_id,
             deadlines,
-            stderr_pump: Mutex::new(None),
-        }
+        });
+        let table: std::sync::Weak<dyn Expiring> = Arc::downgrade(&ext) as _;
+        ext.deadlines.track(table);
+        ext
+    }
+
+    /// The current run.
+    pub fn run(&self) -> Arc<ExtRuntime> {
+        self.run.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Replaces the finished run with a fresh one (pipes, pending table,
+    /// signals all new) and returns it; the caller resets [`ExtMut`] with
+    /// [`ExtMut::begin_run`] in the same step as the registry.
+    pub fn begin_run(&self) -> Arc<ExtRuntime> {
+        let run = Arc::new(ExtRuntime::new(true));
+        *self.run.write().unwrap_or_else(|e| e.into_inner()) = run.clone();
+        run
     }
 
     pub fn lock(&self) -> MutexGuard<'_, ExtMut> {
@@ -259,11 +338,11 @@ impl Ext {
     }
 
     pub fn sink(&self) -> Option<Arc<dyn FrameSink>> {
-        self.sink.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.run().sink()
     }
 
     pub fn set_sink(&self, sink: Option<Arc<dyn FrameSink>>) {
-        *self.sink.write().unwrap_or_else(|e| e.into_inner()) = sink;
+        *self.run().sink.write().unwrap_or_else(|e| e.into_inner()) = sink;
     }
 
     pub fn log_path(&self) -> PathBuf {
@@ -280,9 +359,10 @@ impl Ext {
     /// Sends a one-way frame; when the queue is full it is dropped with a
     /// (throttled) log line.
     pub fn send_one_way(&self, line: &[u8]) {
-        let Some(sink) = self.sink() else { return };
+        let run = self.run();
+        let Some(sink) = run.sink() else { return };
         if let Err(SendError::Full) = sink.send(line) {
-            if let Some(n) = self.dropped_out.hit() {
+            if let Some(n) = run.dropped_out.hit() {
                 self.log.line(&format!(
                     "dropped {n} one-way frame(s) so far: the extension is not reading its stdin"
                 ));
@@ -302,12 +382,13 @@ impl Ext {
         let (tx, rx) = oneshot::channel();
         let line = line(itoa::Buffer::new().format(id));
         let deadline = Instant::now() + timeout;
+        let run = self.run();
         {
-            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let mut p = run.pending();
             if let Some(closed) = &p.closed {
                 return Err(self.closed_error(closed, during));
             }
-            let Some(sink) = self.sink() else {
+            let Some(sink) = run.sink() else {
                 return Err(self.not_running("it has not started", during));
             };
             match sink.send(&line) {
@@ -350,13 +431,11 @@ impl Ext {
     /// the request with [`HostError::WrongReply`], so the caller gets a
     /// clear error instead of a value it cannot use.
     pub fn complete(&self, id: &RequestId, reply: Reply) -> bool {
-        let pending = id.as_str().parse::<u64>().ok().and_then(|n| {
-            self.pending
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .map
-                .remove(&n)
-        });
+        let pending = id
+            .as_str()
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| self.run().pending().map.remove(&n));
         match pending {
             Some(p) if p.during.expects() == reply.kind() => {
                 let _ = p.tx.send(Ok(reply));
@@ -380,7 +459,8 @@ impl Ext {
     /// Fails every pending request and refuses new ones.
     pub fn close_pending(&self, why: Closed) {
         let drained: Vec<Pending> = {
-            let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            let run = self.run();
+            let mut p = run.pending();
             p.closed = Some(why.clone());
             std::mem::take(&mut p.map).into_values().collect()
         };
@@ -420,5 +500,34 @@ impl Ext {
             during: during.to_string(),
             log: self.log_path(),
         }
+    }
+}
+
+impl Expiring for Ext {
+    /// Fails this extension's requests that are due by `now`; returns the
+    /// earliest deadline left.
+    fn expire(&self, now: Instant) -> Option<Instant> {
+        let (due, next) = {
+            let run = self.run();
+            let mut p = run.pending();
+            let due: Vec<_> = p
+                .map
+                .extract_if(.., |_, r| r.deadline <= now)
+                .map(|(_, r)| r)
+                .collect();
+            (due, p.map.values().map(|r| r.deadline).min())
+        };
+        for r in due {
+            let secs = r.timeout.as_secs_f32();
+            self.log
+                .line(&format!("{} timed out after {secs} s", r.during));
+            let _ = r.tx.send(Err(HostError::Timeout {
+                extension: self.name.clone(),
+                during: r.during.to_string(),
+                secs: r.timeout.as_secs().max(1),
+                log: self.log_path(),
+            }));
+        }
+        next
     }
 }

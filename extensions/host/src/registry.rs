@@ -4,13 +4,12 @@
 //! to answer first. Every loser is recorded with the reason it lost.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::{ShadowKind, Shadowing};
 use zot_ext_protocol::{RegisterCommand, RegisterTool};
 
-use crate::extension::Ext;
+use crate::ext_id::ExtId;
 
 /// A tool an extension provides, as the agent needs it.
 #[derive(Debug, Clone, PartialEq)]
@@ -63,7 +62,7 @@ impl<E> Default for Registry<E> {
 }
 
 /// The registry the host keeps.
-pub(crate) type ExtRegistry = Registry<Arc<Ext>>;
+pub(crate) type ExtRegistry = Registry<ExtId>;
 
 impl<E: Clone> Registry<E> {
     /// Decides every name: built-ins first, then offers in load order; within

@@ -4,7 +4,9 @@
 
 use zot_ext_protocol::rpc::{ExtState, ReloadError, UiEvent};
 
-use crate::host::{load, Host, HostEvent};
+use crate::events::HostEvent;
+use crate::host::Host;
+use crate::load::load;
 use crate::shutdown::stop_all;
 
 /// What a reload did.

@@ -68,7 +68,7 @@ impl Host {
             .command_order
             .iter()
             .filter_map(|k| reg.commands.get(k))
-            .filter(|(_, o)| Arc::ptr_eq(o, e))
+            .filter(|(_, o)| *o == e.id)
             .map(|(c, _)| CommandInfo {
                 name: c.name.clone(),
                 description: c.description.clone(),
@@ -79,7 +79,7 @@ impl Host {
             .tool_order
             .iter()
             .filter_map(|n| reg.tools.get(n))
-            .filter(|(_, o)| Arc::ptr_eq(o, e))
+            .filter(|(_, o)| *o == e.id)
             .map(|(t, _)| ToolInfo {
                 name: t.name.clone(),
                 description: t.description.clone(),

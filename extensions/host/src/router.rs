@@ -6,14 +6,17 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
-use zot_ext_protocol::{ExtToHost, LevelName, RegisterCommand, RegisterTool};
+use zot_ext_protocol::{
+    CommandResponse, ExtToHost, LevelName, Notify, RegisterCommand, RegisterTool, Subscribe,
+};
 
 use crate::codec;
 use crate::config::SLOW_START;
+use crate::events::HostEvent;
 use crate::ext_log::excerpt;
 use crate::extension::{Ext, ReadyKind, Reply};
-use crate::host::{HostEvent, Inner};
 use crate::limits;
+use crate::state::Shared;
 
 /// What a routed line meant for the registration window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,14 +32,14 @@ pub(crate) enum Routed {
 }
 
 /// Decodes one line from `ext` and acts on it. Bad lines are logged.
-pub(crate) fn route_line(inner: &Arc<Inner>, ext: &Arc<Ext>, line: &[u8]) -> Routed {
+pub(crate) fn route_line(inner: &Arc<Shared>, ext: &Arc<Ext>, line: &[u8]) -> Routed {
     if line.iter().all(u8::is_ascii_whitespace) {
         return Routed::Other;
     }
     match codec::decode(line) {
         Ok(frame) => route(inner, ext, frame),
         Err(e) => {
-            if let Some(n) = ext.bad_lines.hit_after(100) {
+            if let Some(n) = ext.run().bad_lines.hit_after(100) {
                 ext.log
                     .line(&format!("{e}; ignored (bad line #{n}): {}", excerpt(line)));
             }
@@ -46,7 +49,7 @@ pub(crate) fn route_line(inner: &Arc<Inner>, ext: &Arc<Ext>, line: &[u8]) -> Rou
 }
 
 /// Acts on one frame from `ext`.
-pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
+pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
     match frame {
         ExtToHost::Hello(h) => {
             ext.log
@@ -62,28 +65,7 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             Routed::Registration
         }
         ExtToHost::Subscribe(s) => {
-            let mut m = ext.lock();
-            for name in &s.events {
-                match name.kind() {
-                    Some(ev) => {
-                        m.events.insert(ev);
-                    }
-                    None => ext
-                        .log
-                        .line(&format!("subscribe: unknown event '{}' ignored", name.0)),
-                }
-            }
-            for name in &s.intercept {
-                match name.kind() {
-                    Some(ev) if ev.interceptable() => {
-                        m.intercepts.insert(ev);
-                    }
-                    _ => ext.log.line(&format!(
-                        "subscribe: '{}' cannot be intercepted (only tool_call, turn_start, assistant_message); ignored",
-                        name.0
-                    )),
-                }
-            }
+            subscribe(ext, &s);
             Routed::Registration
         }
         ExtToHost::Ready(_) => Routed::Ready,
@@ -91,16 +73,8 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             let _ = ext.complete(&r.id.clone(), Reply::Tool(r));
             Routed::Other
         }
-        ExtToHost::CommandResponse(mut r) => {
-            crate::panels::refuse_foreign_open(inner, ext, &mut r);
-            // The action's UI event is posted here, in frame order, so a
-            // `panel_render` sent right after `open_panel` finds its panel.
-            let shown = crate::actions::ui_event(&ext.name, &r);
-            if ext.complete(&r.id.clone(), Reply::Command(r)) {
-                if let Some(ev) = shown {
-                    crate::actions::show(inner, ext, ev);
-                }
-            }
+        ExtToHost::CommandResponse(r) => {
+            command_response(inner, ext, r);
             Routed::Other
         }
         ExtToHost::EventInterceptResponse(r) => {
@@ -120,19 +94,7 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
             Routed::Other
         }
         ExtToHost::Notify(n) => {
-            if !n.level.is_spec() {
-                note_odd_level(ext, &n.level);
-            }
-            let style = n.level.style();
-            inner.post(
-                HostEvent::Ui(UiEvent::ExtNotify {
-                    extension: ext.name.clone(),
-                    level: n.level,
-                    style,
-                    message: n.message,
-                }),
-                Some(ext),
-            );
+            notify(inner, ext, n);
             Routed::Other
         }
         ExtToHost::ClearNotes(_) => {
@@ -154,6 +116,64 @@ pub(crate) fn route(inner: &Arc<Inner>, ext: &Arc<Ext>, frame: ExtToHost) -> Rou
         }
         ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
     }
+}
+
+/// `subscribe`: the events to observe and to intercept; unknown names, and
+/// events that cannot be intercepted, are logged and ignored.
+fn subscribe(ext: &Ext, s: &Subscribe) {
+    let mut m = ext.lock();
+    for name in &s.events {
+        match name.kind() {
+            Some(ev) => {
+                m.events.insert(ev);
+            }
+            None => ext
+                .log
+                .line(&format!("subscribe: unknown event '{}' ignored", name.0)),
+        }
+    }
+    for name in &s.intercept {
+        match name.kind() {
+            Some(ev) if ev.interceptable() => {
+                m.intercepts.insert(ev);
+            }
+            _ => ext.log.line(&format!(
+                "subscribe: '{}' cannot be intercepted (only tool_call, turn_start, assistant_message); ignored",
+                name.0
+            )),
+        }
+    }
+}
+
+/// `command_response`: a foreign panel id is refused, the request is
+/// completed, and the action's UI event is posted here, in frame order, so
+/// a `panel_render` sent right after `open_panel` finds its panel.
+fn command_response(inner: &Arc<Shared>, ext: &Arc<Ext>, mut r: CommandResponse) {
+    crate::panels::refuse_foreign_open(inner, ext, &mut r);
+    let shown = crate::actions::ui_event(&ext.name, &r);
+    if ext.complete(&r.id.clone(), Reply::Command(r)) {
+        if let Some(ev) = shown {
+            crate::actions::show(inner, ext, ev);
+        }
+    }
+}
+
+/// `notify`: shown as a note; a level the spec does not name is shown
+/// anyway and noted for the doctor.
+fn notify(inner: &Shared, ext: &Ext, n: Notify) {
+    if !n.level.is_spec() {
+        note_odd_level(ext, &n.level);
+    }
+    let style = n.level.style();
+    inner.post(
+        HostEvent::Ui(UiEvent::ExtNotify {
+            extension: ext.name.clone(),
+            level: n.level,
+            style,
+            message: n.message,
+        }),
+        Some(ext),
+    );
 }
 
 /// Points out a start slower than [`SLOW_START`]: zot waits for it, but the
@@ -188,7 +208,7 @@ fn note_odd_level(ext: &Ext, level: &LevelName) {
     }
 }
 
-fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
+fn register_command(inner: &Arc<Shared>, ext: &Arc<Ext>, c: RegisterCommand) {
     let problem = if let Some(p) = limits::name_problem(&c.name) {
         Some(p)
     } else if ext.lock().commands.len() >= limits::MAX_COMMANDS {
@@ -213,7 +233,7 @@ fn register_command(inner: &Arc<Inner>, ext: &Arc<Ext>, c: RegisterCommand) {
     }
 }
 
-fn register_tool(inner: &Arc<Inner>, ext: &Arc<Ext>, t: RegisterTool) {
+fn register_tool(inner: &Arc<Shared>, ext: &Arc<Ext>, t: RegisterTool) {
     let problem = if let Some(p) = limits::name_problem(&t.name) {
         Some(p)
     } else if !matches!(t.schema, Value::Object(_)) {
@@ -261,22 +281,25 @@ fn kind_of(v: &Value) -> &'static str {
 }
 
 /// Marks `ext` ready (explicitly or by the idle rule) and publishes its names.
-pub(crate) fn mark_ready(inner: &Arc<Inner>, ext: &Arc<Ext>, kind: ReadyKind) {
-    {
-        let mut m = ext.lock();
+pub(crate) fn mark_ready(inner: &Arc<Shared>, ext: &Arc<Ext>, kind: ReadyKind) {
+    // The state and the registry that lists its names change in one step.
+    let became_ready = inner.update(ext, |m| {
         if m.state != Some(ExtState::Loading) {
-            return;
+            return false;
         }
         m.state = Some(ExtState::Ready);
         m.ready = kind;
         m.startup = m.spawned_at.map(|t| t.elapsed());
+        true
+    });
+    if !became_ready {
+        return;
     }
     note_slow_start(ext);
     if kind == ReadyKind::Auto {
         ext.log
             .line("no 'ready' frame: treated as ready after registrations went quiet");
     }
-    inner.rebuild();
-    ext.settled.send_replace(true);
+    ext.run().settled.send_replace(true);
     inner.changed();
 }

@@ -14,8 +14,8 @@ use crate::codec::encode;
 use crate::config::{SHUTDOWN_GRACE, TERM_GRACE};
 use crate::connection::{fill, FrameSource};
 use crate::extension::Ext;
-use crate::host::{Host, Inner};
 use crate::process::{kill_group_and_wait, signal_group};
+use crate::state::Shared;
 
 /// How long to wait for the OS to report a killed group empty.
 pub(crate) const GROUP_GONE_CAP: Duration = Duration::from_secs(1);
@@ -23,7 +23,7 @@ use crate::router::{route_line, Routed};
 
 /// Runs the shutdown sequence on one child; returns its exit status.
 pub(crate) async fn stop_child(
-    inner: &Arc<Inner>,
+    inner: &Arc<Shared>,
     ext: &Arc<Ext>,
     child: &mut Child,
     source: &mut Box<dyn FrameSource>,
@@ -74,7 +74,7 @@ pub(crate) async fn stop_child(
 
 /// Waits up to `wait` for the child to exit, routing its output meanwhile.
 async fn wait_draining(
-    inner: &Arc<Inner>,
+    inner: &Arc<Shared>,
     ext: &Arc<Ext>,
     child: &mut Child,
     source: &mut Box<dyn FrameSource>,
@@ -96,24 +96,13 @@ async fn wait_draining(
     }
 }
 
-impl Host {
-    /// Shuts every extension down in parallel and waits until each process
-    /// (and its process group) is gone.
-    pub async fn shutdown(&self) {
-        // After a reload in flight, so the set it starts is stopped too.
-        let _serial = self.inner.lifecycle.lock().await;
-        let exts = self.inner.lock().exts.clone();
-        stop_all(&exts).await;
-    }
-}
-
 /// Asks every supervisor to stop and waits for all of them.
 pub(crate) async fn stop_all(exts: &[Arc<Ext>]) {
     for e in exts {
-        e.stop.send_replace(true);
+        e.run().stop.send_replace(true);
     }
     for e in exts {
-        let mut done = e.done.subscribe();
+        let mut done = e.run().done.subscribe();
         let _ = done.wait_for(|d| *d).await;
     }
 }

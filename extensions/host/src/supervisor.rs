@@ -18,11 +18,12 @@ use crate::codec::encode;
 use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
 use crate::connection::{fill, FrameSink, FrameSource, PipeSink};
+use crate::events::HostEvent;
 use crate::extension::{Closed, Ext, ReadyKind};
-use crate::host::{HostEvent, Inner};
 use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
 use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
+use crate::state::Shared;
 use crate::{panels, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
@@ -57,19 +58,21 @@ impl Failure {
 }
 
 /// Starts the supervisor task of `ext`.
-pub(crate) fn launch(inner: Arc<Inner>, ext: Arc<Ext>, exec: PathBuf) {
+pub(crate) fn launch(inner: Arc<Shared>, ext: Arc<Ext>, exec: PathBuf) {
+    // This task serves this run; a later start makes another.
+    let run = ext.run();
     tokio::spawn(async move {
         match connect(&inner, &ext, &exec).await {
             Ok(session) => serve(&inner, &ext, session).await,
             Err(f) => finish(&inner, &ext, f, false).await,
         }
-        ext.done.send_replace(true);
+        run.done.send_replace(true);
     });
 }
 
 /// Spawns the process and performs the `hello` / `hello_ack` handshake.
 pub(crate) async fn connect(
-    inner: &Arc<Inner>,
+    inner: &Arc<Shared>,
     ext: &Arc<Ext>,
     exec: &Path,
 ) -> Result<Session, Failure> {
@@ -85,7 +88,10 @@ pub(crate) async fn connect(
     let log_of = ext.clone();
     let stderr = sp.stderr;
     let pump = tokio::spawn(async move { crate::ext_log::pump_stderr(stderr, &log_of.log).await });
-    *ext.stderr_pump.lock().unwrap_or_else(|e| e.into_inner()) = Some(pump);
+    *ext.run()
+        .stderr_pump
+        .lock()
+        .unwrap_or_else(|e| e.into_inner()) = Some(pump);
     {
         let mut m = ext.lock();
         m.pid = Some(sp.pgid);
@@ -174,7 +180,7 @@ fn name_mismatch(ext: &Ext, said: &str) {
 
 /// The SDK environment of `ext`; its warnings go to its log and, once
 /// each, to the warnings the doctor shows.
-fn sdk_env(inner: &Inner, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+fn sdk_env(inner: &Shared, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
     let env = crate::sdk::spawn_env(inner.sdk.as_deref().map_err(String::as_str), &ext.dir);
     for w in env.warnings {
         ext.log.line(&w);
@@ -195,7 +201,7 @@ async fn first_line(
     timeout: Duration,
 ) -> Result<Vec<u8>, Failure> {
     let deadline = Instant::now() + timeout;
-    let mut stop = ext.stop.subscribe();
+    let mut stop = ext.run().stop.subscribe();
     loop {
         while let Some(line) = source.take_line() {
             if !line.iter().all(u8::is_ascii_whitespace) {
@@ -235,18 +241,35 @@ enum End {
     Stopped,
 }
 
-/// Routes frames until the process goes away or the host stops it.
-async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
-    let Session {
-        mut child,
-        mut guard,
-        mut source,
-    } = session;
+/// Serves one run: routes frames until the process goes away or the host
+/// stops it, then ends it.
+async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, mut session: Session) {
+    let ending = route_frames(inner, ext, &mut session.child, &mut session.source).await;
+    conclude(inner, ext, session, ending).await;
+}
+
+/// How a run's frame loop ended.
+struct Ending {
+    end: End,
+    /// Its exit status, if the process exited.
+    exited: Option<ExitStatus>,
+    /// Whether it became ready.
+    ready: bool,
+}
+
+/// The frame loop: the registration window (explicit or idle ready), every
+/// frame after it, the drain after an exit.
+async fn route_frames(
+    inner: &Arc<Shared>,
+    ext: &Arc<Ext>,
+    child: &mut Child,
+    source: &mut Box<dyn FrameSource>,
+) -> Ending {
     let start = Instant::now();
     let grace_end = start + READY_GRACE;
     let mut ready = false;
     let mut exited: Option<ExitStatus> = None;
-    let mut stop = ext.stop.subscribe();
+    let mut stop = ext.run().stop.subscribe();
     let end = {
         // Long-lived futures, so the steady state (one line in, one routed)
         // builds nothing per iteration.
@@ -304,6 +327,19 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
             }
         }
     };
+    Ending { end, exited, ready }
+}
+
+/// Ends the run the way it ended: the shutdown sequence when stopped, the
+/// reaping of what is left when it went away or broke the protocol, then
+/// [`finish`].
+async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending: Ending) {
+    let Session {
+        mut child,
+        mut guard,
+        mut source,
+    } = session;
+    let Ending { end, exited, ready } = ending;
     let pgid = guard.pgid();
     match end {
         End::Stopped => {
@@ -348,19 +384,20 @@ async fn serve(inner: &Arc<Inner>, ext: &Arc<Ext>, session: Session) {
     guard.disarm_if_gone();
 }
 
-/// Records the end of `ext`: state, pending calls, panels, registry, and an
-/// `ext_error` for the UI unless the host stopped it on purpose.
-pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
+/// Records the end of `ext`: pending calls fail, then its state, its
+/// registry entries and its panels change in one step (see
+/// [`Shared::retire`]), then the UI hears of it: an `ext_error` unless the
+/// host stopped it on purpose, a close per panel, `ext_changed`.
+pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
     drain_stderr(ext).await;
     if let Some(sink) = ext.sink() {
         sink.close();
     }
     let log = ext.log.path().display().to_string();
-    match how {
+    let panels = match how {
         Failure::Stopped => {
             ext.close_pending(Closed::Stopped("it was stopped".into()));
-            let mut m = ext.lock();
-            m.state = Some(ExtState::Exited);
+            inner.retire(ext, |m| m.state = Some(ExtState::Exited))
         }
         Failure::Failed {
             message,
@@ -372,8 +409,7 @@ pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was
                 None => Closed::Stopped(format!("it was disconnected: {message}")),
             });
             let full = format!("extension '{}' {message}; see {log}", ext.name);
-            {
-                let mut m = ext.lock();
+            let panels = inner.retire(ext, |m| {
                 m.state = Some(if was_ready {
                     ExtState::Exited
                 } else {
@@ -381,7 +417,7 @@ pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was
                 });
                 m.error = Some(full.clone());
                 m.exit_status = exit_status.clone();
-            }
+            });
             inner.post(
                 HostEvent::Ui(UiEvent::ExtError {
                     extension: ext.name.clone(),
@@ -391,11 +427,11 @@ pub(crate) async fn finish(inner: &Arc<Inner>, ext: &Arc<Ext>, how: Failure, was
                 }),
                 None,
             );
+            panels
         }
-    }
-    ext.settled.send_replace(true);
-    panels::close_all_of(inner, ext);
-    inner.rebuild();
+    };
+    ext.run().settled.send_replace(true);
+    panels::closed_with(inner, ext, panels);
     inner.changed();
 }
 
@@ -425,6 +461,7 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
 /// grandchild holding the pipe open cannot delay this past a short cap.
 async fn drain_stderr(ext: &Ext) {
     let pump = ext
+        .run()
         .stderr_pump
         .lock()
         .unwrap_or_else(|e| e.into_inner())

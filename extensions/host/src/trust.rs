@@ -13,8 +13,7 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -211,41 +210,7 @@ fn write_atomic(path: &Path, trusted: BTreeSet<PathBuf>) -> Result<(), TrustErro
     Ok(())
 }
 
-/// Trust for this run only (`--trust-project`, or `trust_project` without
-/// `remember`), shared by every clone of a [`HostConfig`] so a running
-/// host sees a grant made after it started.
-#[derive(Debug, Clone, Default)]
-pub struct RunTrust(Arc<RunTrustInner>);
-
-#[derive(Debug, Default)]
-struct RunTrustInner {
-    /// The cwd is trusted for this run.
-    granted: AtomicBool,
-    /// A broken trust file has been reported (it is reported once).
-    reported: AtomicBool,
-}
-
-impl RunTrust {
-    /// Trusts the project for this run.
-    pub fn grant(&self) {
-        self.0.granted.store(true, Ordering::SeqCst);
-    }
-
-    /// Takes this run's trust back.
-    pub fn revoke(&self) {
-        self.0.granted.store(false, Ordering::SeqCst);
-    }
-
-    /// Whether the project is trusted for this run.
-    pub fn granted(&self) -> bool {
-        self.0.granted.load(Ordering::SeqCst)
-    }
-
-    /// True the first time only: a broken file is reported once per run.
-    pub(crate) fn first_report(&self) -> bool {
-        !self.0.reported.swap(true, Ordering::SeqCst)
-    }
-}
+pub use crate::run_trust::RunTrust;
 
 /// Whether a project's extensions may run, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]

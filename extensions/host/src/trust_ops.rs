@@ -7,28 +7,9 @@ use std::path::Path;
 
 use zot_ext_protocol::rpc::{ExtState, Scope, TrustStatus, UiEvent, UntrustedExtension};
 
-use crate::extension::Ext;
 use crate::host::Host;
 use crate::manifest;
 use crate::trust::{self, TrustError};
-
-/// Notes on an untrusted extension's record, for `ext_list`, the manager
-/// and the doctor: why it did not start, and whose global extension it
-/// would replace.
-pub(crate) fn mark_untrusted(ext: &Ext, cwd: &Path, shadows: Option<&Path>) {
-    let mut m = ext.lock();
-    m.error = Some(format!(
-        "not started: {} is not a trusted project; trust it with `zot ext trust` (or \"Trust and run\" in the app) to run its extensions",
-        cwd.display()
-    ));
-    if let Some(global) = shadows {
-        m.warnings.push(format!(
-            "shadows your global extension '{}' ({}): once this project is trusted, this project's copy runs instead of yours",
-            ext.name,
-            global.display()
-        ));
-    }
-}
 
 impl Host {
     /// Project extensions that wait for trust, in load order, with what

@@ -28,16 +28,20 @@
     )
 )]
 
+pub mod builtins;
 pub mod catalog;
 pub mod content;
+pub mod desktop;
 pub mod ext_to_host;
 pub mod host_to_ext;
 pub mod ids;
 pub mod manifest;
 pub mod panel;
 pub mod rpc;
+pub mod rpc_results;
 pub mod theme;
 
+pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
 pub use content::ContentBlock;
 pub use ext_to_host::*;

@@ -4,7 +4,6 @@
 use async_trait::async_trait;
 use serde_json::Value;
 use zot_ext_host::{Host, TextVerdict, ToolCallVerdict};
-use zot_ext_protocol::rpc::ExtState;
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
 use super::extensions::{ExtToolDef, ExtToolResult, Extensions, Verdict};
@@ -13,17 +12,10 @@ use crate::providers::ToolDef;
 #[async_trait]
 impl Extensions for Host {
     fn tools(&self) -> Vec<ExtToolDef> {
-        // Only extensions that are serving: a crashed one's tools must not
-        // be offered again even if its registry entry is still being dropped.
-        let serving: Vec<String> = self
-            .list()
-            .into_iter()
-            .filter(|e| e.state == ExtState::Ready)
-            .map(|e| e.name)
-            .collect();
+        // The host drops an extension's tools in the same step as it marks
+        // it exited or failed, so its list is only of extensions serving.
         Host::tools(self)
             .into_iter()
-            .filter(|t| serving.contains(&t.extension))
             .map(|t| ExtToolDef {
                 def: ToolDef {
                     description: t.description.unwrap_or_else(|| {
@@ -44,12 +36,6 @@ impl Extensions for Host {
         Some(
             Host::call_tool(self, name, args)
                 .await
-                .map(|o| ExtToolResult {
-                    extension: o.extension,
-                    content: o.content,
-                    is_error: o.is_error,
-                    activated: o.activated,
-                })
                 .map_err(|e| e.to_string()),
         )
     }

@@ -4,7 +4,7 @@
 
 use async_trait::async_trait;
 use serde_json::Value;
-use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent};
+use zot_ext_protocol::{EventFields, LifecycleEvent};
 
 use crate::providers::ToolDef;
 
@@ -17,18 +17,9 @@ pub struct ExtToolDef {
     pub extension: String,
 }
 
-/// What an extension tool returned.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExtToolResult {
-    /// The owning extension.
-    pub extension: String,
-    /// Its blocks.
-    pub content: Vec<ContentBlock>,
-    /// Whether it failed.
-    pub is_error: bool,
-    /// Deferred tools this result activated.
-    pub activated: Vec<String>,
-}
+/// What an extension tool returned: the host's own type, passed through
+/// unchanged (one tool-result type from the host to the agent).
+pub use zot_ext_host::ToolOutcome as ExtToolResult;
 
 /// The answer to a `turn_start` or `assistant_message` interception.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,18 +11,20 @@ use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent, NoteLevel};
 use super::extensions::Verdict;
 use super::transcript::{Block, Message, Role};
 use super::Agent;
-use crate::providers::{ChatRequest, ToolDef};
+use crate::providers::{ChatRequest, Completion, Provider, ToolDef};
 use crate::tools::{self, ToolCtx, ToolOutput};
 
 impl Agent {
-    /// Runs one prompt to its end, sending events as it goes.
+    /// Runs one prompt to its end, sending events as it goes. The caller
+    /// sends the closing `done` (see `backend/worker.rs`): only it knows
+    /// when the backend is no longer busy, and a client that reads `done`
+    /// must find `get_state.busy` false.
     pub async fn run_prompt(&self, content: Vec<Block>, cancel: CancellationToken) {
         if let Some(problem) = &self.provider().problem {
             self.send(UiEvent::Error {
                 message: problem.clone(),
             });
             self.end_step(StopReason::Error, Some(problem.clone()));
-            self.send(UiEvent::Done {});
             return;
         }
         let user = Message {
@@ -38,13 +40,12 @@ impl Agent {
         });
         super::fault::inject(&text);
         self.steps(&cancel).await;
-        self.send(UiEvent::Done {});
     }
 
     /// Ends a prompt whose run panicked (the backend caught it): the
     /// transcript is repaired so every tool call has a result, and the
-    /// client and subscribers get `error`, `turn_end{stop:"error"}` and
-    /// `done`, as for any failed prompt.
+    /// client and subscribers get `error` and `turn_end{stop:"error"}`, as
+    /// for any failed prompt (the caller then sends `done`).
     pub fn fail_after_panic(&self, what: &str) {
         super::transcript::repair(&mut self.state().messages);
         let message = format!(
@@ -54,7 +55,6 @@ impl Agent {
             message: message.clone(),
         });
         self.end_step(StopReason::Error, Some(message));
-        self.send(UiEvent::Done {});
     }
 
     /// Sends `turn_end` to the client and to subscribers, after the
@@ -85,97 +85,23 @@ impl Agent {
         defs
     }
 
+    /// The model steps of one prompt: begin (limit, interception, events),
+    /// build the request, call the model, show the reply, run its tools;
+    /// again until the model ends its turn or something stops it.
     async fn steps(&self, cancel: &CancellationToken) {
         let mut step: u32 = 0;
         // Deferred tools the last step's results activated.
         let mut activated: Vec<String> = Vec::new();
         loop {
             step = step.saturating_add(1);
-            if step > self.max_steps {
-                self.send(UiEvent::Error {
-                    message: format!(
-                        "stopped after {} model steps (--max-steps); send another prompt to continue",
-                        self.max_steps
-                    ),
-                });
+            if !self.begin_step(step, cancel).await {
                 return;
             }
-            let verdict = tokio::select! {
-                v = self.exts.intercept_turn_start(step) => v,
-                _ = cancel.cancelled() => return self.end_step(StopReason::Aborted, None),
-            };
-            if let Verdict::Block { extension, reason } = verdict {
-                self.send(UiEvent::ExtStatus {
-                    extension,
-                    level: NoteLevel::Warn,
-                    text: reason,
-                });
-                return self.end_step(StopReason::Blocked, None);
-            }
-            self.exts.emit(
-                LifecycleEvent::TurnStart,
-                EventFields {
-                    step: Some(step),
-                    ..Default::default()
-                },
-            );
-            self.send(UiEvent::TurnStart { step });
-            self.send(UiEvent::AssistantStart {});
             let slot = self.provider();
             let (provider, provider_name) = (slot.provider, slot.kind.as_str());
-            let mut req = {
-                let st = self.state();
-                ChatRequest {
-                    model: st.model.clone(),
-                    system: self.system.clone(),
-                    messages: st.messages.clone(),
-                    tools: self.tool_defs(),
-                    max_tokens: self.max_tokens,
-                }
-            };
-            if !activated.is_empty() {
-                let defs: Vec<ToolDef> = req
-                    .tools
-                    .iter()
-                    .filter(|d| activated.contains(&d.name))
-                    .cloned()
-                    .collect();
-                provider.place_activated_tools(&mut req, &defs);
-                activated.clear();
-            }
-            let mut partial = String::new();
-            let events = self.events.clone();
-            let mut sink = |d: &str| {
-                partial.push_str(d);
-                let _ = events.send(UiEvent::TextDelta {
-                    delta: d.to_owned(),
-                });
-            };
-            let result = tokio::select! {
-                r = provider.stream(&req, &mut sink) => Some(r),
-                _ = cancel.cancelled() => None,
-            };
-            let completion = match result {
-                None => {
-                    // Keep what the user already saw, so the model knows it
-                    // was cut off.
-                    if !partial.is_empty() {
-                        self.push(Message {
-                            role: Role::Assistant,
-                            content: vec![Block::text(partial)],
-                        });
-                    }
-                    return self.end_step(StopReason::Aborted, None);
-                }
-                Some(Err(e)) => {
-                    // Nothing of a failed call enters the transcript, so the
-                    // next prompt starts from a consistent state.
-                    self.send(UiEvent::Error {
-                        message: e.message.clone(),
-                    });
-                    return self.end_step(StopReason::Error, Some(e.message));
-                }
-                Some(Ok(c)) => c,
+            let req = self.request(provider.as_ref(), &mut activated);
+            let Some(completion) = self.call_model(provider.as_ref(), &req, cancel).await else {
+                return;
             };
             let report = self
                 .state()
@@ -186,28 +112,7 @@ impl Agent {
                 role: Role::Assistant,
                 content: completion.content,
             };
-            let text = msg.text();
-            if !text.is_empty() {
-                self.exts.emit(
-                    LifecycleEvent::AssistantMessage,
-                    EventFields {
-                        text: Some(text.clone()),
-                        ..Default::default()
-                    },
-                );
-                // The transcript keeps the model's words; only the user sees
-                // a replacement.
-                match self.exts.intercept_assistant_message(text).await {
-                    Verdict::Allow(shown) => {
-                        self.send(UiEvent::AssistantMessage { content: shown })
-                    }
-                    Verdict::Block { extension, reason } => self.send(UiEvent::ExtStatus {
-                        extension,
-                        level: NoteLevel::Warn,
-                        text: reason,
-                    }),
-                }
-            }
+            self.show_reply(&msg).await;
             let calls: Vec<(String, String, Value)> = msg
                 .tool_uses()
                 .map(|(i, n, a)| (i.to_owned(), n.to_owned(), a.clone()))
@@ -220,43 +125,192 @@ impl Agent {
                 };
                 return self.end_step(stop, None);
             }
-            let mut results = Vec::new();
-            let mut aborted = false;
-            for (id, name, args) in calls {
-                let (out, extension) = if aborted || cancel.is_cancelled() {
-                    aborted = true;
-                    (
-                        ToolOutput::err("aborted by the user before this tool ran"),
-                        None,
-                    )
-                } else {
-                    self.tool_call(&id, &name, args, cancel, &mut activated)
-                        .await
-                };
-                if cancel.is_cancelled() {
-                    aborted = true;
-                }
-                self.send(UiEvent::ToolResult {
-                    id: id.clone(),
-                    is_error: out.is_error,
-                    content: out.content.clone(),
-                    extension,
-                });
-                results.push(Block::ToolResult {
-                    tool_use_id: id,
-                    content: out.content,
-                    is_error: out.is_error,
-                });
-            }
-            self.push(Message {
-                role: Role::User,
-                content: results,
-            });
-            if aborted {
+            if self.run_tools(calls, cancel, &mut activated).await {
                 return self.end_step(StopReason::Aborted, None);
             }
             self.end_step(StopReason::ToolUse, None);
         }
+    }
+
+    /// Starts step `step`: refuses past `--max-steps`, lets interceptors
+    /// block it, then tells subscribers and the client. Returns whether the
+    /// step goes ahead (when not, the prompt has ended).
+    async fn begin_step(&self, step: u32, cancel: &CancellationToken) -> bool {
+        if step > self.max_steps {
+            self.send(UiEvent::Error {
+                message: format!(
+                    "stopped after {} model steps (--max-steps); send another prompt to continue",
+                    self.max_steps
+                ),
+            });
+            return false;
+        }
+        let verdict = tokio::select! {
+            v = self.exts.intercept_turn_start(step) => v,
+            _ = cancel.cancelled() => {
+                self.end_step(StopReason::Aborted, None);
+                return false;
+            }
+        };
+        if let Verdict::Block { extension, reason } = verdict {
+            self.send(UiEvent::ExtStatus {
+                extension,
+                level: NoteLevel::Warn,
+                text: reason,
+            });
+            self.end_step(StopReason::Blocked, None);
+            return false;
+        }
+        self.exts.emit(
+            LifecycleEvent::TurnStart,
+            EventFields {
+                step: Some(step),
+                ..Default::default()
+            },
+        );
+        self.send(UiEvent::TurnStart { step });
+        self.send(UiEvent::AssistantStart {});
+        true
+    }
+
+    /// The request for this step: the transcript and every active tool,
+    /// with the tools the last step activated placed the provider's way.
+    fn request(&self, provider: &dyn Provider, activated: &mut Vec<String>) -> ChatRequest {
+        let mut req = {
+            let st = self.state();
+            ChatRequest {
+                model: st.model.clone(),
+                system: self.system.clone(),
+                messages: st.messages.clone(),
+                tools: self.tool_defs(),
+                max_tokens: self.max_tokens,
+            }
+        };
+        if !activated.is_empty() {
+            let defs: Vec<ToolDef> = req
+                .tools
+                .iter()
+                .filter(|d| activated.contains(&d.name))
+                .cloned()
+                .collect();
+            provider.place_activated_tools(&mut req, &defs);
+            activated.clear();
+        }
+        req
+    }
+
+    /// Streams the model's answer to the client. `None` when the prompt
+    /// ended instead (aborted, or the call failed), after saying so.
+    async fn call_model(
+        &self,
+        provider: &dyn Provider,
+        req: &ChatRequest,
+        cancel: &CancellationToken,
+    ) -> Option<Completion> {
+        let mut partial = String::new();
+        let events = self.events.clone();
+        let mut sink = |d: &str| {
+            partial.push_str(d);
+            let _ = events.send(UiEvent::TextDelta {
+                delta: d.to_owned(),
+            });
+        };
+        let result = tokio::select! {
+            r = provider.stream(req, &mut sink) => Some(r),
+            _ = cancel.cancelled() => None,
+        };
+        match result {
+            None => {
+                // Keep what the user already saw, so the model knows it
+                // was cut off.
+                if !partial.is_empty() {
+                    self.push(Message {
+                        role: Role::Assistant,
+                        content: vec![Block::text(partial)],
+                    });
+                }
+                self.end_step(StopReason::Aborted, None);
+                None
+            }
+            Some(Err(e)) => {
+                // Nothing of a failed call enters the transcript, so the
+                // next prompt starts from a consistent state.
+                self.send(UiEvent::Error {
+                    message: e.message.clone(),
+                });
+                self.end_step(StopReason::Error, Some(e.message));
+                None
+            }
+            Some(Ok(c)) => Some(c),
+        }
+    }
+
+    /// Shows the reply's text, as assistant_message interceptors let it
+    /// (the transcript keeps the model's words; only the user sees a
+    /// replacement).
+    async fn show_reply(&self, msg: &Message) {
+        let text = msg.text();
+        if text.is_empty() {
+            return;
+        }
+        self.exts.emit(
+            LifecycleEvent::AssistantMessage,
+            EventFields {
+                text: Some(text.clone()),
+                ..Default::default()
+            },
+        );
+        match self.exts.intercept_assistant_message(text).await {
+            Verdict::Allow(shown) => self.send(UiEvent::AssistantMessage { content: shown }),
+            Verdict::Block { extension, reason } => self.send(UiEvent::ExtStatus {
+                extension,
+                level: NoteLevel::Warn,
+                text: reason,
+            }),
+        }
+    }
+
+    /// Runs the reply's tool calls in order and records their results as
+    /// one user message; after an abort the rest get an "aborted" result.
+    /// Returns whether the prompt was aborted.
+    async fn run_tools(
+        &self,
+        calls: Vec<(String, String, Value)>,
+        cancel: &CancellationToken,
+        activated: &mut Vec<String>,
+    ) -> bool {
+        let mut results = Vec::new();
+        let mut aborted = false;
+        for (id, name, args) in calls {
+            let (out, extension) = if aborted || cancel.is_cancelled() {
+                aborted = true;
+                (
+                    ToolOutput::err("aborted by the user before this tool ran"),
+                    None,
+                )
+            } else {
+                self.tool_call(&id, &name, args, cancel, activated).await
+            };
+            if cancel.is_cancelled() {
+                aborted = true;
+            }
+            self.send(UiEvent::ToolResult {
+                id: id.clone(),
+                is_error: out.is_error,
+                content: out.content.clone(),
+                extension,
+            });
+            results.push(Block::ToolResult {
+                tool_use_id: id,
+                content: out.content,
+                is_error: out.is_error,
+            });
+        }
+        self.push(Message {
+            role: Role::User,
+            content: results,
+        });
+        aborted
     }
 
     /// One tool call: lifecycle event, interception, then the run.

@@ -4,26 +4,19 @@
 use std::sync::atomic::Ordering;
 
 use base64::Engine;
-use serde_json::{json, Value};
-use zot_ext_protocol::rpc::{ImageInput, RpcCommand, UiEvent};
-use zot_ext_protocol::{CommandAction, NoteLevel};
+use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
+use zot_ext_protocol::rpc_results::{
+    AbortedResult, ClearedResult, CommandResult, DoneResult, ExtCommandResult, ExtListResult,
+    HelpResult, MessagesResult, ModelResult, ModelsResult, PongResult, ReloadResult, RpcResult,
+    StartedResult, StateResult,
+};
+use zot_ext_protocol::{CommandAction, NoteLevel, BUILTIN_COMMANDS};
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
 use crate::agent::transcript::Block;
 
-/// Slash commands zot answers itself.
-const BUILTINS: [(&str, &str); 4] = [
-    ("clear", "drop the conversation and every note"),
-    ("help", "list the commands"),
-    ("model", "show the model, or switch with /model ID"),
-    (
-        "reload-ext",
-        "restart every extension and re-read the manifests",
-    ),
-];
-
-pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String> {
+pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, String> {
     match cmd {
         RpcCommand::Hello { token } => {
             if let Some(want) = super::options::rpc_token() {
@@ -31,7 +24,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
                     return Err("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) as \"token\"".into());
                 }
             }
-            Ok(b.hello_data())
+            Ok(RpcResult::Hello(b.hello_data()))
         }
         RpcCommand::Prompt { message, images } => {
             check_images(&images)?;
@@ -43,12 +36,12 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
                 });
             }
             b.enqueue(content);
-            Ok(json!({"started": true}))
+            Ok(RpcResult::Started(StartedResult { started: true }))
         }
-        RpcCommand::Command { name, args } => {
-            command(b, name.trim_start_matches('/'), args.trim()).await
-        }
-        RpcCommand::Abort {} => Ok(json!({"aborted": b.abort()})),
+        RpcCommand::Command { name, args } => command(b, name.trim_start_matches('/'), args.trim())
+            .await
+            .map(RpcResult::Command),
+        RpcCommand::Abort {} => Ok(RpcResult::Aborted(AbortedResult { aborted: b.abort() })),
         RpcCommand::PanelKey {
             panel_id,
             key,
@@ -57,30 +50,43 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
             .inner
             .host
             .panel_key(&panel_id, key, text)
-            .map(|()| json!({}))
+            .map(|()| RpcResult::Done(DoneResult {}))
             .map_err(|e| e.to_string()),
         RpcCommand::PanelClose { panel_id } => {
             b.inner
                 .host
                 .close_panel(&panel_id)
                 .map_err(|e| e.to_string())?;
-            Ok(json!({}))
+            Ok(RpcResult::Done(DoneResult {}))
         }
-        RpcCommand::ExtList {} => Ok(json!({"extensions": b.inner.host.list()})),
+        RpcCommand::ExtList {} => Ok(RpcResult::Extensions(ExtListResult {
+            extensions: b.inner.host.list(),
+        })),
         RpcCommand::GetState {} => {
             let st = b.inner.agent.state();
-            Ok(json!({
-                "provider": b.inner.agent.provider().kind.as_str(),
-                "model": st.model,
-                "cwd": b.inner.opts.cwd,
-                "message_count": st.messages.len(),
-                "busy": b.busy(),
-                "usage": st.usage.report(),
-                "session": st.session.as_ref().map(|s| s.path().to_path_buf()),
+            Ok(RpcResult::State(StateResult {
+                provider: b.inner.agent.provider().kind.as_str().to_owned(),
+                model: st.model.clone(),
+                cwd: b.inner.opts.cwd.clone(),
+                message_count: st.messages.len(),
+                busy: b.busy(),
+                usage: st.usage.report(),
+                session: st.session.as_ref().map(|s| s.path().to_path_buf()),
             }))
         }
-        RpcCommand::GetMessages {} => Ok(json!({"messages": b.inner.agent.state().messages})),
-        RpcCommand::Clear {} => clear(b).await,
+        RpcCommand::GetMessages {} => {
+            let messages = b
+                .inner
+                .agent
+                .state()
+                .messages
+                .iter()
+                .map(serde_json::to_value)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("get_messages: cannot write the transcript: {e}"))?;
+            Ok(RpcResult::Messages(MessagesResult { messages }))
+        }
+        RpcCommand::Clear {} => clear(b).await.map(RpcResult::Cleared),
         RpcCommand::SetModel { model } => {
             if model.trim().is_empty() {
                 return Err(
@@ -88,7 +94,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
                 );
             }
             b.inner.agent.state().model = model.clone();
-            Ok(json!({"model": model}))
+            Ok(RpcResult::Model(ModelResult { model }))
         }
         RpcCommand::GetModels {} => {
             let mut cache = b.inner.models.lock().await;
@@ -103,14 +109,18 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<Value, String
                     .map_err(|e| e.message)?;
                 *cache = Some(models);
             }
-            Ok(json!({"models": cache.clone().unwrap_or_default()}))
+            Ok(RpcResult::Models(ModelsResult {
+                models: cache.clone().unwrap_or_default(),
+            }))
         }
-        RpcCommand::Ping {} => Ok(json!({"pong": true})),
-        RpcCommand::TrustProject { remember } => {
-            super::trust::trust(b, remember.unwrap_or(false)).await
-        }
-        RpcCommand::UntrustProject { dir } => super::trust::untrust(b, dir).await,
-        RpcCommand::TrustStatus {} => Ok(super::trust::status(b)),
+        RpcCommand::Ping {} => Ok(RpcResult::Pong(PongResult { pong: true })),
+        RpcCommand::TrustProject { remember } => super::trust::trust(b, remember.unwrap_or(false))
+            .await
+            .map(RpcResult::Trusted),
+        RpcCommand::UntrustProject { dir } => super::trust::untrust(b, dir)
+            .await
+            .map(RpcResult::Untrusted),
+        RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
     }
 }
 
@@ -131,7 +141,7 @@ pub fn check_images(images: &[ImageInput]) -> Result<(), String> {
 }
 
 /// Drops the transcript (starting a new session file) and every note.
-async fn clear(b: &Backend) -> Result<Value, String> {
+async fn clear(b: &Backend) -> Result<ClearedResult, String> {
     if b.abort() {
         b.idle().await;
     }
@@ -153,54 +163,65 @@ async fn clear(b: &Backend) -> Result<Value, String> {
     // A cleared conversation is a new session for subscribers.
     b.inner.started.store(false, Ordering::SeqCst);
     b.announce_session();
-    Ok(json!({"cleared": true}))
+    Ok(ClearedResult { cleared: true })
 }
 
 /// A slash command: built-in first, then the extensions.
-async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
+async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, String> {
     if name.is_empty() {
         return Err("command: \"name\" is empty; give a command name without the /".into());
     }
     match name.to_ascii_lowercase().as_str() {
-        "clear" => return clear(b).await,
+        "clear" => return clear(b).await.map(CommandResult::Cleared),
         "help" => {
-            let mut commands: Vec<Value> = BUILTINS
+            // The desktop's own commands (views, themes) mean nothing here.
+            let mut commands: Vec<CommandInfo> = BUILTIN_COMMANDS
                 .iter()
-                .map(|(n, d)| json!({"name": n, "description": d}))
+                .filter(|c| !c.desktop_only)
+                .map(|c| CommandInfo {
+                    name: c.name.to_owned(),
+                    description: Some(c.description.to_owned()),
+                    extension: None,
+                })
                 .collect();
-            for c in b.inner.host.commands() {
-                commands.push(json!(c));
-            }
+            commands.extend(b.inner.host.commands());
             let text = commands
                 .iter()
                 .map(|c| {
-                    let owner = c["extension"]
-                        .as_str()
+                    let owner = c
+                        .extension
+                        .as_deref()
                         .map(|e| format!(" [{e}]"))
                         .unwrap_or_default();
                     format!(
                         "/{} - {}{owner}",
-                        c["name"].as_str().unwrap_or(""),
-                        c["description"].as_str().unwrap_or("")
+                        c.name,
+                        c.description.as_deref().unwrap_or("")
                     )
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
-            return Ok(json!({"text": text, "commands": commands}));
+            return Ok(CommandResult::Help(HelpResult { text, commands }));
         }
         "model" => {
             if args.is_empty() {
-                return Ok(json!({"model": b.inner.agent.state().model}));
+                let model = b.inner.agent.state().model.clone();
+                return Ok(CommandResult::Model(ModelResult { model }));
             }
             b.inner.agent.state().model = args.to_owned();
-            return Ok(json!({"model": args}));
+            return Ok(CommandResult::Model(ModelResult {
+                model: args.to_owned(),
+            }));
         }
         "reload-ext" => {
             // The host itself announces the `ext_reload` event.
             let r = b.inner.host.reload().await;
-            return Ok(
-                json!({"stopped": r.stopped, "loaded": r.loaded, "ready": r.ready, "errors": r.errors}),
-            );
+            return Ok(CommandResult::Reload(ReloadResult {
+                stopped: r.stopped,
+                loaded: r.loaded,
+                ready: r.ready,
+                errors: r.errors,
+            }));
         }
         _ => {}
     }
@@ -212,37 +233,45 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
         .map_err(|e| e.to_string())?;
     let extension = out.extension;
     let r = out.response;
-    let mut data = json!({"extension": extension});
+    let mut data = ExtCommandResult {
+        extension: extension.clone(),
+        action: CommandAction::Noop,
+        error: None,
+        prompt: None,
+        insert: None,
+        display: None,
+        open_panel: None,
+    };
     if let Some(err) = r.error.as_ref().filter(|e| !e.is_empty()) {
         b.send_after_host(UiEvent::ExtStatus {
             extension: extension.clone(),
             level: NoteLevel::Error,
             text: err.clone(),
         });
-        data["error"] = json!(err);
+        data.error = Some(err.clone());
     }
     // The host posts `ext_insert`, `ext_display` and `ext_panel_open`
     // itself, in the extension's frame order; here only the answer's data.
     match r.action {
         Some(CommandAction::Prompt) => {
-            data["action"] = json!("prompt");
+            data.action = CommandAction::Prompt;
             if let Some(p) = r.prompt.filter(|p| !p.trim().is_empty()) {
-                data["prompt"] = json!(p);
+                data.prompt = Some(p.clone());
                 b.enqueue(vec![Block::text(p)]);
             }
         }
         Some(CommandAction::Insert) => {
-            data["action"] = json!("insert");
-            data["insert"] = json!(r.insert.unwrap_or_default());
+            data.action = CommandAction::Insert;
+            data.insert = Some(r.insert.unwrap_or_default());
         }
         Some(CommandAction::Display) => {
-            data["action"] = json!("display");
-            data["display"] = json!(r.display.unwrap_or_default());
+            data.action = CommandAction::Display;
+            data.display = Some(r.display.unwrap_or_default());
         }
         Some(CommandAction::OpenPanel) => {
-            data["action"] = json!("open_panel");
+            data.action = CommandAction::OpenPanel;
             match r.open_panel {
-                Some(panel) => data["open_panel"] = json!(panel),
+                Some(panel) => data.open_panel = Some(panel),
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
                     b.send_after_host(UiEvent::ExtStatus {
@@ -250,13 +279,11 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<Value, String> {
                         level: NoteLevel::Error,
                         text: msg.clone(),
                     });
-                    data["error"] = json!(msg);
+                    data.error = Some(msg);
                 }
             }
         }
-        Some(CommandAction::Noop) | Some(CommandAction::Unknown) | None => {
-            data["action"] = json!("noop");
-        }
+        Some(CommandAction::Noop) | Some(CommandAction::Unknown) | None => {}
     }
-    Ok(data)
+    Ok(CommandResult::Extension(data))
 }

@@ -3,8 +3,8 @@
 //! once after `ready` (a broken trust file, the `project_untrusted` event).
 //! The decision and the file live in the host crate (`zot_ext_host::trust`).
 
-use serde_json::{json, Value};
-use zot_ext_protocol::rpc::UiEvent;
+use zot_ext_protocol::rpc::{TrustStatus, UiEvent};
+use zot_ext_protocol::rpc_results::{TrustedResult, UntrustedResult};
 
 use super::Backend;
 
@@ -21,18 +21,21 @@ pub(super) fn announce(b: &Backend) {
 }
 
 /// `trust_project{remember?}`: answers `started:[name…]`.
-pub(super) async fn trust(b: &Backend, remember: bool) -> Result<Value, String> {
+pub(super) async fn trust(b: &Backend, remember: bool) -> Result<TrustedResult, String> {
     let started = b
         .inner
         .host
         .trust_project(remember)
         .await
         .map_err(|e| format!("trust_project: {e}"))?;
-    Ok(json!({ "started": started, "remembered": remember }))
+    Ok(TrustedResult {
+        started,
+        remembered: remember,
+    })
 }
 
 /// `untrust_project{dir?}`: answers `stopped:[name…]`.
-pub(super) async fn untrust(b: &Backend, dir: Option<String>) -> Result<Value, String> {
+pub(super) async fn untrust(b: &Backend, dir: Option<String>) -> Result<UntrustedResult, String> {
     if dir.as_deref().is_some_and(|d| d.trim().is_empty()) {
         return Err("untrust_project: \"dir\" is empty; leave it out to untrust this project, or give a folder that trust_status lists".into());
     }
@@ -43,10 +46,10 @@ pub(super) async fn untrust(b: &Backend, dir: Option<String>) -> Result<Value, S
         .untrust_project(dir.as_deref())
         .await
         .map_err(|e| format!("untrust_project: {e}"))?;
-    Ok(json!({ "stopped": stopped }))
+    Ok(UntrustedResult { stopped })
 }
 
 /// `trust_status`: a `TrustStatus`.
-pub(super) fn status(b: &Backend) -> Value {
-    json!(b.inner.host.trust_status())
+pub(super) fn status(b: &Backend) -> TrustStatus {
+    b.inner.host.trust_status()
 }

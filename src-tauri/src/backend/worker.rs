@@ -10,6 +10,7 @@ use std::sync::Weak;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
+use zot_ext_protocol::rpc::UiEvent;
 
 use super::{Inner, Queued};
 
@@ -33,8 +34,12 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
                         };
                         inner.agent.fail_after_panic(&what);
                     }
-                    // Either way its `done` has been sent.
+                    // No longer busy before the client can read `done`, so a
+                    // `get_state` sent on seeing it says `busy: false`.
+                    inner.pending.fetch_sub(1, Ordering::SeqCst);
                     inner.finished.fetch_add(1, Ordering::SeqCst);
+                    inner.agent.send(UiEvent::Done {});
+                    continue;
                 }
             }
             inner.pending.fetch_sub(1, Ordering::SeqCst);

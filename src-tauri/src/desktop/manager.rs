@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
@@ -17,29 +16,7 @@ use zot_ext_protocol::CatalogEntry;
 use super::error::{IpcError, IpcResult};
 use super::Desktop;
 
-/// One progress line of an install.
-#[derive(Debug, Clone, Serialize)]
-pub struct InstallProgress {
-    /// What is being installed.
-    pub source: String,
-    /// What is happening now.
-    pub message: String,
-}
-
-/// What an install put on disk and what it registers (the UI shows it
-/// before the user enables it).
-#[derive(Debug, Clone, Serialize)]
-pub struct InstallSummary {
-    name: String,
-    version: Option<String>,
-    dir: String,
-    description: Option<String>,
-    commands: Vec<String>,
-    tools: Vec<String>,
-    themes: Vec<String>,
-    /// Why its trial start failed, with the log path; `None` when it worked.
-    problem: Option<String>,
-}
+pub use zot_ext_protocol::desktop::{DevelopSummary, InstallProgress, InstallSummary, LogChunk};
 
 /// Installs from a folder, a git URL or a catalog name (the same
 /// resolution as `zot ext install`), starts it once alone to learn what it
@@ -157,18 +134,6 @@ pub async fn ext_new(
     .map_err(|e| IpcError::new("new", e))?
 }
 
-/// What "Develop a folder…" started.
-#[derive(Debug, Clone, Serialize)]
-pub struct DevelopSummary {
-    /// The folder, resolved; its card carries the "dev" mark.
-    dir: String,
-    /// Extensions ready after the reload that started it.
-    ready: u32,
-    /// Load errors of that reload (a broken dev extension is one); the
-    /// next good save recovers.
-    errors: Vec<String>,
-}
-
 /// Loads a working copy as a dev extension for the rest of this run and
 /// reloads it when its sources change: `zot --ext DIR --watch` without a
 /// restart ([`zot_ext_host::Host::develop`]).
@@ -251,14 +216,6 @@ pub async fn ext_doctor(
     // Folders added by "Develop a folder…" load like `--ext` paths.
     cfg.explicit.extend(backend.host().dev_folders());
     Ok(zot_ext_host::doctor::diagnose(cfg).await)
-}
-
-/// New bytes of a log from `offset`, for the viewer that follows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct LogChunk {
-    path: String,
-    text: String,
-    offset: u64,
 }
 
 /// Most a single read returns, so a huge log never stalls the page.

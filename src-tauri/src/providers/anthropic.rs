@@ -130,6 +130,128 @@ enum Partial {
     },
 }
 
+/// The provider's name in messages and stream bounds.
+const PROVIDER: &str = "anthropic";
+
+/// One answer as its stream builds it, event by event.
+#[derive(Default)]
+struct Answer {
+    blocks: Vec<Option<Partial>>,
+    usage: Usage,
+    stop: Option<StopReason>,
+    budget: sse::Budget,
+}
+
+impl Answer {
+    /// `message_start`: the usage so far.
+    fn message_start(&mut self, v: &Value) {
+        let u = at(v, &["message", "usage"]);
+        self.usage.input_tokens = at(u, &["input_tokens"]).as_u64().unwrap_or(0);
+        self.usage.cache_read_tokens = at(u, &["cache_read_input_tokens"]).as_u64().unwrap_or(0);
+        self.usage.cache_write_tokens = at(u, &["cache_creation_input_tokens"])
+            .as_u64()
+            .unwrap_or(0);
+        self.usage.output_tokens = at(u, &["output_tokens"]).as_u64().unwrap_or(0);
+    }
+
+    /// `content_block_start`: a text or tool block at its index (bounded).
+    fn block_start(&mut self, v: &Value, on_text: TextSink<'_>) -> Result<(), ProviderError> {
+        let i = sse::index(PROVIDER, v)?.unwrap_or(self.blocks.len());
+        if i >= sse::MAX_INDEX {
+            return Err(ProviderError::fatal(format!(
+                "anthropic sent a malformed stream: more than {} content blocks in one answer; try again",
+                sse::MAX_INDEX
+            )));
+        }
+        let cb = at(v, &["content_block"]);
+        let p = match at(cb, &["type"]).as_str() {
+            Some("tool_use") => Partial::Tool {
+                id: at(cb, &["id"]).as_str().unwrap_or_default().to_owned(),
+                name: at(cb, &["name"]).as_str().unwrap_or_default().to_owned(),
+                json: String::new(),
+            },
+            _ => {
+                let t = at(cb, &["text"]).as_str().unwrap_or_default().to_owned();
+                self.budget.take(PROVIDER, t.len())?;
+                if !t.is_empty() {
+                    on_text(&t);
+                }
+                Partial::Text(t)
+            }
+        };
+        if self.blocks.len() <= i {
+            self.blocks.resize_with(i.saturating_add(1), || None);
+        }
+        if let Some(slot) = self.blocks.get_mut(i) {
+            *slot = Some(p);
+        }
+        Ok(())
+    }
+
+    /// `content_block_delta`: more text (shown as it comes) or tool args.
+    fn block_delta(&mut self, v: &Value, on_text: TextSink<'_>) -> Result<(), ProviderError> {
+        let i = sse::index(PROVIDER, v)?.unwrap_or(0);
+        let d = at(v, &["delta"]);
+        match (
+            self.blocks.get_mut(i).and_then(Option::as_mut),
+            at(d, &["type"]).as_str(),
+        ) {
+            (Some(Partial::Text(t)), Some("text_delta")) => {
+                let s = at(d, &["text"]).as_str().unwrap_or_default();
+                self.budget.take(PROVIDER, s.len())?;
+                on_text(s);
+                t.push_str(s);
+            }
+            (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
+                let s = at(d, &["partial_json"]).as_str().unwrap_or_default();
+                self.budget.take(PROVIDER, s.len())?;
+                json.push_str(s);
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `message_delta`: the stop reason and the final usage.
+    fn message_delta(&mut self, v: &Value) {
+        if let Some(s) = at(v, &["delta", "stop_reason"]).as_str() {
+            self.stop = Some(match s {
+                "tool_use" => StopReason::ToolUse,
+                "max_tokens" => StopReason::Length,
+                _ => StopReason::EndTurn,
+            });
+        }
+        if let Some(o) = at(v, &["usage", "output_tokens"]).as_u64() {
+            self.usage.output_tokens = o;
+        }
+        if let Some(o) = at(v, &["usage", "input_tokens"]).as_u64() {
+            self.usage.input_tokens = o;
+        }
+    }
+
+    /// `message_stop`: the blocks in index order, tool args parsed.
+    fn into_completion(self) -> Completion {
+        let content = self
+            .blocks
+            .into_iter()
+            .flatten()
+            .map(|p| match p {
+                Partial::Text(text) => Block::Text { text },
+                Partial::Tool { id, name, json } => Block::ToolUse {
+                    id,
+                    name,
+                    input: parse_args(&json),
+                },
+            })
+            .collect::<Vec<_>>();
+        Completion {
+            content,
+            stop: self.stop.unwrap_or(StopReason::EndTurn),
+            usage: self.usage,
+        }
+    }
+}
+
 #[async_trait]
 impl Provider for Anthropic {
     fn name(&self) -> &str {
@@ -148,13 +270,8 @@ impl Provider for Anthropic {
         })
         .await?;
         let mut events = sse::events("anthropic", resp);
-        let provider_name = "anthropic";
-        let mut blocks: Vec<Option<Partial>> = Vec::new();
-        let mut usage = Usage::default();
-        let mut stop: Option<StopReason> = None;
-        let mut finished = false;
-        let mut budget = sse::Budget::default();
-        while let Some(ev) = sse::next(provider_name, &mut events).await {
+        let mut answer = Answer::default();
+        while let Some(ev) = sse::next(PROVIDER, &mut events).await {
             let ev = ev?;
             if ev.data.is_empty() {
                 continue;
@@ -162,87 +279,11 @@ impl Provider for Anthropic {
             let v: Value = serde_json::from_str(&ev.data)
                 .map_err(|e| sse::malformed("anthropic", &ev.data, e))?;
             match at(&v, &["type"]).as_str().unwrap_or(ev.event.as_str()) {
-                "message_start" => {
-                    let u = at(&v, &["message", "usage"]);
-                    usage.input_tokens = at(u, &["input_tokens"]).as_u64().unwrap_or(0);
-                    usage.cache_read_tokens =
-                        at(u, &["cache_read_input_tokens"]).as_u64().unwrap_or(0);
-                    usage.cache_write_tokens = at(u, &["cache_creation_input_tokens"])
-                        .as_u64()
-                        .unwrap_or(0);
-                    usage.output_tokens = at(u, &["output_tokens"]).as_u64().unwrap_or(0);
-                }
-                "content_block_start" => {
-                    let i = sse::index(provider_name, &v)?.unwrap_or(blocks.len());
-                    if i >= sse::MAX_INDEX {
-                        return Err(ProviderError::fatal(format!(
-                            "anthropic sent a malformed stream: more than {} content blocks in one answer; try again",
-                            sse::MAX_INDEX
-                        )));
-                    }
-                    let cb = at(&v, &["content_block"]);
-                    let p = match at(cb, &["type"]).as_str() {
-                        Some("tool_use") => Partial::Tool {
-                            id: at(cb, &["id"]).as_str().unwrap_or_default().to_owned(),
-                            name: at(cb, &["name"]).as_str().unwrap_or_default().to_owned(),
-                            json: String::new(),
-                        },
-                        _ => {
-                            let t = at(cb, &["text"]).as_str().unwrap_or_default().to_owned();
-                            budget.take(provider_name, t.len())?;
-                            if !t.is_empty() {
-                                on_text(&t);
-                            }
-                            Partial::Text(t)
-                        }
-                    };
-                    if blocks.len() <= i {
-                        blocks.resize_with(i.saturating_add(1), || None);
-                    }
-                    if let Some(slot) = blocks.get_mut(i) {
-                        *slot = Some(p);
-                    }
-                }
-                "content_block_delta" => {
-                    let i = sse::index(provider_name, &v)?.unwrap_or(0);
-                    let d = at(&v, &["delta"]);
-                    match (
-                        blocks.get_mut(i).and_then(Option::as_mut),
-                        at(d, &["type"]).as_str(),
-                    ) {
-                        (Some(Partial::Text(t)), Some("text_delta")) => {
-                            let s = at(d, &["text"]).as_str().unwrap_or_default();
-                            budget.take(provider_name, s.len())?;
-                            on_text(s);
-                            t.push_str(s);
-                        }
-                        (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
-                            let s = at(d, &["partial_json"]).as_str().unwrap_or_default();
-                            budget.take(provider_name, s.len())?;
-                            json.push_str(s);
-                        }
-                        _ => {}
-                    }
-                }
-                "message_delta" => {
-                    if let Some(s) = at(&v, &["delta", "stop_reason"]).as_str() {
-                        stop = Some(match s {
-                            "tool_use" => StopReason::ToolUse,
-                            "max_tokens" => StopReason::Length,
-                            _ => StopReason::EndTurn,
-                        });
-                    }
-                    if let Some(o) = at(&v, &["usage", "output_tokens"]).as_u64() {
-                        usage.output_tokens = o;
-                    }
-                    if let Some(o) = at(&v, &["usage", "input_tokens"]).as_u64() {
-                        usage.input_tokens = o;
-                    }
-                }
-                "message_stop" => {
-                    finished = true;
-                    break;
-                }
+                "message_start" => answer.message_start(&v),
+                "content_block_start" => answer.block_start(&v, on_text)?,
+                "content_block_delta" => answer.block_delta(&v, on_text)?,
+                "message_delta" => answer.message_delta(&v),
+                "message_stop" => return Ok(answer.into_completion()),
                 "error" => {
                     let m = at(&v, &["error", "message"])
                         .as_str()
@@ -254,27 +295,7 @@ impl Provider for Anthropic {
                 _ => {}
             }
         }
-        if !finished {
-            return Err(sse::truncated("anthropic"));
-        }
-        let content = blocks
-            .into_iter()
-            .flatten()
-            .map(|p| match p {
-                Partial::Text(text) => Block::Text { text },
-                Partial::Tool { id, name, json } => Block::ToolUse {
-                    id,
-                    name,
-                    input: parse_args(&json),
-                },
-            })
-            .collect::<Vec<_>>();
-        let stop = stop.unwrap_or(StopReason::EndTurn);
-        Ok(Completion {
-            content,
-            stop,
-            usage,
-        })
+        Err(sse::truncated("anthropic"))
     }
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {

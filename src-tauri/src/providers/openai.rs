@@ -138,6 +138,126 @@ struct PartialCall {
     args: String,
 }
 
+/// One answer as its chunks build it.
+#[derive(Default)]
+struct Answer {
+    text: String,
+    calls: Vec<PartialCall>,
+    usage: Usage,
+    stop: Option<StopReason>,
+    budget: sse::Budget,
+}
+
+impl Answer {
+    /// One chunk: usage, text (shown as it comes), tool-call pieces, and
+    /// the finish reason.
+    fn chunk(&mut self, name: &str, v: &Value, on_text: TextSink<'_>) -> Result<(), ProviderError> {
+        if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
+            self.take_usage(u);
+        }
+        let Some(choice) = at(v, &["choices"]).get(0) else {
+            return Ok(());
+        };
+        let d = at(choice, &["delta"]);
+        if let Some(s) = at(d, &["content"]).as_str() {
+            if !s.is_empty() {
+                self.budget.take(name, s.len())?;
+                on_text(s);
+                self.text.push_str(s);
+            }
+        }
+        if let Some(tcs) = at(d, &["tool_calls"]).as_array() {
+            for tc in tcs {
+                self.tool_call_piece(name, tc)?;
+            }
+        }
+        if let Some(f) = at(choice, &["finish_reason"]).as_str() {
+            self.stop = Some(match f {
+                "tool_calls" | "function_call" => StopReason::ToolUse,
+                "length" => StopReason::Length,
+                _ => StopReason::EndTurn,
+            });
+        }
+        Ok(())
+    }
+
+    /// OpenAI counts cached tokens inside `prompt_tokens`; zot's
+    /// `input_tokens` are the uncached ones, as Anthropic's are.
+    fn take_usage(&mut self, u: &Value) {
+        let prompt = at(u, &["prompt_tokens"]).as_u64().unwrap_or(0);
+        self.usage.cache_read_tokens = at(u, &["prompt_tokens_details", "cached_tokens"])
+            .as_u64()
+            .unwrap_or(0)
+            .min(prompt);
+        self.usage.input_tokens = prompt.saturating_sub(self.usage.cache_read_tokens);
+        self.usage.output_tokens = at(u, &["completion_tokens"]).as_u64().unwrap_or(0);
+    }
+
+    /// A piece of a tool call at its index (bounded): id, name, arguments.
+    fn tool_call_piece(&mut self, name: &str, tc: &Value) -> Result<(), ProviderError> {
+        let i = sse::index(name, tc)?.unwrap_or(self.calls.len());
+        if i >= sse::MAX_INDEX {
+            return Err(ProviderError::fatal(format!(
+                "{name} sent a malformed stream: more than {} tool calls in one answer; try again",
+                sse::MAX_INDEX
+            )));
+        }
+        if self.calls.len() <= i {
+            self.calls
+                .resize_with(i.saturating_add(1), PartialCall::default);
+        }
+        let Some(c) = self.calls.get_mut(i) else {
+            return Ok(());
+        };
+        if let Some(id) = at(tc, &["id"]).as_str() {
+            self.budget.take(name, id.len())?;
+            c.id = id.to_owned();
+        }
+        if let Some(n) = at(tc, &["function", "name"]).as_str() {
+            self.budget.take(name, n.len())?;
+            c.name.push_str(n);
+        }
+        if let Some(a) = at(tc, &["function", "arguments"]).as_str() {
+            self.budget.take(name, a.len())?;
+            c.args.push_str(a);
+        }
+        Ok(())
+    }
+
+    /// The text, then the tool calls (an id made up where none came); a
+    /// "stop" with tool calls counts as tool use.
+    fn into_completion(self) -> Completion {
+        let mut content = Vec::new();
+        if !self.text.is_empty() {
+            content.push(Block::Text { text: self.text });
+        }
+        for (i, c) in self.calls.into_iter().enumerate() {
+            let id = if c.id.is_empty() {
+                format!("call_{i}")
+            } else {
+                c.id
+            };
+            content.push(Block::ToolUse {
+                id,
+                name: c.name,
+                input: parse_args(&c.args),
+            });
+        }
+        let has_calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
+        let stop = match self.stop {
+            // Some servers say "stop" even when they called tools.
+            Some(StopReason::EndTurn) | None if has_calls => StopReason::ToolUse,
+            Some(s) => s,
+            None => StopReason::EndTurn,
+        };
+        Completion {
+            content,
+            stop,
+            usage: self.usage,
+        }
+    }
+}
+
 #[async_trait]
 impl Provider for OpenAi {
     fn name(&self) -> &str {
@@ -157,12 +277,8 @@ impl Provider for OpenAi {
         })
         .await?;
         let mut events = sse::events(&name, resp);
-        let mut text = String::new();
-        let mut calls: Vec<PartialCall> = Vec::new();
-        let mut usage = Usage::default();
-        let mut stop: Option<StopReason> = None;
+        let mut answer = Answer::default();
         let mut done = false;
-        let mut budget = sse::Budget::default();
         while let Some(ev) = sse::next(&name, &mut events).await {
             let ev = ev?;
             let data = ev.data.trim();
@@ -183,94 +299,12 @@ impl Provider for OpenAi {
                     "{name} reported an error mid-stream: {m}"
                 )));
             }
-            if let Some(u) = v.get("usage").filter(|u| u.is_object()) {
-                // OpenAI counts cached tokens inside `prompt_tokens`; zot's
-                // `input_tokens` are the uncached ones, as Anthropic's are.
-                let prompt = at(u, &["prompt_tokens"]).as_u64().unwrap_or(0);
-                usage.cache_read_tokens = at(u, &["prompt_tokens_details", "cached_tokens"])
-                    .as_u64()
-                    .unwrap_or(0)
-                    .min(prompt);
-                usage.input_tokens = prompt.saturating_sub(usage.cache_read_tokens);
-                usage.output_tokens = at(u, &["completion_tokens"]).as_u64().unwrap_or(0);
-            }
-            let Some(choice) = at(&v, &["choices"]).get(0) else {
-                continue;
-            };
-            let d = at(choice, &["delta"]);
-            if let Some(s) = at(d, &["content"]).as_str() {
-                if !s.is_empty() {
-                    budget.take(&name, s.len())?;
-                    on_text(s);
-                    text.push_str(s);
-                }
-            }
-            if let Some(tcs) = at(d, &["tool_calls"]).as_array() {
-                for tc in tcs {
-                    let i = sse::index(&name, tc)?.unwrap_or(calls.len());
-                    if i >= sse::MAX_INDEX {
-                        return Err(ProviderError::fatal(format!(
-                            "{name} sent a malformed stream: more than {} tool calls in one answer; try again",
-                            sse::MAX_INDEX
-                        )));
-                    }
-                    if calls.len() <= i {
-                        calls.resize_with(i.saturating_add(1), PartialCall::default);
-                    }
-                    let Some(c) = calls.get_mut(i) else { continue };
-                    if let Some(id) = at(tc, &["id"]).as_str() {
-                        budget.take(&name, id.len())?;
-                        c.id = id.to_owned();
-                    }
-                    if let Some(n) = at(tc, &["function", "name"]).as_str() {
-                        budget.take(&name, n.len())?;
-                        c.name.push_str(n);
-                    }
-                    if let Some(a) = at(tc, &["function", "arguments"]).as_str() {
-                        budget.take(&name, a.len())?;
-                        c.args.push_str(a);
-                    }
-                }
-            }
-            if let Some(f) = at(choice, &["finish_reason"]).as_str() {
-                stop = Some(match f {
-                    "tool_calls" | "function_call" => StopReason::ToolUse,
-                    "length" => StopReason::Length,
-                    _ => StopReason::EndTurn,
-                });
-            }
+            answer.chunk(&name, &v, on_text)?;
         }
-        if !done && stop.is_none() {
+        if !done && answer.stop.is_none() {
             return Err(sse::truncated(&name));
         }
-        let mut content = Vec::new();
-        if !text.is_empty() {
-            content.push(Block::Text { text });
-        }
-        for (i, c) in calls.into_iter().enumerate() {
-            let id = if c.id.is_empty() {
-                format!("call_{i}")
-            } else {
-                c.id
-            };
-            content.push(Block::ToolUse {
-                id,
-                name: c.name,
-                input: parse_args(&c.args),
-            });
-        }
-        let has_calls = content.iter().any(|b| matches!(b, Block::ToolUse { .. }));
-        let stop = match stop {
-            // Some servers say "stop" even when they called tools.
-            Some(StopReason::EndTurn) | None if has_calls => StopReason::ToolUse,
-            Some(s) => s,
-            None => StopReason::EndTurn,
-        };
-        Ok(Completion {
-            content,
-            stop,
-            usage,
-        })
+        Ok(answer.into_completion())
     }
 
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError> {

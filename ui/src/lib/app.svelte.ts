@@ -80,10 +80,9 @@ export class AppState {
   /** Shows a resumed session (`--continue`, `--session`). */
   async loadSession(): Promise<void> {
     try {
-      const data = (await this.backend.rpc({ type: "get_messages" })) as {
-        messages?: TranscriptMessage[];
-      } | null;
-      const messages = data?.messages ?? [];
+      const data = await this.backend.rpc({ type: "get_messages" });
+      // The transcript's shape is the agent's (docs/agent.md), not the protocol's.
+      const messages = (data?.messages ?? []) as TranscriptMessage[];
       if (messages.length) this.chat.loadTranscript(messages);
       if (typeof performance !== "undefined") performance.mark("zot-session-loaded");
     } catch (e) {
@@ -101,7 +100,7 @@ export class AppState {
 
   async refreshExtensions(): Promise<void> {
     try {
-      const data = (await this.backend.rpc({ type: "ext_list" })) as { extensions?: ExtensionSummary[] };
+      const data = await this.backend.rpc({ type: "ext_list" });
       this.extensions = data?.extensions ?? [];
     } catch (e) {
       this.status.show(`could not list extensions: ${errorMessage(e)}`, "error");

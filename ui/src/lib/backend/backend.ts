@@ -1,10 +1,56 @@
 // The one door between the UI and zot's backend. Components and state never
 // call Tauri directly: they get a `Backend`, which is the real IPC in the
 // app (tauri.ts) and an in-memory fake in tests and in a plain browser.
+import type { AbortedResult } from "../bindings/AbortedResult";
+import type { ClearedResult } from "../bindings/ClearedResult";
+import type { CommandResult } from "../bindings/CommandResult";
+import type { DevelopSummary } from "../bindings/DevelopSummary";
+import type { DoneResult } from "../bindings/DoneResult";
+import type { ExtListResult } from "../bindings/ExtListResult";
+import type { HelloResult } from "../bindings/HelloResult";
+import type { InstallProgress } from "../bindings/InstallProgress";
+import type { InstallSummary } from "../bindings/InstallSummary";
+import type { LogChunk } from "../bindings/LogChunk";
+import type { MessagesResult } from "../bindings/MessagesResult";
+import type { ModelResult } from "../bindings/ModelResult";
+import type { ModelsResult } from "../bindings/ModelsResult";
+import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
+import type { Settings } from "../bindings/Settings";
+import type { SettingsUpdate } from "../bindings/SettingsUpdate";
+import type { StartedResult } from "../bindings/StartedResult";
+import type { StateResult } from "../bindings/StateResult";
+import type { TrustedResult } from "../bindings/TrustedResult";
+import type { TrustStatus } from "../bindings/TrustStatus";
+import type { UntrustedResult } from "../bindings/UntrustedResult";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
+
+/** What each rpc.md command answers (the protocol crate's result types). */
+export type RpcResultOf = {
+  hello: HelloResult;
+  prompt: StartedResult;
+  command: CommandResult;
+  abort: AbortedResult;
+  panel_key: DoneResult;
+  panel_close: DoneResult;
+  ext_list: ExtListResult;
+  get_state: StateResult;
+  get_messages: MessagesResult;
+  clear: ClearedResult;
+  set_model: ModelResult;
+  get_models: ModelsResult;
+  ping: PongResult;
+  trust_project: TrustedResult;
+  untrust_project: UntrustedResult;
+  trust_status: TrustStatus;
+};
+
+// Fails to compile when a command has no result type above.
+type Unmapped = Exclude<RpcCommand["type"], keyof RpcResultOf>;
+const everyCommandHasAResult: [Unmapped] extends [never] ? true : Unmapped = true;
+void everyCommandHasAResult;
 
 /** An IPC failure, decoded in one place (errors.ts). */
 export interface BackendError {
@@ -12,66 +58,14 @@ export interface BackendError {
   message: string;
 }
 
-/** One step of an install, for the progress line. */
-export interface InstallProgress {
-  source: string;
-  message: string;
-}
-
-/** What an install put on disk and what it will register once enabled. */
-export interface InstallSummary {
-  name: string;
-  version?: string | null;
-  dir: string;
-  description?: string | null;
-  /** What it registered when zot started it once, alone, after copying. */
-  commands: string[];
-  tools: string[];
-  themes: string[];
-  /** Why that trial start failed (with the log path), if it did. */
-  problem?: string | null;
-}
-
-/** What "Develop a folder…" started (`ext_develop`). */
-export interface DevelopSummary {
-  /** The folder, resolved; its card is marked "dev". */
-  dir: string;
-  /** Extensions ready after the reload that started it. */
-  ready: number;
-  /** Load errors of that reload, each with its log path. */
-  errors: string[];
-}
-
-/** New text of a log file from `offset`, for the live viewer. */
-export interface LogChunk {
-  path: string;
-  text: string;
-  /** Where the next read starts. */
-  offset: number;
-}
-
-/** Provider, model, key hint and theme, as the settings view shows them. */
-export interface Settings {
-  provider: string;
-  model: string;
-  /** e.g. `sk-…a1b2`; never the whole key. `null` when none is set. */
-  key_hint: string | null;
-  theme: string;
-  providers: string[];
-}
-
-/** A change from the settings view; absent fields stay as they are. */
-export interface SettingsUpdate {
-  provider?: string;
-  model?: string;
-  api_key?: string;
-  theme?: string;
-}
+// The manager's and the settings view's shapes are generated from the
+// protocol crate (extensions/protocol/src/desktop.rs).
+export type { DevelopSummary, InstallProgress, InstallSummary, LogChunk, Settings, SettingsUpdate };
 
 /** Everything the UI asks of zot. */
 export interface Backend {
-  /** One rpc.md command; resolves with its `data`. */
-  rpc(cmd: RpcCommand): Promise<unknown>;
+  /** One rpc.md command; resolves with its typed `data`. */
+  rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]>;
   /** Subscribes to the single UiEvent stream; resolves to an unsubscribe. */
   onEvent(handler: (e: UiEvent) => void): Promise<() => void>;
   /** Tells the backend the UI listens, so it flushes events held since start. */

@@ -10,6 +10,7 @@ import type {
   Backend,
   DevelopSummary,
   InstallProgress,
+  RpcResultOf,
   InstallSummary,
   LogChunk,
   Settings,
@@ -37,8 +38,13 @@ export class FakeBackend implements Backend {
     for (const h of this.#handlers) h(e);
   }
 
-  async rpc(cmd: RpcCommand): Promise<unknown> {
+  async rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]> {
     this.calls.push({ method: "rpc", args: cmd });
+    // A test double answers only what the UI reads of each result.
+    return this.#data(cmd) as RpcResultOf[C["type"]];
+  }
+
+  #data(cmd: RpcCommand): unknown {
     switch (cmd.type) {
       case "ext_list":
         return { extensions: this.extensions };

@@ -10,6 +10,7 @@ import type {
   Backend,
   DevelopSummary,
   InstallProgress,
+  RpcResultOf,
   InstallSummary,
   LogChunk,
   Settings,
@@ -21,8 +22,8 @@ export const UI_EVENT = "zot://ui-event";
 
 /** Backend over Tauri IPC. */
 export class TauriBackend implements Backend {
-  rpc(cmd: RpcCommand): Promise<unknown> {
-    return invoke("rpc", { cmd });
+  rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]> {
+    return invoke<RpcResultOf[C["type"]]>("rpc", { cmd });
   }
   async onEvent(handler: (e: UiEvent) => void): Promise<() => void> {
     return listen<UiEvent>(UI_EVENT, (ev) => handler(ev.payload));

@@ -1,19 +1,16 @@
 // Slash commands: the built-ins the UI handles itself, parsing of the
 // editor's text, and the autocomplete that lists built-in and extension
 // commands (matched case-insensitively, the owning extension shown).
+import { BUILTIN_COMMANDS } from "../bindings/builtinCommands";
 import type { CommandInfo } from "../bindings/CommandInfo";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 
-/** Built-in commands; they win over any extension command of the same name. */
-export const BUILTINS: CommandInfo[] = [
-  { name: "clear", description: "clear the chat, the transcript and every note" },
-  { name: "help", description: "list every command" },
-  { name: "reload-ext", description: "restart every extension and re-read manifests" },
-  { name: "model", description: "show or switch the model: /model ID" },
-  { name: "theme", description: "switch the theme: /theme NAME" },
-  { name: "extensions", description: "open the extension manager" },
-  { name: "settings", description: "provider, model and API key" },
-];
+/** Built-in commands (the protocol crate's one table); they win over any
+ *  extension command of the same name. */
+export const BUILTINS: CommandInfo[] = BUILTIN_COMMANDS.map(({ name, description }) => ({
+  name,
+  description,
+}));
 
 /** `/name args` split; `null` when the text is not a command. */
 export function parseCommand(text: string): { name: string; args: string } | null {

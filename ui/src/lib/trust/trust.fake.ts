@@ -1,6 +1,7 @@
 // A fake backend that keeps project trust like the real one (one folder,
 // one waiting extension), for the trust state and component tests.
 import { FakeBackend } from "../backend/fake";
+import type { RpcResultOf } from "../backend/backend";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { TrustStatus } from "../bindings/TrustStatus";
 
@@ -23,7 +24,12 @@ export class TrustFake extends FakeBackend {
   };
   fail = false;
 
-  override async rpc(cmd: RpcCommand): Promise<unknown> {
+  override async rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]> {
+    // A test double answers only what the UI reads of each result.
+    return (await this.#trustAnswer(cmd)) as RpcResultOf[C["type"]];
+  }
+
+  async #trustAnswer(cmd: RpcCommand): Promise<unknown> {
     switch (cmd.type) {
       case "trust_status":
         this.calls.push({ method: "rpc", args: cmd });

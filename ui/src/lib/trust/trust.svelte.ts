@@ -54,7 +54,7 @@ export class TrustState {
   /** Reads the trust status (at start, and after every change). */
   async load(): Promise<void> {
     try {
-      const s = (await this.#backend.rpc({ type: "trust_status" })) as Partial<TrustStatus> | null;
+      const s: Partial<TrustStatus> | null = await this.#backend.rpc({ type: "trust_status" });
       this.dir = s?.dir ?? "";
       this.trusted = s?.trusted ?? true;
       this.waiting = s?.extensions ?? [];
@@ -78,9 +78,7 @@ export class TrustState {
     this.busy = true;
     this.message = "";
     try {
-      const data = (await this.#backend.rpc({ type: "trust_project", remember: this.remember })) as {
-        started?: string[];
-      } | null;
+      const data = await this.#backend.rpc({ type: "trust_project", remember: this.remember });
       const started = data?.started ?? [];
       this.message = started.length ? `Started ${started.join(", ")}.` : "Trusted; nothing needed starting.";
       await this.load();
@@ -101,9 +99,7 @@ export class TrustState {
     this.busy = true;
     this.foldersMessage = "";
     try {
-      const data = (await this.#backend.rpc({ type: "untrust_project", dir })) as {
-        stopped?: string[];
-      } | null;
+      const data = await this.#backend.rpc({ type: "untrust_project", dir });
       const stopped = data?.stopped ?? [];
       this.foldersMessage = stopped.length
         ? `No longer trusted: ${folderName(dir)}; stopped ${stopped.join(", ")}.`

@@ -1,11 +1,13 @@
-//! The host's queue of events to the app: bounded, so a flooding extension
-//! can never grow memory, but without losing what the app must see.
+//! The host's one outward stream: [`HostEvent`]s on a bounded queue the app
+//! drains. A leaf: it knows nothing of extensions, so every other module
+//! can post without importing the host.
 //!
-//! While the app keeps up (the usual case: the backend drains this queue at
-//! once into its own policy queue), every event goes straight into the
-//! bounded channel. When the channel is full (a flood while the app's task
-//! was not scheduled, which on a loaded 2-core machine happens), an
-//! extension's notes and status lines are dropped (the caller logs it), and
+//! Bounded, so a flooding extension can never grow memory, but without
+//! losing what the app must see. While the app keeps up (the usual case:
+//! the backend drains this queue at once into its own policy queue), every
+//! event goes straight into the channel. When the channel is full (a flood
+//! while the app's task was not scheduled, which on a loaded 2-core machine
+//! happens), notes and status lines are dropped (the caller logs it) and
 //! everything else waits in a spill queue that one task feeds into the
 //! channel in order as room frees: a `panel_close`, an `ext_error` or a
 //! command's result is never lost, and nothing overtakes what spilled
@@ -19,10 +21,28 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
 use zot_ext_protocol::rpc::UiEvent;
 
-use crate::host::HostEvent;
+/// How many host events may wait for the app before notes are dropped and
+/// other events spill (see the module's notes).
+pub const EVENT_QUEUE: usize = 1024;
 
-/// The sending side of the host's event queue.
-pub(crate) struct EventBus {
+/// Something the app should show or do, in the order it happened.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum HostEvent {
+    /// Notes, panel frames, errors and registry changes, ready for the UI.
+    Ui(UiEvent),
+    /// An extension's `submit` (blank text is already dropped).
+    Submit {
+        /// Who submitted.
+        extension: String,
+        /// The prompt.
+        text: String,
+    },
+}
+
+/// The sending end of the event queue.
+#[derive(Clone)]
+pub(crate) struct Bus {
     /// The bounded channel the app reads.
     tx: mpsc::Sender<HostEvent>,
     /// Events waiting for room, in order.
@@ -47,30 +67,34 @@ fn droppable(ev: &HostEvent) -> bool {
     )
 }
 
-impl EventBus {
-    /// Wraps the sending half of the app's channel.
-    pub fn new(tx: mpsc::Sender<HostEvent>) -> Self {
-        EventBus {
+impl Bus {
+    /// A bus and the receiver the app drains, holding [`EVENT_QUEUE`] events.
+    pub fn new() -> (Bus, mpsc::Receiver<HostEvent>) {
+        Bus::with_capacity(EVENT_QUEUE)
+    }
+
+    fn with_capacity(n: usize) -> (Bus, mpsc::Receiver<HostEvent>) {
+        let (tx, rx) = mpsc::channel(n);
+        let bus = Bus {
             tx,
             spill: Arc::default(),
-        }
+        };
+        (bus, rx)
     }
 
     fn spill(&self) -> MutexGuard<'_, Spill> {
         self.spill.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Queues `ev` for the app; `false` when it was dropped (a note while the
-    /// app is behind).
+    /// Queues `ev`; returns `false` only when it was dropped (a note while
+    /// the app is behind; an app that stopped listening is not an error).
     pub fn post(&self, ev: HostEvent) -> bool {
         let mut sp = self.spill();
         let ev = if sp.draining {
             ev
         } else {
             match self.tx.try_send(ev) {
-                Ok(()) => return true,
-                // Nobody listens any more: nothing to lose.
-                Err(mpsc::error::TrySendError::Closed(_)) => return true,
+                Ok(()) | Err(mpsc::error::TrySendError::Closed(_)) => return true,
                 Err(mpsc::error::TrySendError::Full(ev)) => ev,
             }
         };
@@ -80,8 +104,7 @@ impl EventBus {
         push_coalesced(&mut sp.queue, ev);
         if !sp.draining {
             let Ok(rt) = tokio::runtime::Handle::try_current() else {
-                // No runtime (a host being dropped outside one): nobody
-                // could read it anyway.
+                // No runtime (a host dropped outside one): nobody reads.
                 sp.queue.clear();
                 return true;
             };
@@ -190,8 +213,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_full_queue_drops_notes_but_keeps_the_newest_render_and_the_close_in_order() {
-        let (tx, mut rx) = mpsc::channel(4);
-        let bus = EventBus::new(tx);
+        let (bus, mut rx) = Bus::with_capacity(4);
         for i in 0..4 {
             assert!(bus.post(note(i)));
         }

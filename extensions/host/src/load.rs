@@ -1,0 +1,163 @@
+//! Loading: discovery → one record per extension → a supervisor per
+//! extension to spawn. [`crate::Host::start`] and reload share it; it
+//! replaces the tables of the previous load in one step.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use zot_ext_protocol::rpc::{ExtState, ShadowKind, Shadowing, UiEvent};
+
+use crate::discovery::{self, FoundKind};
+use crate::events::HostEvent;
+use crate::extension::{Ext, ExtSpec};
+use crate::home;
+use crate::registry::Registry;
+use crate::state::{scope_word, Shared};
+use crate::supervisor;
+use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
+
+/// Runs discovery and starts every enabled extension; returns how many were
+/// spawned. Used by [`Host::start`] and by reload.
+pub(crate) fn load(inner: &Arc<Shared>) -> usize {
+    let found = discovery::discover(&inner.discovery_config());
+    let mut exts = Vec::new();
+    let mut to_launch = Vec::new();
+    let mut manifest_errors = Vec::new();
+    let mut themes: Vec<LoadedTheme> = Vec::new();
+    for f in found {
+        let log_path = home::log_path(&inner.cfg.zot_home, &f.name);
+        let state = match &f.kind {
+            FoundKind::Spawn { .. } => ExtState::Loading,
+            FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
+            FoundKind::Theme => ExtState::Theme,
+            FoundKind::Invalid(_) => ExtState::Failed,
+            FoundKind::Untrusted { .. } => ExtState::Untrusted,
+        };
+        let exec = match &f.kind {
+            FoundKind::Spawn { exec } => Some(exec.clone()),
+            _ => None,
+        };
+        let spec = ExtSpec {
+            name: f.name.clone(),
+            scope: f.scope,
+            dir: f.dir.clone(),
+            manifest_path: f.manifest_path.clone(),
+            manifest: f.manifest.clone(),
+            exec,
+        };
+        let ext = Ext::new(
+            inner.new_ext_id(),
+            spec,
+            log_path,
+            state,
+            inner.next_id.clone(),
+            inner.deadlines.clone(),
+        );
+        match f.kind {
+            FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
+            FoundKind::Invalid(e) => {
+                ext.lock().error = Some(e.to_string());
+                manifest_errors.push(e);
+            }
+            FoundKind::Shadowed { by_scope, by_dir } => {
+                ext.lock().shadowed.push(Shadowing {
+                    kind: ShadowKind::Extension,
+                    name: f.name.clone(),
+                    by: format!("{} ({})", f.name, scope_word(by_scope)),
+                    reason: format!(
+                        "an extension with the same name loads from {} first",
+                        by_dir.display()
+                    ),
+                });
+            }
+            FoundKind::Untrusted { shadows, .. } => {
+                mark_untrusted(&ext, &inner.cfg.cwd, shadows.as_deref())
+            }
+            FoundKind::Disabled | FoundKind::Theme => {}
+        }
+        if matches!(state, ExtState::Loading | ExtState::Theme) {
+            load_themes(&ext, &mut themes);
+        }
+        exts.push(ext);
+    }
+    let spawned = to_launch.len();
+    {
+        let mut st = inner.lock();
+        st.exts = exts.clone();
+        st.registry = Arc::new(Registry::default());
+        st.activated.clear();
+        st.panels.clear();
+        st.themes = themes;
+        st.manifest_errors = manifest_errors;
+    }
+    for ext in &exts {
+        let m = ext.lock();
+        if let (Some(ExtState::Failed), Some(err)) = (m.state, &m.error) {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtError {
+                    extension: ext.name.clone(),
+                    message: err.clone(),
+                    log_path: ext.log.path().display().to_string(),
+                    exit_status: None,
+                }),
+                None,
+            );
+        }
+    }
+    for (ext, exec) in to_launch {
+        supervisor::launch(inner.clone(), ext, exec);
+    }
+    inner.changed();
+    spawned
+}
+
+/// Notes on an untrusted extension's record, for `ext_list`, the manager
+/// and the doctor: why it did not start, and whose global extension it
+/// would replace.
+fn mark_untrusted(ext: &Ext, cwd: &Path, shadows: Option<&Path>) {
+    let mut m = ext.lock();
+    m.error = Some(format!(
+        "not started: {} is not a trusted project; trust it with `zot ext trust` (or \"Trust and run\" in the app) to run its extensions",
+        cwd.display()
+    ));
+    if let Some(global) = shadows {
+        m.warnings.push(format!(
+            "shadows your global extension '{}' ({}): once this project is trusted, this project's copy runs instead of yours",
+            ext.name,
+            global.display()
+        ));
+    }
+}
+
+fn load_themes(ext: &Ext, themes: &mut Vec<LoadedTheme>) {
+    let mut m = ext.lock();
+    for file in theme::theme_files(&ext.dir) {
+        match theme::load_file(&file, &ext.name) {
+            Err(msg) => m.warnings.push(msg),
+            Ok(t) => {
+                m.warnings.extend(t.warnings.iter().cloned());
+                let name = t.theme.name.clone();
+                let taken_by = if BUILTIN_THEMES.contains(&name.as_str()) {
+                    Some("built-in".to_owned())
+                } else {
+                    themes
+                        .iter()
+                        .find(|o| o.theme.name == name)
+                        .map(|o| o.extension.clone())
+                };
+                match taken_by {
+                    Some(by) => m.shadowed.push(Shadowing {
+                        kind: ShadowKind::Theme,
+                        name: name.clone(),
+                        reason: format!("theme name '{name}' is already taken by {by}"),
+                        by,
+                    }),
+                    None => {
+                        m.themes.push(name);
+                        themes.push(t);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Who owns which open panel id, as plain data with its rules: a panel id
+//! belongs to the extension that opened it until it or the user closes it
+//! or the extension goes away; nobody else may claim, render to or close
+//! it. The routing around it (logging, UI events) is in `panels.rs`.
+
+use std::collections::HashMap;
+
+use crate::ext_id::ExtId;
+
+/// Open panel id → its owner.
+#[derive(Debug, Default)]
+pub(crate) struct PanelTable {
+    owners: HashMap<String, ExtId>,
+}
+
+impl PanelTable {
+    /// The owner of `panel_id` when it is open and not `ext`'s.
+    pub fn foreign_owner(&self, ext: ExtId, panel_id: &str) -> Option<ExtId> {
+        self.owners.get(panel_id).copied().filter(|o| *o != ext)
+    }
+
+    /// Makes `ext` the owner of `panel_id` unless another extension owns it;
+    /// that owner is the error. Opening one's own panel again is fine.
+    pub fn claim(&mut self, ext: ExtId, panel_id: &str) -> Result<(), ExtId> {
+        if let Some(owner) = self.foreign_owner(ext, panel_id) {
+            return Err(owner);
+        }
+        self.owners.insert(panel_id.to_owned(), ext);
+        Ok(())
+    }
+
+    /// Whether `ext` owns open panel `panel_id`.
+    pub fn owns(&self, ext: ExtId, panel_id: &str) -> bool {
+        self.owners.get(panel_id) == Some(&ext)
+    }
+
+    /// `ext` closes `panel_id`: forgotten only when it is `ext`'s; returns
+    /// whether it was.
+    pub fn close_by(&mut self, ext: ExtId, panel_id: &str) -> bool {
+        if self.owns(ext, panel_id) {
+            self.owners.remove(panel_id);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The owner of `panel_id`, if open.
+    pub fn owner(&self, panel_id: &str) -> Option<ExtId> {
+        self.owners.get(panel_id).copied()
+    }
+
+    /// The user closed `panel_id`: forgets it; returns its owner.
+    pub fn remove(&mut self, panel_id: &str) -> Option<ExtId> {
+        self.owners.remove(panel_id)
+    }
+
+    /// `ext` went away: forgets its panels and returns their ids, sorted.
+    pub fn remove_all_of(&mut self, ext: ExtId) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .owners
+            .iter()
+            .filter(|(_, o)| **o == ext)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &ids {
+            self.owners.remove(id);
+        }
+        ids.sort();
+        ids
+    }
+
+    /// Every open panel and its owner, sorted by id.
+    pub fn list(&self) -> Vec<(String, ExtId)> {
+        let mut v: Vec<(String, ExtId)> =
+            self.owners.iter().map(|(id, o)| (id.clone(), *o)).collect();
+        v.sort();
+        v
+    }
+
+    /// Forgets every panel (a new load).
+    pub fn clear(&mut self) {
+        self.owners.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: ExtId = ExtId(1);
+    const B: ExtId = ExtId(2);
+
+    #[test]
+    fn the_opener_owns_a_panel_and_may_open_it_again() {
+        let mut t = PanelTable::default();
+        assert_eq!(t.claim(A, "p"), Ok(()));
+        assert_eq!(t.claim(A, "p"), Ok(()));
+        assert!(t.owns(A, "p"));
+        assert_eq!(t.owner("p"), Some(A));
+    }
+
+    #[test]
+    fn another_extension_cannot_take_an_id_in_use() {
+        let mut t = PanelTable::default();
+        t.claim(A, "p").unwrap();
+        assert_eq!(t.foreign_owner(B, "p"), Some(A));
+        assert_eq!(t.foreign_owner(A, "p"), None);
+        assert_eq!(t.claim(B, "p"), Err(A));
+        assert!(t.owns(A, "p"));
+        assert!(!t.owns(B, "p"));
+    }
+
+    #[test]
+    fn only_the_owner_closes_its_panel() {
+        let mut t = PanelTable::default();
+        t.claim(A, "p").unwrap();
+        assert!(!t.close_by(B, "p"));
+        assert!(t.owns(A, "p"));
+        assert!(t.close_by(A, "p"));
+        assert!(!t.close_by(A, "p"));
+        assert_eq!(t.owner("p"), None);
+        // Once closed, the id is free for anyone.
+        assert_eq!(t.claim(B, "p"), Ok(()));
+    }
+
+    #[test]
+    fn an_owner_that_goes_takes_only_its_own_panels() {
+        let mut t = PanelTable::default();
+        t.claim(A, "b").unwrap();
+        t.claim(A, "a").unwrap();
+        t.claim(B, "c").unwrap();
+        assert_eq!(t.remove_all_of(A), vec!["a".to_owned(), "b".to_owned()]);
+        assert_eq!(t.list(), vec![("c".to_owned(), B)]);
+        assert!(t.remove_all_of(A).is_empty());
+    }
+
+    #[test]
+    fn the_user_closes_any_panel_and_learns_its_owner() {
+        let mut t = PanelTable::default();
+        t.claim(B, "p").unwrap();
+        assert_eq!(t.remove("p"), Some(B));
+        assert_eq!(t.remove("p"), None);
+        t.claim(A, "q").unwrap();
+        t.clear();
+        assert!(t.list().is_empty());
+    }
+}

@@ -1,0 +1,52 @@
+//! Starting one extension again: its current run (process, pipes, pending
+//! requests, registrations, panels) ends and leaves the tables in one step,
+//! and a fresh run begins from the same spec. Supervision (restart on
+//! crash) and the seam's leak test call it; a reload still replaces the
+//! whole set.
+
+use std::sync::Arc;
+
+use zot_ext_protocol::rpc::ExtState;
+
+use crate::error::HostError;
+use crate::extension::{Ext, ExtMut};
+use crate::host::Host;
+use crate::shutdown::stop_all;
+use crate::supervisor;
+
+impl Host {
+    /// Stops extension `name` if it is running (the usual `shutdown`,
+    /// SIGTERM, SIGKILL sequence) and starts a fresh process for it; returns
+    /// once the new run is ready, failed or exited. Runs one after the
+    /// other with reloads and shutdown.
+    pub async fn restart(&self, name: &str) -> Result<(), HostError> {
+        let _serial = self.inner.lifecycle.lock().await;
+        let ext: Arc<Ext> = self
+            .inner
+            .lock()
+            .exts
+            .iter()
+            .find(|e| e.name == name)
+            .cloned()
+            .ok_or_else(|| HostError::UnknownExtension(name.to_owned()))?;
+        let Some(exec) = ext.exec.clone() else {
+            let reason = match ext.state() {
+                ExtState::Disabled => "it is disabled or shadowed",
+                ExtState::Theme => "it only ships themes",
+                _ => "its manifest is invalid; `zot ext doctor` says why",
+            };
+            return Err(HostError::NotStartable {
+                extension: name.to_owned(),
+                reason: reason.to_owned(),
+            });
+        };
+        stop_all(std::slice::from_ref(&ext)).await;
+        let run = ext.begin_run();
+        self.inner.update(&ext, ExtMut::begin_run);
+        self.inner.changed();
+        supervisor::launch(self.inner.clone(), ext, exec);
+        let mut settled = run.settled.subscribe();
+        let _ = settled.wait_for(|s| *s).await;
+        Ok(())
+    }
+}

@@ -1,0 +1,106 @@
+//! What the desktop app's own IPC commands (beside `rpc`) send and take:
+//! the manager's install summary, progress and log chunks, and the
+//! settings view's shapes. Here, exported with ts-rs, so the UI imports
+//! them instead of keeping hand-copied TypeScript.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// One progress line of an install.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct InstallProgress {
+    /// What is being installed.
+    pub source: String,
+    /// What is happening now.
+    pub message: String,
+}
+
+/// What an install put on disk and what it registers (the UI shows it
+/// before the user enables it).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct InstallSummary {
+    /// The extension's name.
+    pub name: String,
+    /// Its manifest version.
+    #[ts(optional = nullable)]
+    pub version: Option<String>,
+    /// Where it was installed.
+    pub dir: String,
+    /// Its manifest description.
+    #[ts(optional = nullable)]
+    pub description: Option<String>,
+    /// Commands it registered when zot started it once, alone, after copying.
+    pub commands: Vec<String>,
+    /// Tools it registered then.
+    pub tools: Vec<String>,
+    /// Themes it ships.
+    pub themes: Vec<String>,
+    /// Why its trial start failed, with the log path; `None` when it worked.
+    #[ts(optional = nullable)]
+    pub problem: Option<String>,
+}
+
+/// New bytes of a log from `offset`, for the viewer that follows it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct LogChunk {
+    /// The log file.
+    pub path: String,
+    /// The new text.
+    pub text: String,
+    /// Where the next read starts.
+    #[ts(type = "number")]
+    pub offset: u64,
+}
+
+/// What a settings view shows.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct Settings {
+    /// The active provider.
+    pub provider: String,
+    /// The active model.
+    pub model: String,
+    /// The key's last four characters (e.g. `sk-…a1b2`, never the whole
+    /// key), or `None` when no key is set.
+    pub key_hint: Option<String>,
+    /// The chosen theme's name.
+    pub theme: String,
+    /// Every provider that can be picked.
+    pub providers: Vec<String>,
+}
+
+/// A change from a settings view; absent fields stay as they are.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, TS)]
+#[ts(export)]
+pub struct SettingsUpdate {
+    /// Takes effect at once (with that provider's default model unless
+    /// `model` is given too).
+    #[ts(optional)]
+    pub provider: Option<String>,
+    /// Takes effect at once.
+    #[ts(optional)]
+    pub model: Option<String>,
+    /// Saved to `auth.json` for the chosen (or current) provider, and used
+    /// from the next prompt on.
+    #[ts(optional)]
+    pub api_key: Option<String>,
+    /// Saved for the next start; the page applies it live.
+    #[ts(optional)]
+    pub theme: Option<String>,
+}
+
+/// What "Develop a folder…" started.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct DevelopSummary {
+    /// The folder, resolved; its card carries the "dev" mark.
+    pub dir: String,
+    /// Extensions ready after the reload that started it.
+    pub ready: u32,
+    /// Load errors of that reload (a broken dev extension is one); the
+    /// next good save recovers.
+    pub errors: Vec<String>,
+}

@@ -1,0 +1,250 @@
+//! What each headless/IPC command answers: the `data` of its `response`
+//! (`spec/rpc.md`), one type per command, exported with ts-rs so the UI
+//! reads typed results instead of casting JSON.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::panel::PanelSpec;
+use crate::rpc::{CommandInfo, ExtensionSummary, ModelInfo, ReloadError, TrustStatus, UsageReport};
+use crate::CommandAction;
+
+/// The answer to any command; serialised as the variant's own object.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(untagged)]
+#[ts(export)]
+pub enum RpcResult {
+    /// `hello`.
+    Hello(HelloResult),
+    /// `prompt`: accepted, running.
+    Started(StartedResult),
+    /// `command`.
+    Command(CommandResult),
+    /// `abort`.
+    Aborted(AbortedResult),
+    /// `panel_key`, `panel_close`: done, nothing to say.
+    Done(DoneResult),
+    /// `ext_list`.
+    Extensions(ExtListResult),
+    /// `get_state`.
+    State(StateResult),
+    /// `get_messages`.
+    Messages(MessagesResult),
+    /// `clear` (and `/clear`).
+    Cleared(ClearedResult),
+    /// `set_model` (and `/model`).
+    Model(ModelResult),
+    /// `get_models`.
+    Models(ModelsResult),
+    /// `ping`.
+    Pong(PongResult),
+    /// `trust_project`.
+    Trusted(TrustedResult),
+    /// `untrust_project`.
+    Untrusted(UntrustedResult),
+    /// `trust_status`.
+    TrustStatus(TrustStatus),
+}
+
+/// `trust_project`: the project extensions it started.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct TrustedResult {
+    /// Their names, in load order.
+    pub started: Vec<String>,
+    /// Whether the trust was saved for later runs.
+    pub remembered: bool,
+}
+
+/// `untrust_project`: the extensions it stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct UntrustedResult {
+    /// Their names.
+    pub stopped: Vec<String>,
+}
+
+/// `hello`: who answers.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct HelloResult {
+    /// The extension protocol version.
+    pub protocol_version: u32,
+    /// zot's version.
+    pub version: String,
+    /// The provider in use.
+    pub provider: String,
+    /// The model in use.
+    pub model: String,
+    /// The working directory.
+    #[ts(type = "string")]
+    pub cwd: PathBuf,
+}
+
+/// `prompt`: the turn started.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct StartedResult {
+    /// Always `true`.
+    pub started: bool,
+}
+
+/// `abort`: whether a turn was running.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct AbortedResult {
+    /// A turn was running and was asked to stop.
+    pub aborted: bool,
+}
+
+/// An empty object: the command did what it said.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct DoneResult {}
+
+/// `ext_list`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ExtListResult {
+    /// Every extension, in load order.
+    pub extensions: Vec<ExtensionSummary>,
+}
+
+/// `get_state`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct StateResult {
+    /// The provider in use.
+    pub provider: String,
+    /// The model in use.
+    pub model: String,
+    /// The working directory.
+    #[ts(type = "string")]
+    pub cwd: PathBuf,
+    /// Messages in the transcript.
+    #[ts(type = "number")]
+    pub message_count: usize,
+    /// A turn is running.
+    pub busy: bool,
+    /// Tokens and cost so far.
+    pub usage: UsageReport,
+    /// The session file, when sessions are on.
+    #[ts(type = "string | null")]
+    pub session: Option<PathBuf>,
+}
+
+/// `get_messages`: the transcript, as the agent stores it (its shape is
+/// the agent's, see `docs/agent.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct MessagesResult {
+    /// Every message, oldest first.
+    #[ts(type = "Array<unknown>")]
+    pub messages: Vec<Value>,
+}
+
+/// `clear`: the conversation and notes are gone.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ClearedResult {
+    /// Always `true`.
+    pub cleared: bool,
+}
+
+/// `set_model`, `/model`: the model now in use.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ModelResult {
+    /// Its id.
+    pub model: String,
+}
+
+/// `get_models`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ModelsResult {
+    /// What the provider offers.
+    pub models: Vec<ModelInfo>,
+}
+
+/// `ping`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct PongResult {
+    /// Always `true`.
+    pub pong: bool,
+}
+
+/// `command`: a built-in's answer or an extension command's.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(untagged)]
+#[ts(export)]
+pub enum CommandResult {
+    /// `/clear`.
+    Cleared(ClearedResult),
+    /// `/help`.
+    Help(HelpResult),
+    /// `/model`.
+    Model(ModelResult),
+    /// `/reload-ext`.
+    Reload(ReloadResult),
+    /// An extension command.
+    Extension(ExtCommandResult),
+}
+
+/// `/help`: every command, as text and as a list.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct HelpResult {
+    /// One line per command.
+    pub text: String,
+    /// Built-ins first, then extension commands in load order.
+    pub commands: Vec<CommandInfo>,
+}
+
+/// `/reload-ext`: what the reload did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ReloadResult {
+    /// Extensions that were running and were stopped.
+    pub stopped: u32,
+    /// Extensions spawned again.
+    pub loaded: u32,
+    /// Of those, how many became ready.
+    pub ready: u32,
+    /// One per extension that failed.
+    pub errors: Vec<ReloadError>,
+}
+
+/// An extension command's answer, as applied.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ExtCommandResult {
+    /// The extension that answered.
+    pub extension: String,
+    /// What it asked for (`unknown` is reported as `noop`).
+    pub action: CommandAction,
+    /// Its error, when it sent one (or asked for a panel without content).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+    /// The prompt it submitted (`prompt`, when not blank).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub prompt: Option<String>,
+    /// The text to insert (`insert`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub insert: Option<String>,
+    /// The text to display (`display`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub display: Option<String>,
+    /// The panel it opened (`open_panel`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub open_panel: Option<PanelSpec>,
+}
