@@ -1,10 +1,15 @@
 //! `/reload-ext`: stop everything, read the manifests again (the
 //! remembered `--ext` paths included) and start the new set, then say what
-//! happened per extension.
+//! happened per extension. Live reload of a code change restarts one
+//! extension and reports it the same way.
 
 use zot_ext_protocol::rpc::{ExtState, ReloadError, UiEvent};
 
+use std::sync::Arc;
+
+use crate::error::HostError;
 use crate::events::HostEvent;
+use crate::extension::Ext;
 use crate::host::Host;
 use crate::load::load;
 use crate::shutdown::stop_all;
@@ -38,7 +43,35 @@ impl Host {
         self.wait_ready().await;
         let exts = self.inner.lock().exts.clone();
         let ready = exts.iter().filter(|e| e.state() == ExtState::Ready).count();
-        let (stopped, loaded, ready) = (count(stopped), count(loaded), count(ready));
+        self.reload_report(count(stopped), count(loaded), count(ready), &exts)
+    }
+
+    /// Starts extension `name` again alone, from the spec it has (live
+    /// reload of a code change: the others keep running, their panels and
+    /// state untouched), and reports it like a reload, `ext_reload`
+    /// included, so a client shows the outcome the same way.
+    pub async fn reload_one(&self, name: &str) -> Result<ReloadReport, HostError> {
+        self.restart(name).await?;
+        let exts: Vec<_> = self
+            .inner
+            .lock()
+            .exts
+            .iter()
+            .filter(|e| e.name == name)
+            .cloned()
+            .collect();
+        let ready = exts.iter().filter(|e| e.state() == ExtState::Ready).count();
+        Ok(self.reload_report(1, 1, count(ready), &exts))
+    }
+
+    /// The report of a reload of `exts`, also posted as `ext_reload`.
+    fn reload_report(
+        &self,
+        stopped: u32,
+        loaded: u32,
+        ready: u32,
+        exts: &[Arc<Ext>],
+    ) -> ReloadReport {
         let errors = exts
             .iter()
             .filter_map(|e| {

@@ -2,9 +2,12 @@
 //! sources change, for authors editing a working copy. It polls (no
 //! platform watcher to set up, and a handful of small folders cost
 //! nothing), waits until the folder has been quiet for the debounce so an
-//! editor's multi-file save reloads once, then runs the same reload as
-//! `/reload-ext` (whose `ext_reload` event reports the result: a broken
-//! save shows its error; the next good save recovers).
+//! editor's multi-file save reloads once. A change to code restarts only
+//! the extension loaded from that folder ([`Host::restart`]: the others
+//! keep running, their panels and state untouched); a change to a manifest
+//! or a theme runs the same reload as `/reload-ext`, since only a fresh
+//! discovery applies it. A broken save shows its error; the next good save
+//! recovers.
 //!
 //! Only sources count: `extension.json`, `theme.json`, `themes/`, and files
 //! ending in `.py .js .mjs .cjs .ts .mts .sh`, minus what an
@@ -45,22 +48,87 @@ pub fn watch(host: &Host, dirs: Vec<PathBuf>, debounce: Duration) {
                 continue;
             }
             if seen != reloaded && quiet_since.elapsed() >= debounce {
+                let changed = changed_files(&reloaded, &seen);
                 reloaded = seen.clone();
                 let host = Host { inner };
-                let report = host.reload().await;
-                eprintln!(
-                    "zot: a watched extension changed; reloaded: {} ready of {}{}",
-                    report.ready,
-                    report.loaded,
-                    report
-                        .errors
-                        .iter()
-                        .map(|e| format!("; {}: {} (log: {})", e.extension, e.message, e.log_path))
-                        .collect::<String>()
-                );
+                match code_only_changes(&host, &dirs, &changed) {
+                    Some(names) => restart_each(&host, &names).await,
+                    None => reload_all(&host).await,
+                }
             }
         }
     });
+}
+
+/// Starts each changed extension again, alone: the others keep running.
+async fn restart_each(host: &Host, names: &[String]) {
+    for name in names {
+        match host.reload_one(name).await {
+            Ok(report) => say(&format!("{name} changed; restarted it"), &report),
+            Err(e) => eprintln!("zot: {name} changed; {e}"),
+        }
+    }
+}
+
+/// One line on stderr with the outcome and every load error with its log.
+fn say(what: &str, report: &crate::reload::ReloadReport) {
+    eprintln!(
+        "zot: {what}: {} ready of {}{}",
+        report.ready,
+        report.loaded,
+        report
+            .errors
+            .iter()
+            .map(|e| format!("; {}: {} (log: {})", e.extension, e.message, e.log_path))
+            .collect::<String>()
+    );
+}
+
+/// The same reload as `/reload-ext`, for a change only a fresh discovery
+/// can apply (a manifest or a theme).
+async fn reload_all(host: &Host) {
+    say(
+        "a watched extension changed; reloaded",
+        &host.reload().await,
+    );
+}
+
+/// Paths added, removed or rewritten between two fingerprints.
+fn changed_files(before: &Fingerprint, after: &Fingerprint) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = before
+        .iter()
+        .filter(|e| !after.contains(e))
+        .chain(after.iter().filter(|e| !before.contains(e)))
+        .map(|(p, _, _)| p.clone())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// When only code changed (no manifest, no theme), the extensions loaded
+/// from the watched folders that changed: each can be restarted alone with
+/// the spec it has. `None` when a full reload is needed: a manifest or a
+/// theme changed, or a changed folder has no loaded extension to restart.
+fn code_only_changes(host: &Host, dirs: &[PathBuf], changed: &[PathBuf]) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    for path in changed {
+        let root = dirs.iter().find(|d| path.starts_with(d))?;
+        let name = path.file_name()?.to_string_lossy();
+        if name == "extension.json" || name == "theme.json" || path.starts_with(root.join("themes"))
+        {
+            return None;
+        }
+        let root = root.canonicalize().ok()?;
+        let ext = host
+            .list()
+            .into_iter()
+            .find(|e| Path::new(&e.dir).canonicalize().ok().as_ref() == Some(&root))?;
+        if !names.contains(&ext.name) {
+            names.push(ext.name);
+        }
+    }
+    Some(names)
 }
 
 fn fingerprint(dirs: &[PathBuf]) -> Fingerprint {
