@@ -67,6 +67,18 @@ pub(crate) struct ExtMut {
     pub shadowed: Vec<Shadowing>,
     pub themes: Vec<String>,
     pub pid: Option<i32>,
+    /// Automatic restarts in the last 5 minutes (`restart_policy.rs`);
+    /// kept across runs, reset by `ext_restart` and reloads.
+    pub budget: crate::restart_policy::RestartBudget,
+    /// How its last process ended on its own (`"status 3"`), kept across runs.
+    pub last_exit: Option<String>,
+    /// It became ready at least once in this load: from then on a crash
+    /// during the handshake counts against the budget too (docs/host.md).
+    pub ever_ready: bool,
+    /// Panels that closed because it crashed: a key sent to one gets one
+    /// clear status instead of an error per key (`Host::panel_key`); the
+    /// flag: that status was given.
+    pub crashed_panels: Vec<(String, bool)>,
 }
 
 /// Most tolerated-behaviour notes kept per extension: enough to tell an

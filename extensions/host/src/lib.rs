@@ -66,6 +66,7 @@ pub mod registry;
 pub mod reload;
 pub mod report;
 mod restart;
+mod restart_policy;
 mod router;
 mod run_trust;
 mod shutdown;

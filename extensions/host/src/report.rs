@@ -111,6 +111,8 @@ impl Host {
                 _ => None,
             },
             startup_ms: m.startup.map(millis),
+            restarts: m.budget.in_window(tokio::time::Instant::now()),
+            last_exit: m.last_exit.clone(),
         }
     }
 

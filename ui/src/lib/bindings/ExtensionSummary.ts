@@ -73,4 +73,13 @@ starting_ms?: number,
 /**
  * Once `ready`: how long spawn → ready took, in milliseconds.
  */
-startup_ms?: number, };
+startup_ms?: number, 
+/**
+ * Automatic restarts in the current 5-minute window.
+ */
+restarts: number, 
+/**
+ * How its last process ended, e.g. `"status 3"` or
+ * `"signal 9 (SIGKILL)"`; null when none has ended on its own.
+ */
+last_exit: string | null, };
