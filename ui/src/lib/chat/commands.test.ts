@@ -13,6 +13,8 @@ function ext(name: string, commands: [string, string][]): ExtensionSummary {
     tools: [],
     shadowed: [],
     log_path: `/x/ext-${name}.log`,
+    restarts: 0,
+    last_exit: null,
   };
 }
 

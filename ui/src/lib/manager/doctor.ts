@@ -56,3 +56,20 @@ export function stateLabel(ext: { state: string; starting_ms?: number }, sinceLi
   const secs = Math.floor((ext.starting_ms + Math.max(0, sinceListedMs)) / 1000);
   return secs < 1 ? "starting…" : `starting… ${secs} s`;
 }
+
+/**
+ * The card's health line: automatic restarts in the current 5-minute window
+ * and how its last process ended; empty for one that never crashed.
+ */
+export function healthLine(ext: { restarts: number; last_exit: string | null }): string {
+  const parts: string[] = [];
+  if (ext.restarts > 0)
+    parts.push(`restarted ${ext.restarts} time${ext.restarts === 1 ? "" : "s"} in the last 5 min`);
+  if (ext.last_exit) parts.push(`last exit: ${ext.last_exit}`);
+  return parts.join(" · ");
+}
+
+/** Whether the card offers Restart: anything that has or had a process. */
+export function canRestart(ext: { state: string }): boolean {
+  return ["ready", "loading", "exited", "failed", "crashed"].includes(ext.state);
+}
