@@ -38,6 +38,7 @@ pub mod watch;
 
 // The runtime (host engineer).
 mod actions;
+mod call_stats;
 pub mod child_env;
 pub mod codec;
 pub mod config;

@@ -84,6 +84,10 @@ async fn a_crash_after_ready_is_restarted_and_its_names_come_back() {
     assert_eq!(starts(&dir), 2);
     assert_eq!(host.tools().len(), 1, "its tool is registered again");
     assert!(host.call_tool("ping_tool", json!({"x": 1})).await.is_ok());
+    let h = summary(&host, "flaky").health;
+    assert_eq!((h.calls, h.errors), (1, 0));
+    assert!(h.p50_ms.is_some() && h.p99_ms >= h.p50_ms, "{h:?}");
+    assert!(h.log_bytes > 0, "its log holds its last words: {h:?}");
     assert!(host.commands().iter().any(|c| c.name == "pingcmd"));
     // ext_restart (here Host::restart) resets the budget.
     host.restart("flaky").await.unwrap();
@@ -242,5 +246,20 @@ async fn a_panel_closed_by_a_crash_says_so_answers_keys_with_one_status_and_reop
         matches!(e, HostEvent::Ui(UiEvent::ExtPanelRender { .. }))
     })
     .await;
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_call_that_crashes_the_extension_counts_as_an_error_in_its_health() {
+    let env = Env::new();
+    env.global(
+        "boom",
+        tool_ext(json!({"tools": {"ping_tool": {"exit": 3}}})),
+    );
+    let (host, _rx) = start(env.config()).await;
+    assert!(host.call_tool("ping_tool", json!({})).await.is_err());
+    let s = summary(&host, "boom");
+    assert_eq!((s.health.calls, s.health.errors), (1, 1));
+    assert_eq!(s.last_exit.as_deref(), Some("status 3"));
     host.shutdown().await;
 }

@@ -494,6 +494,34 @@ pub struct ExtensionSummary {
     /// `"signal 9 (SIGKILL)"`; null when none has ended on its own.
     #[serde(default)]
     pub last_exit: Option<String>,
+    /// Its tool calls and commands so far, and its log's size.
+    #[serde(default)]
+    pub health: ExtHealth,
+}
+
+/// How an extension is doing, for `ext_list` and the manager's cards
+/// (docs/rpc.md "Supervision"): kept across its restarts in this load.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExtHealth {
+    /// Tool calls and commands sent to it.
+    #[ts(type = "number")]
+    pub calls: u64,
+    /// Of those, how many failed without an answer (timeout, crash,
+    /// protocol error); an error result it sent is an answer.
+    #[ts(type = "number")]
+    pub errors: u64,
+    /// Median latency of its last 512 calls, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub p50_ms: Option<u64>,
+    /// 99th-percentile latency of its last 512 calls, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub p99_ms: Option<u64>,
+    /// Size of its log file (`log_path`) in bytes.
+    #[ts(type = "number")]
+    pub log_bytes: u64,
 }
 
 /// A model the provider offers.

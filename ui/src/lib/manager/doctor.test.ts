@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canRestart, formatDoctor, healthLine, stateLabel } from "./doctor";
+import { bytes, canRestart, costLine, formatDoctor, healthLine, stateLabel } from "./doctor";
 
 describe("formatDoctor", () => {
   it("lists problems and each extension with its log", () => {
@@ -66,5 +66,22 @@ describe("the card's health", () => {
   });
   it("shows crashed as it is", () => {
     expect(stateLabel({ state: "crashed" }, 0)).toBe("crashed");
+  });
+});
+
+describe("the card's cost line", () => {
+  it("is empty before the first call with no log", () => {
+    expect(costLine({ calls: 0, errors: 0, log_bytes: 0 })).toBe("");
+  });
+  it("shows calls, failures, p50/p99 and the log size", () => {
+    expect(costLine({ calls: 12, errors: 1, p50_ms: 40, p99_ms: 200, log_bytes: 12_800 })).toBe(
+      "12 calls · 1 failed · p50 40 ms · p99 200 ms · log 13 KiB",
+    );
+    expect(costLine({ calls: 1, errors: 0, p50_ms: 3, p99_ms: 3, log_bytes: 0 })).toBe(
+      "1 call · p50 3 ms · p99 3 ms",
+    );
+  });
+  it("reads byte counts as people do", () => {
+    expect([bytes(812), bytes(2048), bytes(3.5 * 1024 * 1024)]).toEqual(["812 B", "2 KiB", "3.5 MiB"]);
   });
 });
