@@ -44,14 +44,15 @@ impl CallStats {
         self.errors
     }
 
-    /// The `q`-quantile (0.0-1.0, nearest rank) of the recent durations.
-    pub fn quantile(&self, q: f64) -> Option<Duration> {
+    /// The quantile `per_mille`/1000 (nearest rank: 500 is the median,
+    /// 990 the p99) of the recent durations.
+    pub fn quantile(&self, per_mille: usize) -> Option<Duration> {
         if self.recent.is_empty() {
             return None;
         }
         let mut v: Vec<Duration> = self.recent.iter().copied().collect();
         v.sort_unstable();
-        let rank = (q.clamp(0.0, 1.0) * v.len() as f64).ceil() as usize;
+        let rank = (v.len() * per_mille.min(1000)).div_ceil(1000);
         v.get(rank.saturating_sub(1)).copied()
     }
 }
@@ -67,7 +68,7 @@ mod tests {
     #[test]
     fn nothing_recorded_has_no_percentiles() {
         let s = CallStats::default();
-        assert_eq!((s.calls(), s.errors(), s.quantile(0.5)), (0, 0, None));
+        assert_eq!((s.calls(), s.errors(), s.quantile(500)), (0, 0, None));
     }
 
     #[test]
@@ -77,9 +78,9 @@ mod tests {
             s.record(ms(i), i % 10 != 0);
         }
         assert_eq!((s.calls(), s.errors()), (100, 10));
-        assert_eq!(s.quantile(0.5), Some(ms(50)));
-        assert_eq!(s.quantile(0.99), Some(ms(99)));
-        assert_eq!(s.quantile(1.0), Some(ms(100)));
+        assert_eq!(s.quantile(500), Some(ms(50)));
+        assert_eq!(s.quantile(990), Some(ms(99)));
+        assert_eq!(s.quantile(1000), Some(ms(100)));
     }
 
     #[test]
@@ -92,6 +93,6 @@ mod tests {
             s.record(ms(1), true);
         }
         assert_eq!(s.calls(), 2 * RECENT as u64);
-        assert_eq!(s.quantile(0.99), Some(ms(1)));
+        assert_eq!(s.quantile(990), Some(ms(1)));
     }
 }

@@ -188,8 +188,8 @@ fn health(e: &Ext) -> ExtHealth {
     ExtHealth {
         calls: s.calls(),
         errors: s.errors(),
-        p50_ms: s.quantile(0.5).map(millis),
-        p99_ms: s.quantile(0.99).map(millis),
+        p50_ms: s.quantile(500).map(millis),
+        p99_ms: s.quantile(990).map(millis),
         log_bytes: std::fs::metadata(e.log.path())
             .map(|m| m.len())
             .unwrap_or(0),
