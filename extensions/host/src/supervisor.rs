@@ -440,30 +440,10 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
                 }),
                 None,
             );
-            let reason = match decision {
-                Some(Decision::Restart { attempt, delay }) => {
-                    inner.post(
-                        HostEvent::Ui(UiEvent::ExtRestarting {
-                            extension: ext.name.clone(),
-                            attempt,
-                            delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
-                            exit_status,
-                        }),
-                        None,
-                    );
-                    then = decision;
-                    format!(
-                        "'{}' crashed; restarting in {} s — reopen the panel once it is back",
-                        ext.name,
-                        delay.as_secs_f32()
-                    )
-                }
-                Some(Decision::GiveUp) => format!(
-                    "'{}' crashed too often and was not restarted; Restart it in the extension manager",
-                    ext.name
-                ),
-                None => format!("'{}' exited", ext.name),
-            };
+            if matches!(decision, Some(Decision::Restart { .. })) {
+                then = decision;
+            }
+            let reason = announce(inner, ext, decision, exit_status);
             remember_crashed_panels(ext, &panels);
             (panels, Some(reason))
         }
@@ -473,6 +453,39 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
     inner.changed();
     if let Some(Decision::Restart { delay, .. }) = then {
         restart_after(inner.clone(), ext.clone(), delay);
+    }
+}
+
+/// Posts `ext_restarting` when the crash is followed by a restart, and
+/// returns what its closed panels say about it.
+fn announce(
+    inner: &Shared,
+    ext: &Ext,
+    decision: Option<Decision>,
+    exit_status: Option<String>,
+) -> String {
+    match decision {
+        Some(Decision::Restart { attempt, delay }) => {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtRestarting {
+                    extension: ext.name.clone(),
+                    attempt,
+                    delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                    exit_status,
+                }),
+                None,
+            );
+            format!(
+                "'{}' crashed; restarting in {} s — reopen the panel once it is back",
+                ext.name,
+                delay.as_secs_f32()
+            )
+        }
+        Some(Decision::GiveUp) => format!(
+            "'{}' crashed too often and was not restarted; Restart it in the extension manager",
+            ext.name
+        ),
+        None => format!("'{}' exited", ext.name),
     }
 }
 
