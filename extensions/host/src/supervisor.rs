@@ -422,7 +422,7 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
                 m.ever_ready |= was_ready;
                 m.state = Some(match decision {
                     Some(Decision::GiveUp) => ExtState::Crashed,
-                    _ if was_ready || m.ever_ready => ExtState::Exited,
+                    _ if was_ready => ExtState::Exited,
                     _ => ExtState::Failed,
                 });
                 m.error = Some(full.clone());
