@@ -232,6 +232,10 @@ fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
             "{} exited after it became ready: {error}{log}",
             s.name
         )),
+        ExtState::Crashed => Some(format!(
+            "{} crashed repeatedly and was not restarted again: {error}{log}; fix it, then restart it (`ext_restart` or the manager's Restart)",
+            s.name
+        )),
         ExtState::Loading => Some(format!(
             "{} did not finish its handshake in time; it must send `hello` first{log}",
             s.name

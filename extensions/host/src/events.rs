@@ -208,6 +208,7 @@ mod tests {
         HostEvent::Ui(UiEvent::ExtPanelClose {
             extension: "x".into(),
             panel_id: "p".into(),
+            reason: None,
         })
     }
 

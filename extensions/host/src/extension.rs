@@ -19,6 +19,7 @@ use zot_ext_protocol::{
     RegisterTool, RequestId, ToolResult,
 };
 
+use crate::call_stats::CallStats;
 use crate::connection::{FrameSink, SendError};
 use crate::deadlines::{Deadlines, Expiring};
 use crate::error::HostError;
@@ -67,6 +68,18 @@ pub(crate) struct ExtMut {
     pub shadowed: Vec<Shadowing>,
     pub themes: Vec<String>,
     pub pid: Option<i32>,
+    /// Automatic restarts in the last 5 minutes (`restart_policy.rs`);
+    /// kept across runs, reset by `ext_restart` and reloads.
+    pub budget: crate::restart_policy::RestartBudget,
+    /// How its last process ended on its own (`"status 3"`), kept across runs.
+    pub last_exit: Option<String>,
+    /// It became ready at least once in this load: from then on a crash
+    /// during the handshake counts against the budget too (docs/host.md).
+    pub ever_ready: bool,
+    /// Panels that closed because it crashed: a key sent to one gets one
+    /// clear status instead of an error per key (`Host::panel_key`); the
+    /// flag: that status was given.
+    pub crashed_panels: Vec<(String, bool)>,
 }
 
 /// Most tolerated-behaviour notes kept per extension: enough to tell an
@@ -272,6 +285,8 @@ pub(crate) struct Ext {
     pub m: Mutex<ExtMut>,
     run: RwLock<Arc<ExtRuntime>>,
     pub dropped_events: Throttle,
+    /// Its tool calls and commands, across runs (`ext_list`'s `health`).
+    pub stats: Mutex<CallStats>,
     pub next_id: Arc<AtomicU64>,
     /// The host's request timeouts.
     pub deadlines: Arc<Deadlines>,
@@ -307,6 +322,7 @@ impl Ext {
             }),
             run: RwLock::new(Arc::new(ExtRuntime::new(running))),
             dropped_events: Throttle::default(),
+            stats: Mutex::new(CallStats::default()),
             next_id,
             deadlines,
         });
@@ -371,8 +387,28 @@ impl Ext {
     }
 
     /// Sends a request and waits for its reply, at most `timeout`. `line`
-    /// writes the request (with its newline) for the id it is given.
+    /// writes the request (with its newline) for the id it is given. Tool
+    /// calls and commands are counted in its [`CallStats`].
     pub async fn request(
+        &self,
+        during: During,
+        timeout: Duration,
+        line: impl FnOnce(&str) -> Vec<u8>,
+    ) -> Result<Reply, HostError> {
+        let counted = !matches!(during, During::Intercept(_));
+        let started = Instant::now();
+        let r = self.send_request(during, timeout, line).await;
+        if counted {
+            self.stats
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .record(started.elapsed(), r.is_ok());
+        }
+        r
+    }
+
+    /// [`Ext::request`] without the bookkeeping.
+    async fn send_request(
         &self,
         during: During,
         timeout: Duration,

@@ -9,10 +9,10 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use zot_ext_protocol::rpc::{CommandInfo, ExtState};
+use zot_ext_protocol::rpc::{CommandInfo, ExtState, UiEvent};
 use zot_ext_protocol::{
     CommandAction, CommandInvoked, CommandResponse, ContentBlock, Event, EventFields, HostToExt,
-    LifecycleEvent, PanelClose, PanelKey, PanelKeyFrame, RequestId,
+    LifecycleEvent, NoteLevel, PanelClose, PanelKey, PanelKeyFrame, RequestId,
 };
 
 use crate::codec::{self, encode};
@@ -288,13 +288,60 @@ impl Host {
             let st = self.inner.lock();
             st.panels.owner(panel_id).and_then(|id| st.ext(id).cloned())
         };
-        let owner = owner.ok_or_else(|| HostError::UnknownPanel(panel_id.to_owned()))?;
+        let Some(owner) = owner else {
+            return self.key_for_crashed_panel(panel_id);
+        };
         owner.send_one_way(&encode(&HostToExt::PanelKey(PanelKeyFrame {
             panel_id: panel_id.to_owned(),
             key,
             text,
         })));
         Ok(())
+    }
+
+    /// A key for a panel that is not open: when its owner's crash closed
+    /// it, the key is dropped and one status says so (the user typing on
+    /// gets no error per key); otherwise the panel is unknown.
+    fn key_for_crashed_panel(&self, panel_id: &str) -> Result<(), HostError> {
+        let exts = self.inner.lock().exts.clone();
+        for ext in exts {
+            let (told, state) = {
+                let mut m = ext.lock();
+                let state = m.state;
+                match m.crashed_panels.iter_mut().find(|(p, _)| p == panel_id) {
+                    Some((_, told)) => (std::mem::replace(told, true), state),
+                    None => continue,
+                }
+            };
+            if told {
+                // Said once; the rest of what the user types is dropped quietly.
+                return Ok(());
+            }
+            let text = match state {
+                Some(ExtState::Ready) => format!(
+                    "'{}' crashed and has restarted; its panel closed: open it again with its command",
+                    ext.name
+                ),
+                Some(ExtState::Crashed) => format!(
+                    "'{}' crashed and stays down; its panel closed: Restart it in the extension manager",
+                    ext.name
+                ),
+                _ => format!(
+                    "'{}' crashed and is restarting; its panel closed: open it again once it is back",
+                    ext.name
+                ),
+            };
+            self.inner.post(
+                HostEvent::Ui(UiEvent::ExtStatus {
+                    extension: ext.name.clone(),
+                    level: NoteLevel::Warn,
+                    text,
+                }),
+                None,
+            );
+            return Ok(());
+        }
+        Err(HostError::UnknownPanel(panel_id.to_owned()))
     }
 
     /// The user closed `panel_id`: forget it and send `panel_close` to its owner.

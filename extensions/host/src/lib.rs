@@ -38,6 +38,7 @@ pub mod watch;
 
 // The runtime (host engineer).
 mod actions;
+mod call_stats;
 pub mod child_env;
 pub mod codec;
 pub mod config;
@@ -66,6 +67,7 @@ pub mod registry;
 pub mod reload;
 pub mod report;
 mod restart;
+mod restart_policy;
 mod router;
 mod run_trust;
 mod shutdown;

@@ -131,6 +131,17 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
             ));
         }
     }
+    if let Some(restart) = obj.get("restart") {
+        if !matches!(restart, Value::Null)
+            && !matches!(restart.as_str(), Some("on-failure" | "never"))
+        {
+            return Err(ManifestError::new(
+                path,
+                Some("restart"),
+                format!("must be \"on-failure\" or \"never\", not {restart}"),
+            ));
+        }
+    }
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
     cleaned.retain(|_, v| !v.is_null());
@@ -201,6 +212,19 @@ mod tests {
         }
         for good in ["todo", "hello-py", "a.b", "Weather_2"] {
             assert!(validate_name(good).is_ok(), "{good:?} was refused");
+        }
+    }
+
+    #[test]
+    fn restart_is_on_failure_never_or_a_named_error() {
+        let m = parse(&p(), r#"{"name":"a"}"#).unwrap();
+        assert_eq!(m.restart, zot_ext_protocol::RestartMode::OnFailure);
+        let m = parse(&p(), r#"{"name":"a","restart":"never"}"#).unwrap();
+        assert_eq!(m.restart, zot_ext_protocol::RestartMode::Never);
+        for bad in [r#""always""#, "3", "true"] {
+            let e = parse(&p(), &format!(r#"{{"name":"a","restart":{bad}}}"#)).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("restart"), "{bad}: {e}");
+            assert!(e.to_string().contains("on-failure"), "{e}");
         }
     }
 

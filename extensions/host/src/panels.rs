@@ -95,18 +95,20 @@ pub(crate) fn close_from(inner: &Shared, ext: &Ext, panel_id: &str) {
         HostEvent::Ui(UiEvent::ExtPanelClose {
             extension: ext.name.clone(),
             panel_id: panel_id.to_owned(),
+            reason: None,
         }),
         Some(ext),
     );
 }
 
-/// Tells the UI that `ext`'s panels `ids` closed (it went away).
-pub(crate) fn closed_with(inner: &Shared, ext: &Ext, ids: Vec<String>) {
+/// Tells the UI that `ext`'s panels `ids` closed (it went away), and why.
+pub(crate) fn closed_with(inner: &Shared, ext: &Ext, ids: Vec<String>, reason: Option<String>) {
     for panel_id in ids {
         inner.post(
             HostEvent::Ui(UiEvent::ExtPanelClose {
                 extension: ext.name.clone(),
                 panel_id,
+                reason: reason.clone(),
             }),
             None,
         );

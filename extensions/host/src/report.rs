@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use zot_ext_protocol::rpc::{CommandInfo, ExtState, ExtensionSummary, Shadowing, ToolInfo};
+use zot_ext_protocol::rpc::{
+    CommandInfo, ExtHealth, ExtState, ExtensionSummary, Shadowing, ToolInfo,
+};
 use zot_ext_protocol::LifecycleEvent;
 
 use crate::extension::{Ext, ReadyKind};
@@ -111,6 +113,9 @@ impl Host {
                 _ => None,
             },
             startup_ms: m.startup.map(millis),
+            restarts: m.budget.in_window(tokio::time::Instant::now()),
+            last_exit: m.last_exit.clone(),
+            health: health(e),
         }
     }
 
@@ -175,4 +180,18 @@ impl Host {
 /// Whole milliseconds, saturating (a duration that does not fit is absurd).
 fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Its calls, their latency and its log's size (`ExtHealth`).
+fn health(e: &Ext) -> ExtHealth {
+    let s = e.stats.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    ExtHealth {
+        calls: s.calls(),
+        errors: s.errors(),
+        p50_ms: s.quantile(500).map(millis),
+        p99_ms: s.quantile(990).map(millis),
+        log_bytes: std::fs::metadata(e.log.path())
+            .map(|m| m.len())
+            .unwrap_or(0),
+    }
 }

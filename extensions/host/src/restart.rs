@@ -9,7 +9,7 @@ use std::sync::Arc;
 use zot_ext_protocol::rpc::ExtState;
 
 use crate::error::HostError;
-use crate::extension::{Ext, ExtMut};
+use crate::extension::Ext;
 use crate::host::Host;
 use crate::shutdown::stop_all;
 use crate::supervisor;
@@ -41,10 +41,10 @@ impl Host {
             });
         };
         stop_all(std::slice::from_ref(&ext)).await;
-        let run = ext.begin_run();
-        self.inner.update(&ext, ExtMut::begin_run);
-        self.inner.changed();
-        supervisor::launch(self.inner.clone(), ext, exec);
+        // Asked for by the user (or a live reload): never a crash, and a
+        // fresh restart budget (spec/rpc.md "Supervision").
+        ext.lock().budget.reset();
+        let run = supervisor::relaunch(&self.inner, &ext, exec);
         let mut settled = run.settled.subscribe();
         let _ = settled.wait_for(|s| *s).await;
         Ok(())

@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio::process::Child;
 use tokio::time::{sleep_until, Instant};
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
-use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, PROTOCOL_VERSION};
+use zot_ext_protocol::{ExtToHost, HelloAck, HostToExt, RestartMode, PROTOCOL_VERSION};
 
 use crate::child_env::Scrub;
 use crate::codec::encode;
@@ -19,8 +19,9 @@ use crate::codec::{self, CodecError, LineReader};
 use crate::config::{AUTO_READY_IDLE, MAX_LINE_BYTES, READY_GRACE};
 use crate::connection::{fill, FrameSink, FrameSource, PipeSink};
 use crate::events::HostEvent;
-use crate::extension::{Closed, Ext, ReadyKind};
+use crate::extension::{Closed, Ext, ExtMut, ExtRuntime, ReadyKind};
 use crate::process::{self, describe_status, kill_group_and_wait, signal_group, GroupGuard};
+use crate::restart_policy::{self, Decision};
 use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
 use crate::state::Shared;
@@ -387,17 +388,21 @@ async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending:
 /// Records the end of `ext`: pending calls fail, then its state, its
 /// registry entries and its panels change in one step (see
 /// [`Shared::retire`]), then the UI hears of it: an `ext_error` unless the
-/// host stopped it on purpose, a close per panel, `ext_changed`.
+/// host stopped it on purpose, a close per panel, `ext_changed`. A crash
+/// within the restart budget is followed by `ext_restarting` and a fresh
+/// run after the backoff ([`restart_after`]).
 pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, was_ready: bool) {
     drain_stderr(ext).await;
     if let Some(sink) = ext.sink() {
         sink.close();
     }
     let log = ext.log.path().display().to_string();
-    let panels = match how {
+    let mut then: Option<Decision> = None;
+    let (panels, reason) = match how {
         Failure::Stopped => {
             ext.close_pending(Closed::Stopped("it was stopped".into()));
-            inner.retire(ext, |m| m.state = Some(ExtState::Exited))
+            let panels = inner.retire(ext, |m| m.state = Some(ExtState::Exited));
+            (panels, None)
         }
         Failure::Failed {
             message,
@@ -408,31 +413,169 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
                 Some(s) => Closed::Exited(s.clone()),
                 None => Closed::Stopped(format!("it was disconnected: {message}")),
             });
-            let full = format!("extension '{}' {message}; see {log}", ext.name);
+            let decision = crash_decision(ext, &exit_status, was_ready);
+            let mut full = format!("extension '{}' {message}; see {log}", ext.name);
+            if decision == Some(Decision::GiveUp) {
+                full = given_up(ext, &full);
+            }
             let panels = inner.retire(ext, |m| {
-                m.state = Some(if was_ready {
-                    ExtState::Exited
-                } else {
-                    ExtState::Failed
+                m.ever_ready |= was_ready;
+                m.state = Some(match decision {
+                    Some(Decision::GiveUp) => ExtState::Crashed,
+                    _ if was_ready => ExtState::Exited,
+                    _ => ExtState::Failed,
                 });
                 m.error = Some(full.clone());
                 m.exit_status = exit_status.clone();
+                if exit_status.is_some() {
+                    m.last_exit = exit_status.clone();
+                }
             });
             inner.post(
                 HostEvent::Ui(UiEvent::ExtError {
                     extension: ext.name.clone(),
                     message: full,
                     log_path: log,
+                    exit_status: exit_status.clone(),
+                }),
+                None,
+            );
+            if matches!(decision, Some(Decision::Restart { .. })) {
+                then = decision;
+            }
+            let reason = announce(inner, ext, decision, exit_status);
+            remember_crashed_panels(ext, &panels);
+            (panels, Some(reason))
+        }
+    };
+    ext.run().settled.send_replace(true);
+    panels::closed_with(inner, ext, panels, reason);
+    inner.changed();
+    if let Some(Decision::Restart { delay, .. }) = then {
+        restart_after(inner.clone(), ext.clone(), delay);
+    }
+}
+
+/// Posts `ext_restarting` when the crash is followed by a restart, and
+/// returns what its closed panels say about it.
+fn announce(
+    inner: &Shared,
+    ext: &Ext,
+    decision: Option<Decision>,
+    exit_status: Option<String>,
+) -> String {
+    match decision {
+        Some(Decision::Restart { attempt, delay }) => {
+            inner.post(
+                HostEvent::Ui(UiEvent::ExtRestarting {
+                    extension: ext.name.clone(),
+                    attempt,
+                    delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
                     exit_status,
                 }),
                 None,
             );
-            panels
+            format!(
+                "'{}' crashed; restarting in {} s — reopen the panel once it is back",
+                ext.name,
+                delay.as_secs_f32()
+            )
         }
-    };
-    ext.run().settled.send_replace(true);
-    panels::closed_with(inner, ext, panels);
+        Some(Decision::GiveUp) => format!(
+            "'{}' crashed too often and was not restarted; Restart it in the extension manager",
+            ext.name
+        ),
+        None => format!("'{}' exited", ext.name),
+    }
+}
+
+/// Whether a run that ended with `exit_status` is restarted: only a process
+/// that exited on its own (not a protocol violation the host cut off, which
+/// would only repeat), of an extension with `restart: "on-failure"`, that is
+/// or has been ready in this load (a first start that never gets there is
+/// `failed` at once: see docs/host.md "Restart policy"). `None`: not a
+/// crash the policy handles.
+fn crash_decision(ext: &Ext, exit_status: &Option<String>, was_ready: bool) -> Option<Decision> {
+    let mode = ext.manifest.as_ref().map(|m| m.restart).unwrap_or_default();
+    if exit_status.is_none() || mode == RestartMode::Never {
+        return None;
+    }
+    let mut m = ext.lock();
+    if !(was_ready || m.ever_ready) {
+        return None;
+    }
+    Some(m.budget.on_crash(Instant::now()))
+}
+
+/// How many of its last log lines a `crashed` extension's error quotes.
+const LAST_LOG_LINES: usize = 5;
+
+/// The error of an extension whose budget is spent: what happened, that it
+/// stays down, and the last lines of its log (its own words on why).
+fn given_up(ext: &Ext, message: &str) -> String {
+    let lines = crate::logs::tail_lines(ext.log.path(), LAST_LOG_LINES);
+    let mut out = format!(
+        "{message}; it crashed {} times in 5 minutes, so it stays down until you restart it (ext_restart, the manager's Restart, or a reload)",
+        restart_policy::BACKOFF.len() + 1
+    );
+    if !lines.is_empty() {
+        out.push_str("; last log lines:\n");
+        out.push_str(&lines.join("\n"));
+    }
+    out
+}
+
+/// Most panel ids remembered as closed by a crash.
+const MAX_CRASHED_PANELS: usize = 16;
+
+/// Remembers `ids` as panels its crash closed, so a key for one is answered
+/// with a status rather than an error.
+fn remember_crashed_panels(ext: &Ext, ids: &[String]) {
+    if ids.is_empty() {
+        return;
+    }
+    let mut m = ext.lock();
+    for id in ids.iter() {
+        m.crashed_panels.retain(|(p, _)| p != id);
+        m.crashed_panels.push((id.clone(), false));
+    }
+    let over = m.crashed_panels.len().saturating_sub(MAX_CRASHED_PANELS);
+    m.crashed_panels.drain(..over);
+}
+
+/// After `delay`, starts `ext` again, unless meanwhile the host stopped the
+/// run that crashed (shutdown, reload, a manual restart all do): those
+/// never count as crashes and win over the backoff.
+fn restart_after(inner: Arc<Shared>, ext: Arc<Ext>, delay: Duration) {
+    let crashed = ext.run();
+    tokio::spawn(async move {
+        let mut stop = crashed.stop.subscribe();
+        tokio::select! {
+            _ = tokio::time::sleep(delay) => {}
+            _ = stopped(&mut stop) => return,
+        }
+        // One after the other with reloads, shutdown and manual restarts.
+        let _serial = inner.lifecycle.lock().await;
+        let current = Arc::ptr_eq(&ext.run(), &crashed)
+            && !*crashed.stop.borrow()
+            && inner.lock().exts.iter().any(|e| Arc::ptr_eq(e, &ext));
+        let Some(exec) = ext.exec.clone() else { return };
+        if current {
+            ext.log.line("restarting after a crash");
+            relaunch(&inner, &ext, exec);
+        }
+    });
+}
+
+/// Starts a fresh run of `ext` (it must not be running): a new runtime, its
+/// registrations forgotten in the same step as the registry, then its
+/// supervisor task. Returns the new run.
+pub(crate) fn relaunch(inner: &Arc<Shared>, ext: &Arc<Ext>, exec: PathBuf) -> Arc<ExtRuntime> {
+    let run = ext.begin_run();
+    inner.update(ext, ExtMut::begin_run);
     inner.changed();
+    launch(inner.clone(), ext.clone(), exec);
+    run
 }
 
 /// The exit status of a process whose stdout closed: it normally exits at

@@ -165,7 +165,8 @@ async fn the_owner_can_close_its_panel() {
         ev,
         HostEvent::Ui(UiEvent::ExtPanelClose {
             extension: "todo".into(),
-            panel_id: "todos-main".into()
+            panel_id: "todos-main".into(),
+            reason: None,
         })
     );
     assert!(host.open_panels().is_empty());
@@ -184,12 +185,22 @@ async fn an_owner_that_crashes_closes_its_panels() {
         matches!(e, HostEvent::Ui(UiEvent::ExtPanelClose { .. }))
     })
     .await;
+    let HostEvent::Ui(UiEvent::ExtPanelClose {
+        extension,
+        panel_id,
+        reason,
+    }) = ev
+    else {
+        unreachable!()
+    };
     assert_eq!(
-        ev,
-        HostEvent::Ui(UiEvent::ExtPanelClose {
-            extension: "todo".into(),
-            panel_id: "todos-main".into()
-        })
+        (extension.as_str(), panel_id.as_str()),
+        ("todo", "todos-main")
+    );
+    let reason = reason.unwrap_or_default();
+    assert!(
+        reason.contains("'todo' crashed; restarting in 0.5 s"),
+        "{reason}"
     );
     assert!(host.open_panels().is_empty());
     host.shutdown().await;

@@ -35,6 +35,30 @@ pub struct Manifest {
     /// `false` disables without removing; defaults to `true`.
     #[serde(default = "yes")]
     pub enabled: bool,
+    /// What zot does when the extension exits unexpectedly after `ready`
+    /// (spec/rpc.md "Supervision"); `on-failure` when absent.
+    #[serde(default, skip_serializing_if = "RestartMode::is_default")]
+    #[ts(as = "Option<RestartMode>", optional)]
+    pub restart: RestartMode,
+}
+
+/// The manifest's `restart`: whether a crashed extension is started again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+#[ts(export)]
+pub enum RestartMode {
+    /// Restart after a backoff, within the budget (the default).
+    #[default]
+    OnFailure,
+    /// Never restart automatically; only `ext_restart` or a reload.
+    Never,
+}
+
+impl RestartMode {
+    /// Whether this is the default (`on-failure`), left out when serialised.
+    pub fn is_default(&self) -> bool {
+        *self == RestartMode::OnFailure
+    }
 }
 
 fn yes() -> bool {

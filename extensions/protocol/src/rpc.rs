@@ -105,6 +105,12 @@ pub enum RpcCommand {
     /// Whether the project is trusted, what would run in it, and every
     /// remembered folder; answers a [`TrustStatus`].
     TrustStatus {},
+    /// Starts a `crashed`, `exited` or `failed` extension again and resets
+    /// its restart budget; answers `data.state` once it is ready or not.
+    ExtRestart {
+        /// The extension's name.
+        name: String,
+    },
 }
 
 /// An image attached to a prompt.
@@ -316,6 +322,9 @@ pub enum ExtState {
     /// A project-local extension in a project the user has not trusted:
     /// listed, never spawned, registers nothing.
     Untrusted,
+    /// It crashed more often than its restart budget allows (3 automatic
+    /// restarts in 5 minutes); stays down until `ext_restart` or a reload.
+    Crashed,
 }
 
 /// One project extension that did not start because the project is not
@@ -478,6 +487,41 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub startup_ms: Option<u64>,
+    /// Automatic restarts in the current 5-minute window.
+    #[serde(default)]
+    pub restarts: u32,
+    /// How its last process ended, e.g. `"status 3"` or
+    /// `"signal 9 (SIGKILL)"`; null when none has ended on its own.
+    #[serde(default)]
+    pub last_exit: Option<String>,
+    /// Its tool calls and commands so far, and its log's size.
+    #[serde(default)]
+    pub health: ExtHealth,
+}
+
+/// How an extension is doing, for `ext_list` and the manager's cards
+/// (docs/rpc.md "Supervision"): kept across its restarts in this load.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ExtHealth {
+    /// Tool calls and commands sent to it.
+    #[ts(type = "number")]
+    pub calls: u64,
+    /// Of those, how many failed without an answer (timeout, crash,
+    /// protocol error); an error result it sent is an answer.
+    #[ts(type = "number")]
+    pub errors: u64,
+    /// Median latency of its last 512 calls, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub p50_ms: Option<u64>,
+    /// 99th-percentile latency of its last 512 calls, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub p99_ms: Option<u64>,
+    /// Size of its log file (`log_path`) in bytes.
+    #[ts(type = "number")]
+    pub log_bytes: u64,
 }
 
 /// A model the provider offers.
@@ -648,6 +692,11 @@ pub enum UiEvent {
         extension: String,
         /// Which panel.
         panel_id: String,
+        /// Why, when its owner went away (e.g. "'todo' crashed; restarting
+        /// in 0.5 s"); absent when the owner or the user closed it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
     },
     /// A status line, e.g. a blocked turn's reason.
     ExtStatus {
@@ -667,6 +716,20 @@ pub enum UiEvent {
         /// Its stderr log.
         log_path: String,
         /// Exit status or signal, when it exited.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        exit_status: Option<String>,
+    },
+    /// A crashed extension will be started again after `delay_ms`
+    /// (spec/rpc.md "Supervision"); an `ext_error` reported the crash.
+    ExtRestarting {
+        /// Who.
+        extension: String,
+        /// Which automatic restart in the current 5-minute window (1-3).
+        attempt: u32,
+        /// The backoff before the restart.
+        delay_ms: u64,
+        /// How it exited, e.g. `"status 3"`, `"signal 9 (SIGKILL)"`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         exit_status: Option<String>,

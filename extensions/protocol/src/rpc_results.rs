@@ -9,7 +9,9 @@ use serde_json::Value;
 use ts_rs::TS;
 
 use crate::panel::PanelSpec;
-use crate::rpc::{CommandInfo, ExtensionSummary, ModelInfo, ReloadError, TrustStatus, UsageReport};
+use crate::rpc::{
+    CommandInfo, ExtState, ExtensionSummary, ModelInfo, ReloadError, TrustStatus, UsageReport,
+};
 use crate::CommandAction;
 
 /// The answer to any command; serialised as the variant's own object.
@@ -47,6 +49,22 @@ pub enum RpcResult {
     Untrusted(UntrustedResult),
     /// `trust_status`.
     TrustStatus(TrustStatus),
+    /// `ext_restart`.
+    Restarted(ExtRestartResult),
+}
+
+/// `ext_restart`: how the fresh run settled.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ExtRestartResult {
+    /// The extension.
+    pub name: String,
+    /// Its state once the new run settled (`ready`, or why not).
+    pub state: ExtState,
+    /// Its error, when it did not become ready.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
 }
 
 /// `trust_project`: the project extensions it started.

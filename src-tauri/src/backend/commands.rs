@@ -7,8 +7,8 @@ use base64::Engine;
 use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
     AbortedResult, ClearedResult, CommandResult, DoneResult, ExtCommandResult, ExtListResult,
-    HelpResult, MessagesResult, ModelResult, ModelsResult, PongResult, ReloadResult, RpcResult,
-    StartedResult, StateResult,
+    ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult, PongResult,
+    ReloadResult, RpcResult, StartedResult, StateResult,
 };
 use zot_ext_protocol::{CommandAction, NoteLevel, BUILTIN_COMMANDS};
 
@@ -121,7 +121,27 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .await
             .map(RpcResult::Untrusted),
         RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
+        RpcCommand::ExtRestart { name } => ext_restart(b, name).await.map(RpcResult::Restarted),
     }
+}
+
+/// `ext_restart`: starts extension `name` again with a fresh restart budget
+/// and answers how the new run settled.
+async fn ext_restart(b: &Backend, name: String) -> Result<ExtRestartResult, String> {
+    let host = &b.inner.host;
+    host.restart(&name)
+        .await
+        .map_err(|e| format!("ext_restart: {e}"))?;
+    let s = host
+        .list()
+        .into_iter()
+        .find(|s| s.name == name)
+        .ok_or_else(|| format!("ext_restart: extension '{name}' is gone after its restart (a reload ran at the same time); run ext_list"))?;
+    Ok(ExtRestartResult {
+        name,
+        state: s.state,
+        error: s.error,
+    })
 }
 
 /// Refuses prompt images whose data is not base64, before anything runs.

@@ -123,7 +123,8 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::GetModels {}
             | RpcCommand::Clear {}
             | RpcCommand::TrustProject { .. }
-            | RpcCommand::UntrustProject { .. } => {
+            | RpcCommand::UntrustProject { .. }
+            | RpcCommand::ExtRestart { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -260,7 +261,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -287,6 +288,7 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::TrustProject { .. } => "trust_project",
         RpcCommand::UntrustProject { .. } => "untrust_project",
         RpcCommand::TrustStatus {} => "trust_status",
+        RpcCommand::ExtRestart { .. } => "ext_restart",
     }
 }
 

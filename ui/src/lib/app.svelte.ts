@@ -173,7 +173,16 @@ export class AppState {
         break;
       case "ext_panel_close":
         this.panels.remove(e.panel_id);
+        if (e.reason)
+          this.chat.push({ kind: "status", level: "warn", text: e.reason, extension: e.extension });
         break;
+      case "ext_restarting": {
+        const how = e.exit_status ? ` (${e.exit_status})` : "";
+        const text = `${e.extension} crashed${how}; restarting in ${e.delay_ms / 1000} s (attempt ${e.attempt} of 3)`;
+        this.chat.push({ kind: "status", level: "warn", text, extension: e.extension });
+        void this.refreshExtensions();
+        break;
+      }
       case "ext_status":
         this.chat.push({ kind: "status", level: e.level, text: e.text, extension: e.extension });
         break;

@@ -26,6 +26,7 @@ export type { Ready } from "./Ready.js";
 export type { RegisterCommand } from "./RegisterCommand.js";
 export type { RegisterTool } from "./RegisterTool.js";
 export type { RequestId } from "./RequestId.js";
+export type { RestartMode } from "./RestartMode.js";
 export type { Shutdown } from "./Shutdown.js";
 export type { ShutdownAck } from "./ShutdownAck.js";
 export type { Submit } from "./Submit.js";

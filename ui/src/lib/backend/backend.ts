@@ -7,6 +7,7 @@ import type { CommandResult } from "../bindings/CommandResult";
 import type { DevelopSummary } from "../bindings/DevelopSummary";
 import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
+import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
 import type { InstallSummary } from "../bindings/InstallSummary";
@@ -45,6 +46,7 @@ export type RpcResultOf = {
   trust_project: TrustedResult;
   untrust_project: UntrustedResult;
   trust_status: TrustStatus;
+  ext_restart: ExtRestartResult;
 };
 
 // Fails to compile when a command has no result type above.

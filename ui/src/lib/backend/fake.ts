@@ -38,6 +38,9 @@ export class FakeBackend implements Backend {
     for (const h of this.#handlers) h(e);
   }
 
+  /** The state an `ext_restart` answers; tests replace it. */
+  restartState: "ready" | "failed" | "crashed" = "ready";
+
   async rpc<C extends RpcCommand>(cmd: C): Promise<RpcResultOf[C["type"]]> {
     this.calls.push({ method: "rpc", args: cmd });
     // A test double answers only what the UI reads of each result.
@@ -48,6 +51,8 @@ export class FakeBackend implements Backend {
     switch (cmd.type) {
       case "ext_list":
         return { extensions: this.extensions };
+      case "ext_restart":
+        return { name: cmd.name, state: this.restartState };
       case "get_state":
         return { provider: this.settings.provider, model: this.settings.model, busy: false };
       case "get_models":

@@ -57,4 +57,8 @@ remember?: boolean, } | { "type": "untrust_project",
 /**
  * Another remembered folder to forget; the cwd when absent.
  */
-dir?: string, } | { "type": "trust_status", });
+dir?: string, } | { "type": "trust_status", } | { "type": "ext_restart", 
+/**
+ * The extension's name.
+ */
+name: string, });

@@ -4,6 +4,7 @@ import type { ClearedResult } from "./ClearedResult";
 import type { CommandResult } from "./CommandResult";
 import type { DoneResult } from "./DoneResult";
 import type { ExtListResult } from "./ExtListResult";
+import type { ExtRestartResult } from "./ExtRestartResult";
 import type { HelloResult } from "./HelloResult";
 import type { MessagesResult } from "./MessagesResult";
 import type { ModelResult } from "./ModelResult";
@@ -18,4 +19,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult;

@@ -147,7 +147,12 @@ extension: string,
 /**
  * Which panel.
  */
-panel_id: string, } | { "type": "ext_status", 
+panel_id: string, 
+/**
+ * Why, when its owner went away (e.g. "'todo' crashed; restarting
+ * in 0.5 s"); absent when the owner or the user closed it.
+ */
+reason?: string, } | { "type": "ext_status", 
 /**
  * Who.
  */
@@ -174,6 +179,22 @@ message: string,
 log_path: string, 
 /**
  * Exit status or signal, when it exited.
+ */
+exit_status?: string, } | { "type": "ext_restarting", 
+/**
+ * Who.
+ */
+extension: string, 
+/**
+ * Which automatic restart in the current 5-minute window (1-3).
+ */
+attempt: number, 
+/**
+ * The backoff before the restart.
+ */
+delay_ms: number, 
+/**
+ * How it exited, e.g. `"status 3"`, `"signal 9 (SIGKILL)"`.
  */
 exit_status?: string, } | { "type": "ext_reload", 
 /**

@@ -13,6 +13,9 @@ function ext(name: string, commands: [string, string][]): ExtensionSummary {
     tools: [],
     shadowed: [],
     log_path: `/x/ext-${name}.log`,
+    restarts: 0,
+    last_exit: null,
+    health: { calls: 0, errors: 0, log_bytes: 0 },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDoctor, stateLabel } from "./doctor";
+import { bytes, canRestart, costLine, formatDoctor, healthLine, stateLabel } from "./doctor";
 
 describe("formatDoctor", () => {
   it("lists problems and each extension with its log", () => {
@@ -43,5 +43,45 @@ describe("tolerated behaviour and slow starts", () => {
     expect(stateLabel({ state: "loading" }, 5000)).toBe("loading");
     expect(stateLabel({ state: "loading", starting_ms: 300 }, 0)).toBe("starting…");
     expect(stateLabel({ state: "loading", starting_ms: 12_400 }, 1_700)).toBe("starting… 14 s");
+  });
+});
+
+describe("the card's health", () => {
+  it("says nothing for an extension that never crashed", () => {
+    expect(healthLine({ restarts: 0, last_exit: null })).toBe("");
+  });
+  it("counts automatic restarts and names the last exit", () => {
+    expect(healthLine({ restarts: 1, last_exit: "status 5" })).toBe(
+      "restarted 1 time in the last 5 min · last exit: status 5",
+    );
+    expect(healthLine({ restarts: 3, last_exit: "signal 9 (SIGKILL)" })).toBe(
+      "restarted 3 times in the last 5 min · last exit: signal 9 (SIGKILL)",
+    );
+    expect(healthLine({ restarts: 0, last_exit: "status 1" })).toBe("last exit: status 1");
+  });
+  it("offers Restart for what has or had a process, not for disabled, theme-only or untrusted ones", () => {
+    for (const state of ["ready", "loading", "exited", "failed", "crashed"])
+      expect(canRestart({ state })).toBe(true);
+    for (const state of ["disabled", "theme", "untrusted"]) expect(canRestart({ state })).toBe(false);
+  });
+  it("shows crashed as it is", () => {
+    expect(stateLabel({ state: "crashed" }, 0)).toBe("crashed");
+  });
+});
+
+describe("the card's cost line", () => {
+  it("is empty before the first call with no log", () => {
+    expect(costLine({ calls: 0, errors: 0, log_bytes: 0 })).toBe("");
+  });
+  it("shows calls, failures, p50/p99 and the log size", () => {
+    expect(costLine({ calls: 12, errors: 1, p50_ms: 40, p99_ms: 200, log_bytes: 12_800 })).toBe(
+      "12 calls · 1 failed · p50 40 ms · p99 200 ms · log 13 KiB",
+    );
+    expect(costLine({ calls: 1, errors: 0, p50_ms: 3, p99_ms: 3, log_bytes: 0 })).toBe(
+      "1 call · p50 3 ms · p99 3 ms",
+    );
+  });
+  it("reads byte counts as people do", () => {
+    expect([bytes(812), bytes(2048), bytes(3.5 * 1024 * 1024)]).toEqual(["812 B", "2 KiB", "3.5 MiB"]);
   });
 });

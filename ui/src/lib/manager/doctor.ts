@@ -56,3 +56,49 @@ export function stateLabel(ext: { state: string; starting_ms?: number }, sinceLi
   const secs = Math.floor((ext.starting_ms + Math.max(0, sinceListedMs)) / 1000);
   return secs < 1 ? "starting…" : `starting… ${secs} s`;
 }
+
+/**
+ * The card's health line: automatic restarts in the current 5-minute window
+ * and how its last process ended; empty for one that never crashed.
+ */
+export function healthLine(ext: { restarts: number; last_exit: string | null }): string {
+  const parts: string[] = [];
+  if (ext.restarts > 0)
+    parts.push(`restarted ${ext.restarts} time${ext.restarts === 1 ? "" : "s"} in the last 5 min`);
+  if (ext.last_exit) parts.push(`last exit: ${ext.last_exit}`);
+  return parts.join(" · ");
+}
+
+/** Whether the card offers Restart: anything that has or had a process. */
+export function canRestart(ext: { state: string }): boolean {
+  return ["ready", "loading", "exited", "failed", "crashed"].includes(ext.state);
+}
+
+/** A byte count as people read it: `812 B`, `12 KiB`, `3.4 MiB`. */
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round(n / 1024)} KiB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/**
+ * The card's cost line from `ext_list`'s `health`: its calls, failed ones,
+ * p50/p99 latency and log size; empty before its first call with no log.
+ */
+export function costLine(h: {
+  calls: number;
+  errors: number;
+  p50_ms?: number;
+  p99_ms?: number;
+  log_bytes: number;
+}): string {
+  const parts: string[] = [];
+  if (h.calls > 0) {
+    parts.push(`${h.calls} call${h.calls === 1 ? "" : "s"}`);
+    if (h.errors > 0) parts.push(`${h.errors} failed`);
+    if (h.p50_ms !== undefined) parts.push(`p50 ${h.p50_ms} ms`);
+    if (h.p99_ms !== undefined) parts.push(`p99 ${h.p99_ms} ms`);
+  }
+  if (h.log_bytes > 0) parts.push(`log ${bytes(h.log_bytes)}`);
+  return parts.join(" · ");
+}

@@ -155,6 +155,18 @@ export class ManagerState {
     return this.#run(`remove ${name} failed`, () => this.app.backend.remove(name));
   }
 
+  /**
+   * Starts one extension again (`ext_restart`), with a fresh restart budget;
+   * says why when it does not come back ready.
+   */
+  restart(name: string): Promise<void> {
+    return this.#run(`restart ${name} failed`, async () => {
+      const r = await this.app.backend.rpc({ type: "ext_restart", name });
+      if (r.state !== "ready")
+        throw { code: "ext", message: `it is ${r.state} again${r.error ? `: ${r.error}` : ""}` };
+    });
+  }
+
   reload(): Promise<void> {
     return this.#run("reload failed", async () => {
       await this.app.backend.rpc({ type: "command", name: "reload-ext", args: "" });

@@ -89,3 +89,24 @@ describe("Develop a folder…", () => {
     expect(m.devDirs).toEqual([]);
   });
 });
+
+describe("Restart", () => {
+  it("calls ext_restart through the typed rpc and refreshes the list", async () => {
+    const fake = new FakeBackend();
+    const m = new ManagerState(new AppState(fake));
+    await m.restart("todo");
+    const rpcs = fake.calls.filter((c) => c.method === "rpc").map((c) => c.args as { type: string });
+    expect(rpcs[0]).toEqual({ type: "ext_restart", name: "todo" });
+    expect(rpcs.some((c) => c.type === "ext_list")).toBe(true);
+    expect(m.error).toBeNull();
+    expect(m.busy).toBe(false);
+  });
+
+  it("says so when the extension does not come back ready", async () => {
+    const fake = new FakeBackend();
+    fake.restartState = "crashed";
+    const m = new ManagerState(new AppState(fake));
+    await m.restart("todo");
+    expect(m.error).toBe("restart todo failed: it is crashed again");
+  });
+});
