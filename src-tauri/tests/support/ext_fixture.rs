@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-/// Makes `parent/dir` an extension named `plan.name` (default "fx").
+/// Makes `parent/dir` an extension named `plan.name` (default "fx"), with
+/// the manifest's `restart` from `plan.restart` when given.
 pub fn make(parent: &Path, dir: &str, plan: Value) -> PathBuf {
     let d = parent.join(dir);
     std::fs::create_dir_all(&d).unwrap();
@@ -19,12 +20,14 @@ pub fn make(parent: &Path, dir: &str, plan: Value) -> PathBuf {
         .unwrap_or("fx")
         .to_owned();
     std::fs::write(d.join("plan.json"), plan.to_string()).unwrap();
-    std::fs::write(
-        d.join("extension.json"),
-        json!({"name": name, "version": "0.1.0", "exec": "./agent_ext.py", "language": "python"})
-            .to_string(),
-    )
-    .unwrap();
+    let mut manifest =
+        json!({"name": name, "version": "0.1.0", "exec": "./agent_ext.py", "language": "python"});
+    // `restart` in the plan goes to the manifest ("never": a crash stays a
+    // crash, with no automatic restart racing the test).
+    if let Some(r) = plan.get("restart") {
+        manifest["restart"] = r.clone();
+    }
+    std::fs::write(d.join("extension.json"), manifest.to_string()).unwrap();
     d
 }
 
