@@ -122,6 +122,10 @@ fn doctor_passes_when_everything_loads() {
         "{out}"
     );
     assert!(out.contains("ok: nothing is broken"), "{out}");
+    assert!(
+        out.contains("health: ready in ") && out.contains("0 call(s), 0 failed"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use anyhow::Result;
 use zot_ext_host::doctor::{diagnose, DoctorExtension, DoctorReport, Readiness};
-use zot_ext_protocol::rpc::ExtState;
+use zot_ext_protocol::rpc::{ExtState, ExtensionSummary};
 
 use super::output::{stdout, word};
 use super::ExtGlobals;
@@ -144,6 +144,9 @@ fn extension(o: &mut String, e: &DoctorExtension) {
             "    tolerated (works here, but fix it; see docs/compat.md): {t}"
         );
     }
+    if let Some(line) = health_line(s) {
+        let _ = writeln!(o, "    health: {line}");
+    }
     let _ = writeln!(o, "    log: {}", s.log_path);
     if !e.log_tail.is_empty() {
         let _ = writeln!(o, "    last log lines:");
@@ -151,4 +154,37 @@ fn extension(o: &mut String, e: &DoctorExtension) {
             let _ = writeln!(o, "      | {line}");
         }
     }
+}
+
+/// How a started extension is doing (issue #13's health): its start time,
+/// calls and failures with latency, restarts, last exit and log size. `None`
+/// for one that never ran (disabled, theme-only, untrusted).
+fn health_line(s: &ExtensionSummary) -> Option<String> {
+    if !matches!(
+        s.state,
+        ExtState::Ready
+            | ExtState::Loading
+            | ExtState::Exited
+            | ExtState::Failed
+            | ExtState::Crashed
+    ) {
+        return None;
+    }
+    let h = &s.health;
+    let mut parts = Vec::new();
+    if let Some(ms) = s.startup_ms {
+        parts.push(format!("ready in {ms} ms"));
+    }
+    parts.push(format!("{} call(s), {} failed", h.calls, h.errors));
+    if let (Some(p50), Some(p99)) = (h.p50_ms, h.p99_ms) {
+        parts.push(format!("p50 {p50} ms, p99 {p99} ms"));
+    }
+    if s.restarts > 0 {
+        parts.push(format!("{} automatic restart(s) in 5 min", s.restarts));
+    }
+    if let Some(exit) = &s.last_exit {
+        parts.push(format!("last exit {exit}"));
+    }
+    parts.push(format!("log {} KiB", h.log_bytes.div_ceil(1024)));
+    Some(parts.join("; "))
 }
