@@ -111,21 +111,22 @@ fn changed_files(before: &Fingerprint, after: &Fingerprint) -> Vec<PathBuf> {
 /// the spec it has. `None` when a full reload is needed: a manifest or a
 /// theme changed, or a changed folder has no loaded extension to restart.
 fn code_only_changes(host: &Host, dirs: &[PathBuf], changed: &[PathBuf]) -> Option<Vec<String>> {
+    // Each loaded extension's folder, resolved once for all changed paths.
+    let loaded: Vec<(PathBuf, String)> = host
+        .list()
+        .into_iter()
+        .filter_map(|e| Some((Path::new(&e.dir).canonicalize().ok()?, e.name)))
+        .collect();
     let mut names = Vec::new();
     for path in changed {
         let root = dirs.iter().find(|d| path.starts_with(d))?;
-        let name = path.file_name()?.to_string_lossy();
-        if name == "extension.json" || name == "theme.json" || path.starts_with(root.join("themes"))
-        {
+        if is_discovery_input(root, path, &path.file_name()?.to_string_lossy()) {
             return None;
         }
         let root = root.canonicalize().ok()?;
-        let ext = host
-            .list()
-            .into_iter()
-            .find(|e| Path::new(&e.dir).canonicalize().ok().as_ref() == Some(&root))?;
-        if !names.contains(&ext.name) {
-            names.push(ext.name);
+        let (_, name) = loaded.iter().find(|(dir, _)| *dir == root)?;
+        if !names.contains(name) {
+            names.push(name.clone());
         }
     }
     Some(names)
@@ -161,8 +162,14 @@ fn walk(root: &Path, dir: &Path, out: &mut Fingerprint) {
     }
 }
 
+/// A manifest or a theme: what discovery reads, so a change to it needs a
+/// full reload rather than a restart.
+fn is_discovery_input(root: &Path, path: &Path, name: &str) -> bool {
+    name == "extension.json" || name == "theme.json" || path.starts_with(root.join("themes"))
+}
+
 fn is_source(root: &Path, path: &Path, name: &str) -> bool {
-    if name == "extension.json" || name == "theme.json" || path.starts_with(root.join("themes")) {
+    if is_discovery_input(root, path, name) {
         return true;
     }
     let ext = Path::new(name)
