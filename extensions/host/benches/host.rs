@@ -150,6 +150,9 @@ fn main() {
                 if on("spawn") {
                     spawn_to_ready(&mut b).await;
                 }
+                if on("restart") {
+                    crash_to_ready(&mut b).await;
+                }
                 if pinned && on("notify") {
                     notify_parsing(&mut b).await;
                 }
@@ -387,6 +390,61 @@ async fn spawn_to_ready(b: &mut Bench) {
         );
     }
     let _ = writeln!(b.out);
+}
+
+/// The supervisor's price for a crash: from the crash being seen (the call
+/// that killed it failed) to the extension ready again, less the first
+/// backoff, against the same extension's cold spawn→ready in the same host.
+/// Each sample is a fresh host, so the restart budget never runs out.
+async fn crash_to_ready(b: &mut Bench) {
+    const SAMPLES: usize = 7;
+    let backoff = Duration::from_millis(500);
+    let _ = writeln!(
+        b.out,
+        "| one extension | cold spawn→ready (ms) | crash→ready less the {} ms backoff (ms) | ratio |",
+        backoff.as_millis()
+    );
+    let _ = writeln!(b.out, "|---|---|---|---|");
+    for kind in [Kind::Rust, Kind::Python] {
+        let name = if kind == Kind::Rust { "rr" } else { "rp" };
+        let dir = b.ext_dir(kind, name, false);
+        let (mut colds, mut restarts) = (Vec::new(), Vec::new());
+        for _ in 0..SAMPLES {
+            let t = Instant::now();
+            let (host, _rx) = Host::start(b.config(vec![dir.clone()]));
+            host.wait_ready().await;
+            colds.push(t.elapsed());
+            let crash = host.call_tool(&format!("crash_{name}"), json!({})).await;
+            assert!(crash.is_err(), "the crash tool answered: {crash:?}");
+            let t = Instant::now();
+            loop {
+                let s = &host.list()[0];
+                if s.state == ExtState::Ready && s.restarts == 1 {
+                    break;
+                }
+                assert!(t.elapsed() < Duration::from_secs(30), "no restart: {s:?}");
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+            restarts.push(t.elapsed().saturating_sub(backoff));
+            host.shutdown().await;
+        }
+        colds.sort();
+        restarts.sort();
+        let (c, r) = (
+            colds[SAMPLES / 2].as_secs_f64() * 1e3,
+            restarts[SAMPLES / 2].as_secs_f64() * 1e3,
+        );
+        let _ = writeln!(
+            b.out,
+            "| {} (median of {SAMPLES}) | {c:.1} | {r:.1} | {:.2}× |",
+            kind.label(),
+            r / c
+        );
+    }
+    let _ = writeln!(
+        b.out,
+        "\nGoal: crash→ready within 1.1× of a cold start plus the backoff (docs/host.md \"Supervision\"); the host's cold number includes discovery and its own start.\n"
+    );
 }
 
 async fn notify_parsing(b: &mut Bench) {

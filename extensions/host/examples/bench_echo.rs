@@ -1,6 +1,7 @@
 //! A Rust-SDK extension for the host benchmarks: one tool `echo_<name>`
-//! that answers "ok", and an allow-everything `tool_call` interceptor when
-//! started with `intercept`. argv: name [intercept].
+//! that answers "ok", one `crash_<name>` that exits with status 3, and an
+//! allow-everything `tool_call` interceptor when started with `intercept`.
+//! argv: name [intercept].
 
 use serde_json::json;
 use zot_ext::{Extension, ToolCallDecision, ToolResult};
@@ -15,6 +16,13 @@ fn main() {
         "answers ok",
         json!({"type":"object"}),
         |_ctx, _args| ToolResult::text("ok"),
+    );
+    // The restart benchmark's crash: exit as a segfaulting child would.
+    ext.tool(
+        &format!("crash_{name}"),
+        "exits at once with status 3",
+        json!({"type":"object"}),
+        |_ctx, _args| std::process::exit(3),
     );
     if intercept {
         ext.intercept_tool_call(|_ctx, _tool, _args| ToolCallDecision::allow());

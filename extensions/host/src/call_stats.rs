@@ -17,6 +17,8 @@ pub(crate) struct CallStats {
     errors: u64,
     /// The most recent durations, oldest first, at most [`RECENT`].
     recent: VecDeque<Duration>,
+    /// Every call's duration added up: what this extension cost in waiting.
+    busy: Duration,
 }
 
 impl CallStats {
@@ -28,6 +30,7 @@ impl CallStats {
         if !ok {
             self.errors = self.errors.saturating_add(1);
         }
+        self.busy = self.busy.saturating_add(took);
         if self.recent.len() == RECENT {
             self.recent.pop_front();
         }
@@ -37,6 +40,11 @@ impl CallStats {
     /// Calls so far.
     pub fn calls(&self) -> u64 {
         self.calls
+    }
+
+    /// The time all its calls took together.
+    pub fn busy(&self) -> Duration {
+        self.busy
     }
 
     /// Calls that failed (timeout, crash, protocol error).
@@ -78,6 +86,7 @@ mod tests {
             s.record(ms(i), i % 10 != 0);
         }
         assert_eq!((s.calls(), s.errors()), (100, 10));
+        assert_eq!(s.busy(), ms(5050));
         assert_eq!(s.quantile(500), Some(ms(50)));
         assert_eq!(s.quantile(990), Some(ms(99)));
         assert_eq!(s.quantile(1000), Some(ms(100)));

@@ -61,6 +61,7 @@ mod load;
 pub mod manifest;
 mod panel_table;
 mod panels;
+mod proc_usage;
 pub mod process;
 pub mod reaper;
 pub mod registry;

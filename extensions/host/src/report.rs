@@ -12,6 +12,7 @@ use zot_ext_protocol::LifecycleEvent;
 use crate::extension::{Ext, ReadyKind};
 use crate::host::Host;
 use crate::manifest::ManifestError;
+use crate::proc_usage;
 
 /// One extension in the doctor report.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,6 +60,23 @@ impl Host {
     pub fn list(&self) -> Vec<ExtensionSummary> {
         let exts = self.inner.lock().exts.clone();
         exts.iter().map(|e| self.summary(e)).collect()
+    }
+
+    /// [`Host::list`] with each running extension's memory filled in
+    /// (`health.rss_bytes`), for `ext_list` and the manager. Kept apart from
+    /// `list` because it walks /proc, and `list` is polled in tight loops.
+    pub fn list_measured(&self) -> Vec<ExtensionSummary> {
+        let exts = self.inner.lock().exts.clone();
+        let pids: Vec<Option<i32>> = exts.iter().map(|e| e.lock().pid).collect();
+        let rss = proc_usage::tree_rss(&pids.iter().flatten().copied().collect::<Vec<_>>());
+        exts.iter()
+            .zip(pids)
+            .map(|(e, pid)| {
+                let mut s = self.summary(e);
+                s.health.rss_bytes = pid.and_then(|p| rss.get(&p).copied());
+                s
+            })
+            .collect()
     }
 
     fn summary(&self, e: &Arc<Ext>) -> ExtensionSummary {
@@ -190,6 +208,8 @@ fn health(e: &Ext) -> ExtHealth {
         errors: s.errors(),
         p50_ms: s.quantile(500).map(millis),
         p99_ms: s.quantile(990).map(millis),
+        busy_ms: millis(s.busy()),
+        rss_bytes: None,
         log_bytes: std::fs::metadata(e.log.path())
             .map(|m| m.len())
             .unwrap_or(0),

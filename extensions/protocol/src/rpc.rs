@@ -522,6 +522,17 @@ pub struct ExtHealth {
     /// Size of its log file (`log_path`) in bytes.
     #[ts(type = "number")]
     pub log_bytes: u64,
+    /// Total time the agent and the user waited on its calls, in
+    /// milliseconds: the "cost" the manager's Running view sorts by.
+    #[serde(default)]
+    #[ts(type = "number")]
+    pub busy_ms: u64,
+    /// Resident memory of its process tree now, in bytes; only in
+    /// `ext_list` answers (reading it walks /proc), absent when it is not
+    /// running or the system has no /proc.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub rss_bytes: Option<u64>,
 }
 
 /// A model the provider offers.

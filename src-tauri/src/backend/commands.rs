@@ -60,7 +60,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             Ok(RpcResult::Done(DoneResult {}))
         }
         RpcCommand::ExtList {} => Ok(RpcResult::Extensions(ExtListResult {
-            extensions: b.inner.host.list(),
+            extensions: b.inner.host.list_measured(),
         })),
         RpcCommand::GetState {} => {
             let st = b.inner.agent.state();

@@ -25,4 +25,15 @@ p99_ms?: number,
 /**
  * Size of its log file (`log_path`) in bytes.
  */
-log_bytes: number, };
+log_bytes: number, 
+/**
+ * Total time the agent and the user waited on its calls, in
+ * milliseconds: the "cost" the manager's Running view sorts by.
+ */
+busy_ms: number, 
+/**
+ * Resident memory of its process tree now, in bytes; only in
+ * `ext_list` answers (reading it walks /proc), absent when it is not
+ * running or the system has no /proc.
+ */
+rss_bytes?: number, };

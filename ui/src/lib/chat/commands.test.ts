@@ -15,7 +15,7 @@ function ext(name: string, commands: [string, string][]): ExtensionSummary {
     log_path: `/x/ext-${name}.log`,
     restarts: 0,
     last_exit: null,
-    health: { calls: 0, errors: 0, log_bytes: 0 },
+    health: { calls: 0, errors: 0, log_bytes: 0, busy_ms: 0 },
   };
 }
 
