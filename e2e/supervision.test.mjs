@@ -14,8 +14,7 @@ before(async () => {
 });
 after(async () => app?.stop());
 
-const panelOpen = () =>
-  s.exec(`return !!document.querySelector('[data-test=panel]')`);
+const panelOpen = () => s.exec(`return !!document.querySelector('[data-test=panel]')`);
 const row = (name) =>
   s.exec(`const r = document.querySelector('[data-test=running-row][data-name="${name}"]');
     return r ? [...r.children].map((c) => c.textContent.trim()) : null;`);
@@ -44,10 +43,7 @@ test("a crash while a panel is open: restarted, and the panel opens again", asyn
     back = await s
       .until(
         "the note",
-        async () =>
-          (await s.texts("[data-test=note]"))
-            .join("")
-            .includes(`probe note back${i}`),
+        async () => (await s.texts("[data-test=note]")).join("").includes(`probe note back${i}`),
         1500,
       )
       .then(() => true)
@@ -64,25 +60,15 @@ test("the Running view: cost per extension, sorted, with Restart", async () => {
   for (const i of [1, 2, 3]) {
     await send(s, `/todo item ${i}`);
     await s.until(`todo item ${i}`, async () =>
-      (await s.exec(`return document.body.textContent`)).includes(
-        `added #${i}: item ${i}`,
-      ),
+      (await s.exec(`return document.body.textContent`)).includes(`added #${i}: item ${i}`),
     );
   }
   await s.click(await s.find("[data-test=nav-manager]"));
   await s.click(await s.find("[data-test=tab-running]"));
-  await s.until(
-    "both rows",
-    async () => (await row("probe")) !== null && (await row("todo")) !== null,
-  );
+  await s.until("both rows", async () => (await row("probe")) !== null && (await row("todo")) !== null);
   // Memory is read from /proc for each running extension's process tree.
-  await s.until("memory for probe", async () =>
-    /[KM]iB/.test((await row("probe"))?.[5] ?? ""),
-  );
-  await s.until(
-    "todo's three commands",
-    async () => (await row("todo"))?.[3] === "3",
-  );
+  await s.until("memory for probe", async () => /[KM]iB/.test((await row("probe"))?.[5] ?? ""));
+  await s.until("todo's three commands", async () => (await row("todo"))?.[3] === "3");
   const probe = await row("probe");
   assert.equal(probe[1], "ready");
   assert.equal(probe[7], "1", `one automatic restart in the window: ${probe}`);
@@ -97,12 +83,6 @@ test("the Running view: cost per extension, sorted, with Restart", async () => {
   assert.deepEqual([...names].sort(), ["probe", "todo"]);
 
   // Restart from the row: a fresh budget, so the restart count goes to 0.
-  await s.click(
-    await s.find(`[data-test=running-row][data-name="todo"] button`),
-  );
-  await s.until(
-    "todo ready again",
-    async () => (await row("todo"))?.[1] === "ready",
-    30000,
-  );
+  await s.click(await s.find(`[data-test=running-row][data-name="todo"] button`));
+  await s.until("todo ready again", async () => (await row("todo"))?.[1] === "ready", 30000);
 });

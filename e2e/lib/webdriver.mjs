@@ -74,6 +74,18 @@ export class Session {
     await this.cmd("DELETE", "/actions");
   }
 
+  /** A key pressed with modifiers held, e.g. chord(["\uE009"], "k") for Ctrl+K. */
+  async chord(mods, key) {
+    const actions = [
+      ...mods.map((m) => ({ type: "keyDown", value: m })),
+      { type: "keyDown", value: key },
+      { type: "keyUp", value: key },
+      ...mods.map((m) => ({ type: "keyUp", value: m })).reverse(),
+    ];
+    await this.cmd("POST", "/actions", { actions: [{ type: "key", id: "kbd", actions }] });
+    await this.cmd("DELETE", "/actions");
+  }
+
   /** A PNG of the viewport. With WebKit's compositing off (what zot picks
    * without a GPU, docs/desktop.md), WebKitWebDriver answers only after the
    * page paints again, and a page at rest never does: the shot would hang.

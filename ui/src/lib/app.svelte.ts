@@ -40,6 +40,9 @@ export class AppState {
   history: string[] = $state([]);
   /** The editor registers this so `ext_insert` can reach the cursor. */
   insertAtCursor: (text: string) => void = () => {};
+  /** Replaces the editor's text and focuses it at the end (the palette's
+   * "/command " for commands that take arguments); set by the editor. */
+  setEditorText: (text: string) => void = () => {};
   /** Every command for autocomplete. */
   commands = $derived(allCommands(this.extensions));
 
