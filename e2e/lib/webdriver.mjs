@@ -66,6 +66,11 @@ export class Session {
     return this.cmd("POST", "/execute/sync", { script, args });
   }
 
+  /** Runs an async script; it finishes by calling its last argument. */
+  async execAsync(script, args = []) {
+    return this.cmd("POST", "/execute/async", { script, args });
+  }
+
   /** Presses keys on whatever has focus (Actions API). */
   async keys(...keys) {
     const actions = [];

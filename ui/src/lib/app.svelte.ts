@@ -15,6 +15,7 @@ import { PanelsState } from "./panels/panels.svelte";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
+import { AnnouncerState } from "./a11y/announcer.svelte";
 import type { Settings } from "./backend/backend";
 
 /** Which view fills the main area. */
@@ -27,6 +28,8 @@ export class AppState {
   readonly notes = new NotesState();
   readonly panels = new PanelsState();
   readonly status = new StatusState();
+  /** What screen readers hear (a11y/announce.ts). */
+  readonly announcer = new AnnouncerState();
   /** Whether this folder's own extensions may run (the trust banner). */
   readonly trust: TrustState;
   extensions: ExtensionSummary[] = $state([]);
@@ -112,6 +115,7 @@ export class AppState {
 
   /** Dispatches one backend event. */
   handle(e: UiEvent): void {
+    this.announcer.event(e);
     switch (e.type) {
       case "ready":
       case "ext_changed":

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import type { UiEvent } from "../bindings/UiEvent";
+import { announcement, MAX_SPOKEN, plain } from "./announce";
+
+const ev = (e: Record<string, unknown>) => e as unknown as UiEvent;
+
+describe("screen reader announcements", () => {
+  it("says a finished answer once, clipped, and nothing per delta", () => {
+    expect(announcement(ev({ type: "text_delta", delta: "he" }))).toBeNull();
+    expect(announcement(ev({ type: "assistant_message", content: "hello\n\nworld" }))).toEqual({
+      text: "zot: hello world",
+      urgent: false,
+    });
+    const long = announcement(ev({ type: "assistant_message", content: "x".repeat(1000) }));
+    expect(long?.text.length).toBeLessThan(MAX_SPOKEN + 60);
+    expect(long?.text).toMatch(/continues in the transcript/);
+  });
+
+  it("reads markdown as text", () => {
+    expect(
+      plain("Hello **streamed** _world_. See [docs](https://x).\n```rust\nfn main() {}\n```\n# Done"),
+    ).toBe("Hello streamed world. See docs.\n (code) \nDone");
+  });
+
+  it("names tools, and says failures and errors urgently", () => {
+    expect(announcement(ev({ type: "tool_call", id: "1", name: "bash", args: {} }))?.text).toBe(
+      "running bash",
+    );
+    expect(announcement(ev({ type: "tool_result", id: "1", content: [], is_error: false }))).toBeNull();
+    expect(announcement(ev({ type: "error", message: "no key" }))).toEqual({ text: "no key", urgent: true });
+    expect(
+      announcement(ev({ type: "ext_notify", extension: "guard", level: "error", message: "blocked" })),
+    ).toEqual({
+      text: "guard: blocked",
+      urgent: true,
+    });
+  });
+});
