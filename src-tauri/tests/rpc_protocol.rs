@@ -255,6 +255,29 @@ async fn prompt_images_reach_the_model_and_bad_base64_is_refused() {
         r["error"].as_str().unwrap().contains("not valid base64"),
         "{r}"
     );
+    // A type the providers do not take, and one over the size limit: each
+    // refused with the rule in the message, and nothing reaches the model.
+    let r = z.call(json!({"type":"prompt","message":"what?","images":[{"mime_type":"image/tiff","data":"iVBORw=="}]})).await;
+    assert_eq!(r["success"], false);
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("PNG, JPEG, GIF or WebP; this one is image/tiff"),
+        "{r}"
+    );
+    use base64::Engine as _;
+    let big = base64::engine::general_purpose::STANDARD.encode(vec![0u8; 5 * 1024 * 1024 + 1]);
+    let r = z.call(json!({"type":"prompt","message":"what?","images":[{"mime_type":"image/png","data":big}]})).await;
+    assert_eq!(r["success"], false);
+    assert!(
+        r["error"]
+            .as_str()
+            .unwrap()
+            .contains("over the limit of 5 MiB"),
+        "{r}"
+    );
+    assert!(s.requests().is_empty());
     z.send(json!({"type":"prompt","message":"what?","images":[{"mime_type":"image/png","data":"iVBORw=="}]})).await;
     let evs = z.until(|v| v["type"] == "done").await;
     assert_eq!(of(&evs, "assistant_message")[0]["content"], "a cat");

@@ -37,6 +37,7 @@ pub mod host_to_ext;
 pub mod ids;
 pub mod manifest;
 pub mod panel;
+pub mod prompt_images;
 pub mod rpc;
 pub mod rpc_results;
 pub mod theme;

@@ -144,17 +144,26 @@ async fn ext_restart(b: &Backend, name: String) -> Result<ExtRestartResult, Stri
     })
 }
 
-/// Refuses prompt images whose data is not base64, before anything runs.
+/// Refuses a prompt's images before anything runs: too many, not base64,
+/// of a type the providers do not take, or over the size limit
+/// (`zot_ext_protocol::prompt_images`, the same rules the UI applies).
 pub fn check_images(images: &[ImageInput]) -> Result<(), String> {
-    for i in images {
-        if base64::engine::general_purpose::STANDARD
-            .decode(&i.data)
-            .is_err()
-        {
+    use zot_ext_protocol::prompt_images::{prompt_image_problem, PROMPT_IMAGES_MAX};
+    if images.len() > PROMPT_IMAGES_MAX {
+        return Err(format!(
+            "prompt: {} images, over the limit of {PROMPT_IMAGES_MAX}; send fewer",
+            images.len()
+        ));
+    }
+    for (n, i) in images.iter().enumerate() {
+        let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(&i.data) else {
             return Err(format!(
                 "prompt: image data for {} is not valid base64",
                 i.mime_type
             ));
+        };
+        if let Some(why) = prompt_image_problem(&i.mime_type, bytes.len() as u64) {
+            return Err(format!("prompt: image {}: {why}", n + 1));
         }
     }
     Ok(())

@@ -21,7 +21,7 @@ pub const MAX_LINES: u64 = 2000;
 /// Text returned per call, in bytes (the numbered lines as sent).
 pub const MAX_BYTES: usize = 256 * 1024;
 /// The largest image sent to the model, in bytes.
-pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024;
+pub const MAX_IMAGE_BYTES: u64 = zot_ext_protocol::prompt_images::PROMPT_IMAGE_MAX_BYTES;
 /// Longer lines are cut, so one minified file cannot flood the context.
 const MAX_LINE: usize = 2000;
 /// Bytes of one line kept before cutting (a char is at most 4 bytes).

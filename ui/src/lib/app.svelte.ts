@@ -7,6 +7,7 @@ import type { UsageTotals } from "./bindings/UsageTotals";
 import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 import type { ThemeFile } from "./bindings/ThemeFile";
 import type { PanelKey } from "./bindings/PanelKey";
+import type { ImageInput } from "./bindings/ImageInput";
 import { ChatState, type TranscriptMessage } from "./chat/chat.svelte";
 import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
@@ -224,12 +225,18 @@ export class AppState {
   }
 
   /** The editor's Enter: a slash command or a prompt. */
-  async submit(text: string): Promise<void> {
+  async submit(text: string, images: ImageInput[] = []): Promise<void> {
     const trimmed = text.trim();
     if (!trimmed) return;
     if (this.history[this.history.length - 1] !== text) this.history.push(text);
     const cmd = parseCommand(trimmed);
     if (cmd) {
+      if (images.length)
+        this.chat.push({
+          kind: "status",
+          level: "warn",
+          text: "images go with prompts, not commands; they were not sent",
+        });
       await this.runCommand(cmd.name, cmd.args);
       return;
     }
@@ -238,7 +245,7 @@ export class AppState {
     // The answer will be markdown: load the renderer while the model thinks.
     void markdownRenderer.load();
     try {
-      await this.backend.rpc({ type: "prompt", message: text });
+      await this.backend.rpc({ type: "prompt", message: text, images });
     } catch (e) {
       this.chat.busy = false;
       this.chat.push({ kind: "error", text: errorMessage(e) });
