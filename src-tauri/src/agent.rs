@@ -25,6 +25,7 @@ pub mod ext_host;
 pub mod extensions;
 pub mod fault;
 pub mod session;
+pub mod session_catalog;
 pub mod system_prompt;
 pub mod transcript;
 pub mod turn;

@@ -7,6 +7,7 @@ pub mod commands;
 pub mod events;
 pub mod options;
 pub mod redact;
+mod sessions;
 mod trust;
 mod worker;
 

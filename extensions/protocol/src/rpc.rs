@@ -111,6 +111,62 @@ pub enum RpcCommand {
         /// The extension's name.
         name: String,
     },
+    /// The project's sessions, newest first (docs/rpc.md "Sessions");
+    /// with `query`, only those whose title or text contains it
+    /// (case-insensitive).
+    SessionList {
+        /// Text to look for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        query: Option<String>,
+    },
+    /// Resumes a session of this project in place of the current one.
+    /// A session that cannot be continued as it is (written by a newer
+    /// zot) is refused unless `readable_part` is true, which opens a copy
+    /// of what could be read.
+    SessionOpen {
+        /// Its file, as `session_list` gave it.
+        path: String,
+        /// Open a copy of the readable part of a session that cannot be
+        /// continued as it is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        readable_part: Option<bool>,
+    },
+    /// Gives a session a title of the user's own.
+    SessionRename {
+        /// Its file.
+        path: String,
+        /// The new title; empty goes back to the first prompt.
+        title: String,
+    },
+    /// Moves a session to the OS trash (or deletes it where there is none).
+    SessionDelete {
+        /// Its file.
+        path: String,
+    },
+}
+
+/// One session of the project, for the sidebar.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SessionInfo {
+    /// Its file.
+    pub path: String,
+    /// The user's title, else the first prompt's first line.
+    pub title: String,
+    /// Last written, in milliseconds since the Unix epoch.
+    #[ts(type = "number")]
+    pub modified_ms: u64,
+    /// Messages in it.
+    pub messages: u32,
+    /// Whether it is the one this window writes to.
+    pub current: bool,
+    /// What is wrong with it, for a warning badge (damaged lines, a newer
+    /// format); absent when it reads cleanly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub problem: Option<String>,
 }
 
 /// An image attached to a prompt.

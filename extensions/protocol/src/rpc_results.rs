@@ -51,6 +51,43 @@ pub enum RpcResult {
     TrustStatus(TrustStatus),
     /// `ext_restart`.
     Restarted(ExtRestartResult),
+    /// `session_list`.
+    Sessions(SessionsResult),
+    /// `session_open`.
+    SessionOpened(SessionOpenResult),
+    /// `session_delete`.
+    SessionDeleted(SessionDeletedResult),
+}
+
+/// `session_list`: newest first.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct SessionsResult {
+    /// The project's sessions.
+    pub sessions: Vec<crate::rpc::SessionInfo>,
+}
+
+/// `session_open`: what is now the current session.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct SessionOpenResult {
+    /// The file now written to (a new copy when `readable_part` was used).
+    pub path: String,
+    /// Messages resumed.
+    pub messages: u32,
+    /// Said once to the user (damaged lines skipped, a copy made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub warning: Option<String>,
+}
+
+/// `session_delete`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct SessionDeletedResult {
+    /// True when it went to the OS trash (restorable), false when it was
+    /// deleted because no trash was available.
+    pub trashed: bool,
 }
 
 /// `ext_restart`: how the fresh run settled.

@@ -122,6 +122,21 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .map(RpcResult::Untrusted),
         RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
         RpcCommand::ExtRestart { name } => ext_restart(b, name).await.map(RpcResult::Restarted),
+        RpcCommand::SessionList { query } => {
+            Ok(RpcResult::Sessions(super::sessions::list(b, query)))
+        }
+        RpcCommand::SessionOpen {
+            path,
+            readable_part,
+        } => super::sessions::open(b, path, readable_part.unwrap_or(false))
+            .await
+            .map(RpcResult::SessionOpened),
+        RpcCommand::SessionRename { path, title } => {
+            super::sessions::rename(b, path, title).map(RpcResult::Done)
+        }
+        RpcCommand::SessionDelete { path } => {
+            super::sessions::delete(b, path).map(RpcResult::SessionDeleted)
+        }
     }
 }
 

@@ -57,4 +57,29 @@ dir?: string, } | { "type": "trust_status", } | { "type": "ext_restart",
 /**
  * The extension's name.
  */
-name: string, };
+name: string, } | { "type": "session_list", 
+/**
+ * Text to look for.
+ */
+query?: string, } | { "type": "session_open", 
+/**
+ * Its file, as `session_list` gave it.
+ */
+path: string, 
+/**
+ * Open a copy of the readable part of a session that cannot be
+ * continued as it is.
+ */
+readable_part?: boolean, } | { "type": "session_rename", 
+/**
+ * Its file.
+ */
+path: string, 
+/**
+ * The new title; empty goes back to the first prompt.
+ */
+title: string, } | { "type": "session_delete", 
+/**
+ * Its file.
+ */
+path: string, };

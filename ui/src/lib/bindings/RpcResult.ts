@@ -10,6 +10,9 @@ import type { MessagesResult } from "./MessagesResult";
 import type { ModelResult } from "./ModelResult";
 import type { ModelsResult } from "./ModelsResult";
 import type { PongResult } from "./PongResult";
+import type { SessionDeletedResult } from "./SessionDeletedResult";
+import type { SessionOpenResult } from "./SessionOpenResult";
+import type { SessionsResult } from "./SessionsResult";
 import type { StartedResult } from "./StartedResult";
 import type { StateResult } from "./StateResult";
 import type { TrustStatus } from "./TrustStatus";
@@ -19,4 +22,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult;
