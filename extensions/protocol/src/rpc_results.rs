@@ -51,6 +51,26 @@ pub enum RpcResult {
     TrustStatus(TrustStatus),
     /// `ext_restart`.
     Restarted(ExtRestartResult),
+    /// `compact`.
+    Compacted(CompactResult),
+}
+
+/// `compact` and `/compact`: what the compaction did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct CompactResult {
+    /// Estimated tokens of the next request before compaction.
+    #[ts(type = "number")]
+    pub before_tokens: u64,
+    /// The same after it.
+    #[ts(type = "number")]
+    pub after_tokens: u64,
+    /// Messages replaced by the summary.
+    #[ts(type = "number")]
+    pub summarized_messages: usize,
+    /// Messages kept verbatim after the summary.
+    #[ts(type = "number")]
+    pub kept_messages: usize,
 }
 
 /// `ext_restart`: how the fresh run settled.
@@ -209,6 +229,8 @@ pub enum CommandResult {
     Model(ModelResult),
     /// `/reload-ext`.
     Reload(ReloadResult),
+    /// `/compact`.
+    Compacted(CompactResult),
     /// An extension command.
     Extension(ExtCommandResult),
 }

@@ -124,7 +124,8 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::Clear {}
             | RpcCommand::TrustProject { .. }
             | RpcCommand::UntrustProject { .. }
-            | RpcCommand::ExtRestart { .. } => {
+            | RpcCommand::ExtRestart { .. }
+            | RpcCommand::Compact { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -289,6 +290,7 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::UntrustProject { .. } => "untrust_project",
         RpcCommand::TrustStatus {} => "trust_status",
         RpcCommand::ExtRestart { .. } => "ext_restart",
+        RpcCommand::Compact { .. } => "compact",
     }
 }
 

@@ -243,6 +243,29 @@ pub const CATALOG: &[KnownModel] = &[
     ),
 ];
 
+/// Models that load deferred tools natively, as `(provider, id)`; an id
+/// also covers its dated or suffixed variants (`kimi-k3-preview`). Kimi
+/// K3 is the model the extension spec names for Kimi's dynamic tools
+/// (kimi-code's `dynamically_loaded_tools` capability); every other model
+/// gets the generic path (activated tools join the tool list).
+pub const DYNAMIC_TOOLS: &[(&str, &str)] = &[("kimi", "kimi-k3")];
+
+/// Whether `provider`'s `model` loads deferred tools natively (Kimi's
+/// `select_tools` form).
+pub fn dynamic_tools(provider: &str, model: &str) -> bool {
+    DYNAMIC_TOOLS.iter().any(|(p, id)| {
+        *p == provider
+            && model
+                .strip_prefix(id)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+    })
+}
+
+/// The context window of `provider`'s `model`, when zot knows it.
+pub fn context_window(provider: &str, model: &str) -> Option<u64> {
+    find(Some(provider), model).map(|k| k.context_window)
+}
+
 /// The entry for `id`, if zot knows it (for any provider when `provider` is
 /// `None`).
 pub fn find(provider: Option<&str>, id: &str) -> Option<&'static KnownModel> {

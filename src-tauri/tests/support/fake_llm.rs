@@ -309,3 +309,24 @@ pub fn error_status(code: u16, message: &str, retry_after: Option<&str>) -> Repl
         body: json!({"error":{"type":"x","message":message}}).to_string(),
     }
 }
+
+/// Anthropic: the model runs the tool search (`server_tool_use` with its
+/// input streamed), the API answers with `tool_reference`s to `found`, and
+/// the model calls `name` in the same answer.
+pub fn anthropic_search_then_tool(pattern: &str, found: &str, id: &str, name: &str, args: &str) -> Reply {
+    let mut c = vec![ev(
+        "message_start",
+        json!({"type":"message_start","message":{"usage":{"input_tokens":20}}}),
+    )];
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_regex","input":{}}})));
+    c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":json!({"pattern": pattern}).to_string()}})));
+    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":0})));
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":1,"content_block":{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":found}]}}})));
+    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":1})));
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":id,"name":name,"input":{}}})));
+    c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":args}})));
+    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":2})));
+    c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}})));
+    c.push(ev("message_stop", json!({"type":"message_stop"})));
+    Reply::Sse(c)
+}
