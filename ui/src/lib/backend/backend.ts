@@ -4,6 +4,7 @@
 import type { AbortedResult } from "../bindings/AbortedResult";
 import type { ClearedResult } from "../bindings/ClearedResult";
 import type { CommandResult } from "../bindings/CommandResult";
+import type { CompactResult } from "../bindings/CompactResult";
 import type { DevelopSummary } from "../bindings/DevelopSummary";
 import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
@@ -47,6 +48,7 @@ export type RpcResultOf = {
   untrust_project: UntrustedResult;
   trust_status: TrustStatus;
   ext_restart: ExtRestartResult;
+  compact: CompactResult;
 };
 
 // Fails to compile when a command has no result type above.

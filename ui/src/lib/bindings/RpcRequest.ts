@@ -61,4 +61,8 @@ dir?: string, } | { "type": "trust_status", } | { "type": "ext_restart",
 /**
  * The extension's name.
  */
-name: string, });
+name: string, } | { "type": "compact", 
+/**
+ * What the summary should keep or focus on.
+ */
+instructions?: string, });
