@@ -53,12 +53,22 @@ async fn cached_session() -> Billed {
     let mut z = Rpc::start(
         home.path(),
         cwd.path(),
-        &["--no-ext", "--no-session", "--base-url", &s.url, "--api-key", "k"],
+        &[
+            "--no-ext",
+            "--no-session",
+            "--base-url",
+            &s.url,
+            "--api-key",
+            "k",
+        ],
         &[],
     )
     .await;
     for i in 0..TURNS {
-        z.prompt(&format!("turn {i}: read notes.txt and tell me what it says")).await;
+        z.prompt(&format!(
+            "turn {i}: read notes.txt and tell me what it says"
+        ))
+        .await;
     }
     z.close().await;
     let bills: Vec<CacheUsage> = s.requests().iter().filter_map(|r| r.cache).collect();
@@ -74,13 +84,26 @@ async fn cached_session() -> Billed {
 /// A session file of `n` messages shaped like a real coding session.
 fn write_session(path: &std::path::Path, n: usize) {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    writeln!(f, "{}", json!({"type":"session","version":1,"cwd":"/bench"})).unwrap();
+    writeln!(
+        f,
+        "{}",
+        json!({"type":"session","version":1,"cwd":"/bench"})
+    )
+    .unwrap();
     for i in 0..n {
         let m = match i % 4 {
-            0 => json!({"role":"user","content":[{"type":"text","text":format!("please look at file {i} and fix the failing test in it")}]}),
-            1 => json!({"role":"assistant","content":[{"type":"text","text":"Reading it."},{"type":"tool_use","id":format!("t{i}"),"name":"read","input":{"path":format!("src/f{i}.rs")}}]}),
-            2 => json!({"role":"user","content":[{"type":"tool_result","tool_use_id":format!("t{}", i - 1),"content":[{"type":"text","text":"fn main() {\n    println!(\"hello\");\n}\n".repeat(4)}],"is_error":false}]}),
-            _ => json!({"role":"assistant","content":[{"type":"text","text":"Fixed: the assertion compared the wrong field; it passes now."}]}),
+            0 => {
+                json!({"role":"user","content":[{"type":"text","text":format!("please look at file {i} and fix the failing test in it")}]})
+            }
+            1 => {
+                json!({"role":"assistant","content":[{"type":"text","text":"Reading it."},{"type":"tool_use","id":format!("t{i}"),"name":"read","input":{"path":format!("src/f{i}.rs")}}]})
+            }
+            2 => {
+                json!({"role":"user","content":[{"type":"tool_result","tool_use_id":format!("t{}", i - 1),"content":[{"type":"text","text":"fn main() {\n    println!(\"hello\");\n}\n".repeat(4)}],"is_error":false}]})
+            }
+            _ => {
+                json!({"role":"assistant","content":[{"type":"text","text":"Fixed: the assertion compared the wrong field; it passes now."}]})
+            }
         };
         writeln!(f, "{}", json!({"type":"message","message":m})).unwrap();
     }
@@ -89,14 +112,24 @@ fn write_session(path: &std::path::Path, n: usize) {
 /// Time from sending `compact` to its answer, on an `n`-message session.
 async fn time_compact(n: usize) -> (Duration, serde_json::Value) {
     let s = FakeLlm::start().await;
-    s.push(anthropic_text(&["The user fixed failing tests file by file."]));
+    s.push(anthropic_text(&[
+        "The user fixed failing tests file by file.",
+    ]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = home.path().join("big.jsonl");
     write_session(&file, n);
     let mut z = Rpc::start(
         home.path(),
         cwd.path(),
-        &["--no-ext", "--base-url", &s.url, "--api-key", "k", "--session", file.to_str().unwrap()],
+        &[
+            "--no-ext",
+            "--base-url",
+            &s.url,
+            "--api-key",
+            "k",
+            "--session",
+            file.to_str().unwrap(),
+        ],
         &[],
     )
     .await;
@@ -115,7 +148,10 @@ fn write_report(section: &str) {
     let block = format!("{b}\n{section}{e}");
     let new = match (old.find(b), old.find(e)) {
         (Some(i), Some(j)) => format!("{}{}{}", &old[..i], block, &old[j + e.len()..]),
-        _ => format!("{}\n\n## Long sessions: prompt caching and compaction\n\n{block}\n", old.trim_end()),
+        _ => format!(
+            "{}\n\n## Long sessions: prompt caching and compaction\n\n{block}\n",
+            old.trim_end()
+        ),
     };
     std::fs::write(&path, new).unwrap();
 }

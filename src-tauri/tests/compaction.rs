@@ -16,7 +16,15 @@ use serde_json::{json, Value};
 use zot_proc::*;
 
 async fn rpc(home: &std::path::Path, cwd: &std::path::Path, url: &str, extra: &[&str]) -> Rpc {
-    let mut args = vec!["--no-ext", "--base-url", url, "--api-key", "k", "--system-prompt", "sys"];
+    let mut args = vec![
+        "--no-ext",
+        "--base-url",
+        url,
+        "--api-key",
+        "k",
+        "--system-prompt",
+        "sys",
+    ];
     args.extend_from_slice(extra);
     Rpc::start(home, cwd, &args, &[]).await
 }
@@ -47,13 +55,21 @@ async fn compact_summarises_the_older_turns_and_a_reload_gives_the_same_transcri
         home.path(),
         cwd.path(),
         &s.url,
-        &["--session", file.to_str().unwrap(), "-e", ext.to_str().unwrap()],
+        &[
+            "--session",
+            file.to_str().unwrap(),
+            "-e",
+            ext.to_str().unwrap(),
+        ],
     )
     .await;
     // Nothing to summarise yet.
     let r = z.call(json!({"type":"compact"})).await;
     assert_eq!(r["success"], false);
-    assert!(r["error"].as_str().unwrap().contains("nothing to compact"), "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("nothing to compact"),
+        "{r}"
+    );
     z.prompt("first question").await;
     z.prompt("second question").await;
     let r = z
@@ -61,7 +77,13 @@ async fn compact_summarises_the_older_turns_and_a_reload_gives_the_same_transcri
         .await;
     assert_eq!(r["success"], true, "{r}");
     let d = &r["data"];
-    assert_eq!((d["summarized_messages"].as_u64(), d["kept_messages"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(
+        (
+            d["summarized_messages"].as_u64(),
+            d["kept_messages"].as_u64()
+        ),
+        (Some(2), Some(2))
+    );
     assert!(d["before_tokens"].as_u64().unwrap() > 0 && d["after_tokens"].as_u64().unwrap() > 0);
     let ev = z.until(|v| v["type"] == "compact_done").await;
     let ev = ev.last().unwrap();
@@ -70,20 +92,38 @@ async fn compact_summarises_the_older_turns_and_a_reload_gives_the_same_transcri
     // The summarising request: the older turn and the instructions, no tools.
     let sum = &s.requests()[2].body;
     let ask = sum["messages"][0]["content"][0]["text"].as_str().unwrap();
-    assert!(ask.contains("User: first question") && ask.contains("Assistant: first answer"), "{ask}");
-    assert!(!ask.contains("second question"), "the kept turn is not summarised: {ask}");
+    assert!(
+        ask.contains("User: first question") && ask.contains("Assistant: first answer"),
+        "{ask}"
+    );
+    assert!(
+        !ask.contains("second question"),
+        "the kept turn is not summarised: {ask}"
+    );
     assert!(ask.contains("keep the questions"));
     assert!(sum.get("tools").is_none());
     let msgs = z.call(json!({"type":"get_messages"})).await["data"]["messages"].clone();
     let t = texts(&msgs);
-    assert!(t[0].contains("The user asked twice; both answered."), "{t:?}");
+    assert!(
+        t[0].contains("The user asked twice; both answered."),
+        "{t:?}"
+    );
     assert_eq!(&t[1..], ["second question", "second answer"]);
-    let seen = ext_fixture::wait_seen(&ext, |f| f["type"] == "event" && f["event"] == "compact_done").await;
+    let seen = ext_fixture::wait_seen(&ext, |f| {
+        f["type"] == "event" && f["event"] == "compact_done"
+    })
+    .await;
     assert_eq!(seen["before_tokens"], d["before_tokens"]);
     assert_eq!(seen["after_tokens"], d["after_tokens"]);
     z.close().await;
     // A reload gives the same transcript.
-    let mut z = rpc(home.path(), cwd.path(), &s.url, &["--session", file.to_str().unwrap()]).await;
+    let mut z = rpc(
+        home.path(),
+        cwd.path(),
+        &s.url,
+        &["--session", file.to_str().unwrap()],
+    )
+    .await;
     let again = z.call(json!({"type":"get_messages"})).await["data"]["messages"].clone();
     assert_eq!(again, msgs);
     z.close().await;
@@ -107,7 +147,10 @@ async fn the_compact_builtin_takes_instructions() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert!(ask.ends_with("follow these instructions: mention q1"), "{ask}");
+    assert!(
+        ask.ends_with("follow these instructions: mention q1"),
+        "{ask}"
+    );
     let help = z.call(json!({"type":"command","name":"help"})).await;
     assert!(help["data"]["text"].as_str().unwrap().contains("/compact"));
     z.close().await;
@@ -138,7 +181,11 @@ async fn a_request_past_the_configured_share_of_the_window_compacts_first() {
         .unwrap()
         .contains("You compact a conversation"));
     let sent = texts(&reqs[2].body["messages"]);
-    assert_eq!(sent.len(), 1, "summary and prompt merge into one user message: {sent:?}");
+    assert_eq!(
+        sent.len(),
+        1,
+        "summary and prompt merge into one user message: {sent:?}"
+    );
     let m = &reqs[2].body["messages"][0]["content"];
     assert!(m[0]["text"].as_str().unwrap().contains("Short summary."));
     assert_eq!(m[1]["text"], "next");

@@ -86,7 +86,11 @@ async fn breakpoints_mark_the_stable_prefix_and_move_with_the_conversation() {
     assert_eq!(bills[0].cache_read, 0);
     assert!(bills[0].cache_write > 1024, "{bills:?}");
     for w in bills.windows(2) {
-        assert_eq!(w[1].cache_read, w[0].cache_read + w[0].cache_write, "{bills:?}");
+        assert_eq!(
+            w[1].cache_read,
+            w[0].cache_read + w[0].cache_write,
+            "{bills:?}"
+        );
     }
     // zot reports the cache's counts in its totals.
     let st = z.call(json!({"type":"get_state"})).await;

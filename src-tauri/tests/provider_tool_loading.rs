@@ -84,7 +84,13 @@ fn golden(name: &str, got: &[Value]) {
 fn results(evs: &[Value]) -> Vec<String> {
     evs.iter()
         .filter(|v| v["type"] == "tool_result")
-        .map(|v| format!("{}:{}", v["is_error"], v["content"][0]["text"].as_str().unwrap_or("")))
+        .map(|v| {
+            format!(
+                "{}:{}",
+                v["is_error"],
+                v["content"][0]["text"].as_str().unwrap_or("")
+            )
+        })
         .collect()
 }
 
@@ -114,7 +120,10 @@ async fn anthropic_sends_deferred_tools_for_its_tool_search_and_keeps_the_search
             .find(|t| t["name"] == n)
             .map(|t| t["defer_loading"] == true)
     };
-    assert_eq!((defer(0, "hidden"), defer(1, "hidden")), (Some(true), Some(false)));
+    assert_eq!(
+        (defer(0, "hidden"), defer(1, "hidden")),
+        (Some(true), Some(false))
+    );
     assert_eq!(defer(3, "finder"), Some(true));
     // The search blocks go back exactly as they came.
     let a = &reqs[2]["messages"][3]["content"];
@@ -124,7 +133,10 @@ async fn anthropic_sends_deferred_tools_for_its_tool_search_and_keeps_the_search
     // No deferred tool ever carries cache_control.
     for r in &reqs {
         for t in r["tools"].as_array().unwrap() {
-            assert!(!(t["defer_loading"] == true && t.get("cache_control").is_some()), "{t}");
+            assert!(
+                !(t["defer_loading"] == true && t.get("cache_control").is_some()),
+                "{t}"
+            );
         }
     }
     golden("anthropic", &reqs);
@@ -152,7 +164,10 @@ async fn kimi_keeps_its_tool_list_and_loads_schemas_by_system_message() {
         ]
     );
     for r in &reqs {
-        assert_eq!(r["tools"], reqs[0]["tools"], "the top-level tools never change");
+        assert_eq!(
+            r["tools"], reqs[0]["tools"],
+            "the top-level tools never change"
+        );
     }
     let names: Vec<&str> = reqs[0]["tools"]
         .as_array()
@@ -177,9 +192,11 @@ async fn openai_compatible_models_get_the_generic_full_list() {
     )
     .await;
     assert_eq!(results(&evs), ["false:enabled", "false:{\"a\": 2}"]);
-    assert!(reqs
+    assert!(reqs.iter().all(|r| r["messages"]
+        .as_array()
+        .unwrap()
         .iter()
-        .all(|r| r["messages"].as_array().unwrap().iter().all(|m| m.get("tools").is_none())));
+        .all(|m| m.get("tools").is_none())));
     golden("openai", &reqs);
 }
 

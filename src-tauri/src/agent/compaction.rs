@@ -107,7 +107,8 @@ const SUMMARY_SYSTEM: &str = "You compact a conversation between a user and a co
 
 /// The first line of the summary message, so a reader of the transcript
 /// knows what it is.
-pub const SUMMARY_HEADER: &str = "[Summary of the earlier part of this conversation, written when zot compacted it]";
+pub const SUMMARY_HEADER: &str =
+    "[Summary of the earlier part of this conversation, written when zot compacted it]";
 
 /// Most characters of one tool result or argument in the summarising
 /// request; the rest is cut (the model summarises, it need not see all).
@@ -152,7 +153,11 @@ pub fn render(messages: &[Message], max_chars: usize) -> String {
                         })
                         .collect::<Vec<_>>()
                         .join("\n");
-                    let label = if *is_error { "tool error" } else { "tool result" };
+                    let label = if *is_error {
+                        "tool error"
+                    } else {
+                        "tool result"
+                    };
                     lines.push(format!("[{label}: {}]", clip(&text)));
                 }
                 Block::ServerToolUse { input, .. } => {
@@ -249,19 +254,23 @@ impl Agent {
         let before_tokens = estimate(&before_req);
         let messages = before_req.messages;
         let Some(at) = cut(&messages) else {
-            return Err("nothing to compact yet: the conversation has only its current turn".into());
+            return Err(
+                "nothing to compact yet: the conversation has only its current turn".into(),
+            );
         };
         let (older, _) = messages.split_at(at);
         let window = self.window(provider.name(), &before_req.model);
         // Half the window for the text to summarise (4 bytes a token).
-        let max_chars = usize::try_from(window.unwrap_or(200_000).saturating_mul(2))
-            .unwrap_or(usize::MAX);
+        let max_chars =
+            usize::try_from(window.unwrap_or(200_000).saturating_mul(2)).unwrap_or(usize::MAX);
         let mut ask = format!(
             "Summarise this conversation so far:\n\n{}",
             render(older, max_chars)
         );
         if let Some(i) = instructions.map(str::trim).filter(|i| !i.is_empty()) {
-            ask.push_str(&format!("\n\nWhen summarising, follow these instructions: {i}"));
+            ask.push_str(&format!(
+                "\n\nWhen summarising, follow these instructions: {i}"
+            ));
         }
         let req = ChatRequest {
             model: before_req.model.clone(),
@@ -290,7 +299,9 @@ impl Agent {
             })
             .collect();
         if summary.trim().is_empty() {
-            return Err("the model returned an empty summary; the transcript was left as it was".into());
+            return Err(
+                "the model returned an empty summary; the transcript was left as it was".into(),
+            );
         }
         let summary = Message::user_text(format!("{SUMMARY_HEADER}\n\n{}", summary.trim()));
         let kept = self.replace_older(at, summary)?;
@@ -382,9 +393,12 @@ mod tests {
 
     #[test]
     fn config_values_that_make_no_sense_keep_the_defaults() {
-        let c = Compaction::from_config(&serde_json::json!({"context_window": 50000, "compact_at": 0.5}));
+        let c = Compaction::from_config(
+            &serde_json::json!({"context_window": 50000, "compact_at": 0.5}),
+        );
         assert_eq!((c.window, c.share), (Some(50000), 0.5));
-        let c = Compaction::from_config(&serde_json::json!({"context_window": -1, "compact_at": 3}));
+        let c =
+            Compaction::from_config(&serde_json::json!({"context_window": -1, "compact_at": 3}));
         assert_eq!((c.window, c.share), (None, DEFAULT_SHARE));
     }
 }

@@ -191,7 +191,10 @@ mod tests {
         assert_eq!(
             a.content,
             vec![Block::ToolsAnnounced {
-                added: vec![("a".into(), "Does a.".into()), ("b".into(), "Does b.".into())],
+                added: vec![
+                    ("a".into(), "Does a.".into()),
+                    ("b".into(), "Does b.".into())
+                ],
                 removed: vec![]
             }]
         );

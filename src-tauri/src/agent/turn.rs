@@ -403,7 +403,8 @@ impl Agent {
             },
         );
         let builtin = self.tools.iter().find(|t| t.def().name == name).cloned();
-        let select = builtin.is_none() && loading == ToolLoading::KimiSelect && name == SELECT_TOOLS;
+        let select =
+            builtin.is_none() && loading == ToolLoading::KimiSelect && name == SELECT_TOOLS;
         let ext_tool = if builtin.is_none() && !select && self.ext_tools {
             // Deferred tools too: a native loader (tool search,
             // select_tools) made them callable without an activation.

@@ -6,9 +6,9 @@ use std::sync::atomic::Ordering;
 use base64::Engine;
 use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
-    AbortedResult, ClearedResult, CommandResult, CompactResult, DoneResult, ExtCommandResult, ExtListResult,
-    ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult, PongResult,
-    ReloadResult, RpcResult, StartedResult, StateResult,
+    AbortedResult, ClearedResult, CommandResult, CompactResult, DoneResult, ExtCommandResult,
+    ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult,
+    PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
 use zot_ext_protocol::{CommandAction, NoteLevel, BUILTIN_COMMANDS};
 
@@ -132,7 +132,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
 /// while a prompt runs (its transcript is in use); `abort` stops it.
 async fn compact(b: &Backend, instructions: Option<&str>) -> Result<CompactResult, String> {
     if b.busy() {
-        return Err("compact: a prompt is running; wait for its done (or abort it), then compact".into());
+        return Err(
+            "compact: a prompt is running; wait for its done (or abort it), then compact".into(),
+        );
     }
     let agent = b.inner.agent.clone();
     let _turn = agent.turn.lock().await;

@@ -6,8 +6,8 @@ use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
 
 use super::{
-    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
-    ToolLoading,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError,
+    TextSink, ToolLoading,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -203,7 +203,9 @@ fn block(b: &Block) -> Option<Value> {
         Block::ToolSearchToolResult {
             tool_use_id,
             content,
-        } => json!({"type": "tool_search_tool_result", "tool_use_id": tool_use_id, "content": content}),
+        } => {
+            json!({"type": "tool_search_tool_result", "tool_use_id": tool_use_id, "content": content})
+        }
         Block::ToolsAnnounced { .. } | Block::ToolSchemas { .. } => return None,
     })
 }

@@ -45,7 +45,10 @@ pub fn announcement(added: &[(String, String)], removed: &[String]) -> String {
                 }
             })
             .collect();
-        parts.push(format!("<tools_added>\n{}\n</tools_added>", lines.join("\n")));
+        parts.push(format!(
+            "<tools_added>\n{}\n</tools_added>",
+            lines.join("\n")
+        ));
     }
     if !removed.is_empty() {
         parts.push(format!(

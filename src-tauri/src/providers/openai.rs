@@ -8,8 +8,8 @@ use zot_ext_protocol::ContentBlock;
 
 use super::anthropic::parse_args;
 use super::{
-    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
-    ToolLoading,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError,
+    TextSink, ToolLoading,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -136,7 +136,11 @@ pub fn body(req: &ChatRequest, kimi_native: bool) -> Value {
         set(
             &mut b,
             "tools",
-            json!(req.tools.iter().map(super::kimi::function).collect::<Vec<_>>()),
+            json!(req
+                .tools
+                .iter()
+                .map(super::kimi::function)
+                .collect::<Vec<_>>()),
         );
     }
     b
@@ -277,7 +281,8 @@ impl Provider for OpenAi {
     }
 
     fn tool_loading(&self, model: &str) -> ToolLoading {
-        if self.cfg.kind == super::ProviderKind::Kimi && super::catalog::dynamic_tools("kimi", model)
+        if self.cfg.kind == super::ProviderKind::Kimi
+            && super::catalog::dynamic_tools("kimi", model)
         {
             ToolLoading::KimiSelect
         } else {
@@ -292,7 +297,10 @@ impl Provider for OpenAi {
     ) -> Result<Completion, ProviderError> {
         let name = self.name().to_owned();
         let url = self.url("chat/completions");
-        let body = body(req, self.tool_loading(&req.model) == ToolLoading::KimiSelect);
+        let body = body(
+            req,
+            self.tool_loading(&req.model) == ToolLoading::KimiSelect,
+        );
         let resp = retry::send(&name, &url, || {
             self.request(reqwest::Method::POST, &url).json(&body)
         })

@@ -339,19 +339,34 @@ pub fn error_status(code: u16, message: &str, retry_after: Option<&str>) -> Repl
 /// Anthropic: the model runs the tool search (`server_tool_use` with its
 /// input streamed), the API answers with `tool_reference`s to `found`, and
 /// the model calls `name` in the same answer.
-pub fn anthropic_search_then_tool(pattern: &str, found: &str, id: &str, name: &str, args: &str) -> Reply {
+pub fn anthropic_search_then_tool(
+    pattern: &str,
+    found: &str,
+    id: &str,
+    name: &str,
+    args: &str,
+) -> Reply {
     let mut c = vec![ev(
         "message_start",
         json!({"type":"message_start","message":{"usage":{"input_tokens":20}}}),
     )];
     c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_regex","input":{}}})));
     c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":json!({"pattern": pattern}).to_string()}})));
-    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":0})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":0}),
+    ));
     c.push(ev("content_block_start", json!({"type":"content_block_start","index":1,"content_block":{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":found}]}}})));
-    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":1})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":1}),
+    ));
     c.push(ev("content_block_start", json!({"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":id,"name":name,"input":{}}})));
     c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":args}})));
-    c.push(ev("content_block_stop", json!({"type":"content_block_stop","index":2})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":2}),
+    ));
     c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}})));
     c.push(ev("message_stop", json!({"type":"message_stop"})));
     Reply::Sse(c)
@@ -402,7 +417,10 @@ impl CacheSim {
         let mut blocks: Vec<(String, bool)> = Vec::new();
         let mut take = |prefix: &str, v: &Value| {
             let mut v = v.clone();
-            let marked = v.as_object_mut().and_then(|o| o.remove("cache_control")).is_some();
+            let marked = v
+                .as_object_mut()
+                .and_then(|o| o.remove("cache_control"))
+                .is_some();
             blocks.push((format!("{prefix}{v}"), marked));
         };
         for t in body["tools"].as_array().into_iter().flatten() {
@@ -415,7 +433,12 @@ impl CacheSim {
             Value::Array(a) => a.iter().for_each(|b| take("system:", b)),
             _ => {}
         }
-        for (i, m) in body["messages"].as_array().into_iter().flatten().enumerate() {
+        for (i, m) in body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
             let role = m["role"].as_str().unwrap_or("");
             for b in m["content"].as_array().into_iter().flatten() {
                 take(&format!("msg{i}:{role}:"), b);
@@ -430,7 +453,12 @@ impl CacheSim {
             tokens += (text.len() as u64).div_ceil(4);
             cum.push(tokens);
         }
-        let marks: Vec<usize> = blocks.iter().enumerate().filter(|(_, b)| b.1).map(|(i, _)| i).collect();
+        let marks: Vec<usize> = blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.1)
+            .map(|(i, _)| i)
+            .collect();
         let mut read_to: Option<usize> = None;
         for &m in &marks {
             for j in (m.saturating_sub(Self::LOOKBACK)..=m).rev() {
@@ -441,7 +469,10 @@ impl CacheSim {
             }
         }
         let read = read_to.map_or(0, |j| cum[j]);
-        let last = marks.last().copied().filter(|&m| cum[m] >= Self::MIN_TOKENS);
+        let last = marks
+            .last()
+            .copied()
+            .filter(|&m| cum[m] >= Self::MIN_TOKENS);
         let write = match last {
             Some(m) if read_to.is_none_or(|r| m > r) => cum[m] - read,
             _ => 0,
