@@ -180,24 +180,26 @@ async fn kimi_keeps_its_tool_list_and_loads_schemas_by_system_message() {
 }
 
 #[tokio::test]
-async fn openai_compatible_models_get_the_generic_full_list() {
-    let (reqs, evs) = session(
-        "openai",
-        "gpt-4.1",
-        vec![
-            openai_tool("c1", "loader", &["{}"]),
-            openai_tool("c2", "hidden", &["{\"a\":2}"]),
-            openai_text(&["done"]),
-        ],
-    )
-    .await;
-    assert_eq!(results(&evs), ["false:enabled", "false:{\"a\": 2}"]);
-    assert!(reqs.iter().all(|r| r["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|m| m.get("tools").is_none())));
-    golden("openai", &reqs);
+async fn openai_compatible_models_and_ollama_get_the_generic_full_list() {
+    for (provider, model) in [("openai", "gpt-4.1"), ("ollama", "llama3.1")] {
+        let (reqs, evs) = session(
+            provider,
+            model,
+            vec![
+                openai_tool("c1", "loader", &["{}"]),
+                openai_tool("c2", "hidden", &["{\"a\":2}"]),
+                openai_text(&["done"]),
+            ],
+        )
+        .await;
+        assert_eq!(results(&evs), ["false:enabled", "false:{\"a\": 2}"]);
+        assert!(reqs.iter().all(|r| r["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m.get("tools").is_none())));
+        golden(provider, &reqs);
+    }
 }
 
 #[tokio::test]
@@ -223,4 +225,107 @@ async fn a_kimi_model_without_dynamic_tools_gets_the_generic_list() {
         .unwrap()
         .iter()
         .all(|m| m["role"] != "system" || m["content"] == "sys")));
+}
+
+/// Runs `first` then, in a new zot on the same session file, `second`;
+/// returns the last request of each run.
+async fn across_a_reload(
+    provider: &str,
+    model: &str,
+    first: Vec<Reply>,
+    second: Vec<Reply>,
+) -> (Value, Value) {
+    let s = FakeLlm::start().await;
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let ext = ext_fixture::make(home.path(), "fx-src", plan());
+    let ext = ext.to_str().unwrap().to_owned();
+    let file = home.path().join("s.jsonl");
+    let file = file.to_str().unwrap().to_owned();
+    let args = [
+        "--session",
+        &file,
+        "--provider",
+        provider,
+        "--model",
+        model,
+        "--base-url",
+        &s.url,
+        "--api-key",
+        "k",
+        "--no-ext",
+        "-e",
+        &ext,
+        "--tools=",
+        "--system-prompt",
+        "sys",
+    ];
+    let mut last = Vec::new();
+    for replies in [first, second] {
+        for r in replies {
+            s.push(r);
+        }
+        let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+        z.prompt("go").await;
+        z.close().await;
+        last.push(s.requests().last().unwrap().body.clone());
+    }
+    (last[0].clone(), last[1].clone())
+}
+
+#[tokio::test]
+async fn the_session_keeps_the_search_blocks_and_sends_them_back_after_a_reload() {
+    let (before, after) = across_a_reload(
+        "anthropic",
+        "claude-sonnet-4-5",
+        vec![
+            anthropic_search_then_tool("find", "finder", "t2", "finder", "{\"q\":1}"),
+            anthropic_text(&["done"]),
+        ],
+        vec![anthropic_text(&["again"])],
+    )
+    .await;
+    let strip = |m: &Value| {
+        let mut m = m.clone();
+        for b in m["content"].as_array_mut().unwrap() {
+            b.as_object_mut().unwrap().remove("cache_control");
+        }
+        m
+    };
+    // The assistant message with the search, as the API sent it, both times.
+    assert_eq!(
+        before["messages"][1]["content"][0]["type"],
+        "server_tool_use"
+    );
+    assert_eq!(strip(&after["messages"][1]), strip(&before["messages"][1]));
+    assert_eq!(
+        after["messages"][1]["content"][1]["content"]["tool_references"][0]["tool_name"],
+        "finder"
+    );
+}
+
+#[tokio::test]
+async fn kimi_announcements_and_loaded_schemas_survive_a_reload() {
+    let (before, after) = across_a_reload(
+        "kimi",
+        "kimi-k3",
+        vec![
+            openai_tool("c1", "select_tools", &["{\"names\":[\"finder\"]}"]),
+            openai_text(&["done"]),
+        ],
+        vec![openai_text(&["again"])],
+    )
+    .await;
+    let system = |r: &Value| -> Vec<Value> {
+        r["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["role"] == "system")
+            .cloned()
+            .collect()
+    };
+    // Nothing is announced twice and the loaded schema is still there.
+    assert_eq!(system(&after), system(&before));
+    assert_eq!(system(&before).len(), 3, "{:#?}", system(&before));
+    assert_eq!(system(&after)[2]["tools"][0]["function"]["name"], "finder");
 }
