@@ -29,6 +29,16 @@ fn plan() -> Value {
 /// Runs one prompt against `provider` with the scripted `replies` and
 /// returns every request body the server saw.
 async fn session(provider: &str, model: &str, replies: Vec<Reply>) -> (Vec<Value>, Vec<Value>) {
+    let (recorded, evs) = session_recorded(provider, model, replies).await;
+    (recorded.into_iter().map(|r| r.body).collect(), evs)
+}
+
+/// [`session`], with the requests as the server recorded them (headers).
+async fn session_recorded(
+    provider: &str,
+    model: &str,
+    replies: Vec<Reply>,
+) -> (Vec<Recorded>, Vec<Value>) {
     let s = FakeLlm::start().await;
     for r in replies {
         s.push(r);
@@ -61,7 +71,7 @@ async fn session(provider: &str, model: &str, replies: Vec<Reply>) -> (Vec<Value
     .await;
     let evs = z.prompt("go").await;
     z.close().await;
-    (s.requests().into_iter().map(|r| r.body).collect(), evs)
+    (s.requests(), evs)
 }
 
 fn golden(name: &str, got: &[Value]) {
@@ -328,4 +338,39 @@ async fn kimi_announcements_and_loaded_schemas_survive_a_reload() {
     assert_eq!(system(&after), system(&before));
     assert_eq!(system(&before).len(), 3, "{:#?}", system(&before));
     assert_eq!(system(&after)[2]["tools"][0]["function"]["name"], "finder");
+}
+
+#[tokio::test]
+async fn the_tool_search_beta_goes_with_deferred_tools_and_older_claude_models_get_the_generic_list(
+) {
+    let (reqs, _) = session_recorded(
+        "anthropic",
+        "claude-sonnet-4-5-20250929",
+        vec![anthropic_text(&["hi"])],
+    )
+    .await;
+    assert_eq!(
+        reqs[0].header("anthropic-beta"),
+        Some("advanced-tool-use-2025-11-20")
+    );
+    let (reqs, _) = session_recorded(
+        "anthropic",
+        "claude-3-5-haiku-latest",
+        vec![
+            anthropic_tool("", "t1", "loader", &["{}"]),
+            anthropic_text(&["hi"]),
+        ],
+    )
+    .await;
+    assert_eq!(reqs[0].header("anthropic-beta"), None);
+    let names = |i: usize| -> Vec<&str> {
+        reqs[i].body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(names(0), ["loader"]);
+    assert_eq!(names(1), ["loader", "hidden"]);
 }

@@ -45,6 +45,10 @@ impl Anthropic {
 /// has deferred tools.
 pub const TOOL_SEARCH: &str = "tool_search_tool_regex";
 
+/// The beta the tool search needs (`anthropic-beta`), sent only with
+/// deferred tools.
+pub const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
+
 /// The most `cache_control` breakpoints one request may carry (the API
 /// refuses a fifth).
 pub const MAX_BREAKPOINTS: usize = 4;
@@ -384,8 +388,12 @@ impl Provider for Anthropic {
         "anthropic"
     }
 
-    fn tool_loading(&self, _model: &str) -> ToolLoading {
-        ToolLoading::AnthropicSearch
+    fn tool_loading(&self, model: &str) -> ToolLoading {
+        if super::catalog::tool_search(model) {
+            ToolLoading::AnthropicSearch
+        } else {
+            ToolLoading::Generic
+        }
     }
 
     async fn stream(
@@ -396,7 +404,13 @@ impl Provider for Anthropic {
         let url = self.url("messages");
         let body = body(req);
         let resp = retry::send("anthropic", &url, || {
-            self.request(reqwest::Method::POST, &url).json(&body)
+            let b = self.request(reqwest::Method::POST, &url).json(&body);
+            // The tool search is a beta feature of the Messages API.
+            if req.deferred.is_empty() {
+                b
+            } else {
+                b.header("anthropic-beta", TOOL_SEARCH_BETA)
+            }
         })
         .await?;
         let mut events = sse::events("anthropic", resp);
