@@ -4,11 +4,16 @@
 # is an ignored test, built in release, that rewrites its section of
 # docs/performance.md.
 
-BENCH_TARGETS += bench-agent
+BENCH_TARGETS += bench-agent bench-context
 
-.PHONY: bench-agent
+.PHONY: bench-agent bench-context
 bench-agent:
 	cd src-tauri && cargo test --release --no-default-features --test bench_agent -- --ignored --nocapture
+
+# Long sessions: prompt-cache savings over 200 turns against the fake
+# Anthropic server's cache, and `compact` on a 10 000-message session.
+bench-context:
+	cd src-tauri && cargo test --release --no-default-features --test bench_context -- --ignored --nocapture
 
 # `make fuzz` (root Makefile): the seeded RPC command-line fuzzer with 10^6
 # inputs through the real reader and parser of `zot --mode rpc`, headless

@@ -21,12 +21,14 @@
     )
 )]
 
+pub mod compaction;
 pub mod ext_host;
 pub mod extensions;
 pub mod fault;
 pub mod session;
 pub mod session_catalog;
 pub mod system_prompt;
+pub mod tool_loading;
 pub mod transcript;
 pub mod turn;
 pub mod usage;
@@ -87,6 +89,11 @@ pub struct Agent {
     pub max_steps: u32,
     /// Output token limit per call.
     pub max_tokens: u32,
+    /// When the transcript is compacted by itself.
+    pub compaction: compaction::Compaction,
+    /// Held by a running prompt or compaction: one at a time changes the
+    /// transcript.
+    pub turn: tokio::sync::Mutex<()>,
     /// Where events go.
     pub events: UnboundedSender<UiEvent>,
     /// Mutable state.

@@ -289,6 +289,10 @@ fn build_agent(
         cwd: opts.cwd.clone(),
         max_steps: opts.max_steps,
         max_tokens: 8192,
+        compaction: crate::agent::compaction::Compaction::from_config(
+            &crate::settings::read_config(&opts.zot_home),
+        ),
+        turn: tokio::sync::Mutex::new(()),
         events: tx.clone(),
         state: Mutex::new(State {
             messages,

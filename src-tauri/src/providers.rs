@@ -23,6 +23,7 @@
 
 pub mod anthropic;
 pub mod catalog;
+pub mod kimi;
 pub mod openai;
 pub mod retry;
 pub mod sse;
@@ -108,8 +109,24 @@ pub struct ToolDef {
     pub schema: Value,
 }
 
+/// How a provider takes deferred extension tools (registered with
+/// `"deferred": true`, not yet activated).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolLoading {
+    /// Not offered until an extension activates them; then they join the
+    /// request's tool list (every provider accepts this).
+    Generic,
+    /// Anthropic's tool search: sent with `defer_loading: true` beside the
+    /// regex search tool; the API loads what the model finds.
+    AnthropicSearch,
+    /// Kimi's dynamic tools: the top-level list stays fixed (core tools plus
+    /// `select_tools`), loadable names are announced in system messages and
+    /// loaded schemas follow as a `role:system` message with `tools`.
+    KimiSelect,
+}
+
 /// Everything one model call needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ChatRequest {
     /// Model id.
     pub model: String,
@@ -119,6 +136,9 @@ pub struct ChatRequest {
     pub messages: Vec<Message>,
     /// Tools the model may call.
     pub tools: Vec<ToolDef>,
+    /// Deferred tools the provider loads itself when the model looks for
+    /// them (Anthropic's tool search); empty for every other provider.
+    pub deferred: Vec<ToolDef>,
     /// Output token limit.
     pub max_tokens: u32,
 }
@@ -178,11 +198,12 @@ pub trait Provider: Send + Sync {
     ) -> Result<Completion, ProviderError>;
     /// Lists the models the server offers.
     async fn list_models(&self) -> Result<Vec<ModelInfo>, ProviderError>;
-    /// Model-specific placement of deferred tools that the previous step's
-    /// `tool_result`s activated (Kimi's native format would go here). The
-    /// default does nothing: the request's tool list already holds every
-    /// active tool, which every provider accepts.
-    fn place_activated_tools(&self, _req: &mut ChatRequest, _activated: &[ToolDef]) {}
+    /// How `model` takes deferred tools; the agent builds the transcript
+    /// and the request to match (`agent/tool_loading.rs`). The default is
+    /// the generic path: activated tools join the request's tool list.
+    fn tool_loading(&self, _model: &str) -> ToolLoading {
+        ToolLoading::Generic
+    }
 }
 
 /// How to reach a provider.

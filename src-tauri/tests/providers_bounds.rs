@@ -35,6 +35,7 @@ async fn stream(kind: ProviderKind, reply: Reply) -> Result<(), ProviderError> {
         system: String::new(),
         messages: vec![Message::user_text("hi")],
         tools: Vec::new(),
+        deferred: Vec::new(),
         max_tokens: 100,
     };
     tokio::time::timeout(zot_proc::WAIT, p.stream(&req, &mut |_: &str| {}))

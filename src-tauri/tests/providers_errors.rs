@@ -23,6 +23,7 @@ fn request() -> ChatRequest {
         system: String::new(),
         messages: vec![Message::user_text("hi")],
         tools: vec![],
+        deferred: Vec::new(),
         max_tokens: 10,
     }
 }

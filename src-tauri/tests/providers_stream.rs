@@ -34,6 +34,7 @@ fn request(messages: Vec<Message>) -> ChatRequest {
             description: "read".into(),
             schema: json!({"type":"object"}),
         }],
+        deferred: Vec::new(),
         max_tokens: 100,
     }
 }
@@ -57,7 +58,7 @@ async fn anthropic_streams_text_deltas_in_order_with_usage() {
     let r = &s.requests()[0];
     assert_eq!(r.path, "/v1/messages");
     assert_eq!(r.header("x-api-key"), Some("sk-test"));
-    assert_eq!(r.body["system"], "be brief");
+    assert_eq!(r.body["system"][0]["text"], "be brief");
     assert_eq!(r.body["stream"], true);
     assert_eq!(r.body["tools"][0]["input_schema"], json!({"type":"object"}));
 }

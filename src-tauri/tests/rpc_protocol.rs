@@ -227,7 +227,10 @@ async fn system_prompt_flags_reach_the_model() {
     )
     .await;
     z.prompt("hi").await;
-    assert_eq!(s.requests()[0].body["system"], "from SYSTEM.md\n\nA1\n\nA2");
+    assert_eq!(
+        s.requests()[0].body["system"][0]["text"],
+        "from SYSTEM.md\n\nA1\n\nA2"
+    );
 }
 
 #[tokio::test]

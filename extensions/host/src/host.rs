@@ -137,6 +137,26 @@ impl Host {
             .collect()
     }
 
+    /// Deferred tools not activated yet: what a provider that loads tools
+    /// natively (Anthropic's tool search, Kimi's `select_tools`) offers
+    /// for loading.
+    pub fn deferred_tools(&self) -> Vec<ExtTool> {
+        let st = self.inner.lock();
+        let reg = &st.registry;
+        reg.tool_order
+            .iter()
+            .filter_map(|n| reg.tools.get(n))
+            .filter(|(t, _)| t.deferred && !st.activated.contains(&t.name))
+            .map(|(t, owner)| ExtTool {
+                name: t.name.clone(),
+                description: t.description.clone(),
+                schema: t.schema.clone(),
+                extension: st.name_of(*owner),
+                deferred: true,
+            })
+            .collect()
+    }
+
     /// Themes shipped by extensions (shadowed ones left out).
     pub fn themes(&self) -> Vec<LoadedTheme> {
         self.inner.lock().themes.clone()

@@ -37,7 +37,7 @@ const fn cmd(
 
 /// Every built-in slash command, in the order `/help` lists them. They win
 /// over any extension command of the same name (case-insensitively).
-pub const BUILTIN_COMMANDS: [BuiltinCommand; 7] = [
+pub const BUILTIN_COMMANDS: [BuiltinCommand; 8] = [
     cmd(
         "clear",
         "/clear",
@@ -55,6 +55,12 @@ pub const BUILTIN_COMMANDS: [BuiltinCommand; 7] = [
         "model",
         "/model [ID]",
         "show or switch the model: /model ID",
+        false,
+    ),
+    cmd(
+        "compact",
+        "/compact [INSTRUCTIONS]",
+        "summarise the older conversation into one message: /compact [what to keep]",
         false,
     ),
     cmd(

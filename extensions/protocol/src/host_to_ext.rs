@@ -104,6 +104,14 @@ pub struct EventFields {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub text: Option<String>,
+    /// `compact_done`: estimated tokens of a request before compaction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub before_tokens: Option<u64>,
+    /// `compact_done`: estimated tokens of a request after compaction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "number")]
+    pub after_tokens: Option<u64>,
 }
 
 /// `event`.

@@ -54,7 +54,7 @@ impl From<LifecycleEvent> for EventName {
     }
 }
 
-/// The five lifecycle events the spec recognises.
+/// The lifecycle events: the spec's five, and zot's `compact_done`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 #[ts(export)]
@@ -69,16 +69,21 @@ pub enum LifecycleEvent {
     ToolCall,
     /// The model's text is complete; interceptable (block or replace text).
     AssistantMessage,
+    /// The transcript was compacted (`compact`, `/compact`, or automatically
+    /// near the context window), with `before_tokens` and `after_tokens`.
+    /// A zot addition beside the spec's five; observe only.
+    CompactDone,
 }
 
 impl LifecycleEvent {
     /// Every recognised event, in the spec's order.
-    pub const ALL: [LifecycleEvent; 5] = [
+    pub const ALL: [LifecycleEvent; 6] = [
         LifecycleEvent::SessionStart,
         LifecycleEvent::TurnStart,
         LifecycleEvent::TurnEnd,
         LifecycleEvent::ToolCall,
         LifecycleEvent::AssistantMessage,
+        LifecycleEvent::CompactDone,
     ];
 
     /// The wire spelling.
@@ -89,6 +94,7 @@ impl LifecycleEvent {
             LifecycleEvent::TurnEnd => "turn_end",
             LifecycleEvent::ToolCall => "tool_call",
             LifecycleEvent::AssistantMessage => "assistant_message",
+            LifecycleEvent::CompactDone => "compact_done",
         }
     }
 

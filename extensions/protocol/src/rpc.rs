@@ -145,6 +145,14 @@ pub enum RpcCommand {
         /// Its file.
         path: String,
     },
+    /// Summarises the older part of the transcript into one message
+    /// (`/compact` does the same); answers a `CompactResult`.
+    Compact {
+        /// What the summary should keep or focus on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        instructions: Option<String>,
+    },
 }
 
 /// One session of the project, for the sidebar.
@@ -629,6 +637,16 @@ pub struct ReloadError {
 pub enum UiEvent {
     /// Every extension is ready or its grace has passed.
     Ready {},
+    /// The transcript was compacted: estimated request tokens before and
+    /// after.
+    CompactDone {
+        /// Before.
+        #[ts(type = "number")]
+        before_tokens: u64,
+        /// After.
+        #[ts(type = "number")]
+        after_tokens: u64,
+    },
     /// A session began.
     SessionStart {},
     /// A model step begins.

@@ -57,6 +57,8 @@ pub enum RpcResult {
     SessionOpened(SessionOpenResult),
     /// `session_delete`.
     SessionDeleted(SessionDeletedResult),
+    /// `compact`.
+    Compacted(CompactResult),
 }
 
 /// `session_list`: newest first.
@@ -88,6 +90,24 @@ pub struct SessionDeletedResult {
     /// True when it went to the OS trash (restorable), false when it was
     /// deleted because no trash was available.
     pub trashed: bool,
+}
+
+/// `compact` and `/compact`: what the compaction did.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct CompactResult {
+    /// Estimated tokens of the next request before compaction.
+    #[ts(type = "number")]
+    pub before_tokens: u64,
+    /// The same after it.
+    #[ts(type = "number")]
+    pub after_tokens: u64,
+    /// Messages replaced by the summary.
+    #[ts(type = "number")]
+    pub summarized_messages: usize,
+    /// Messages kept verbatim after the summary.
+    #[ts(type = "number")]
+    pub kept_messages: usize,
 }
 
 /// `ext_restart`: how the fresh run settled.
@@ -246,6 +266,8 @@ pub enum CommandResult {
     Model(ModelResult),
     /// `/reload-ext`.
     Reload(ReloadResult),
+    /// `/compact`.
+    Compacted(CompactResult),
     /// An extension command.
     Extension(ExtCommandResult),
 }

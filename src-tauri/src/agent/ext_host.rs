@@ -9,28 +9,36 @@ use zot_ext_protocol::{EventFields, LifecycleEvent};
 use super::extensions::{ExtToolDef, ExtToolResult, Extensions, Verdict};
 use crate::providers::ToolDef;
 
+/// The host's tool as the agent advertises it.
+fn def(t: zot_ext_host::ExtTool) -> ExtToolDef {
+    ExtToolDef {
+        def: ToolDef {
+            description: t
+                .description
+                .unwrap_or_else(|| format!("tool {} from extension {}", t.name, t.extension)),
+            name: t.name,
+            schema: t.schema,
+        },
+        extension: t.extension,
+        deferred: t.deferred,
+    }
+}
+
 #[async_trait]
 impl Extensions for Host {
     fn tools(&self) -> Vec<ExtToolDef> {
         // The host drops an extension's tools in the same step as it marks
         // it exited or failed, so its list is only of extensions serving.
-        Host::tools(self)
-            .into_iter()
-            .map(|t| ExtToolDef {
-                def: ToolDef {
-                    description: t.description.unwrap_or_else(|| {
-                        format!("tool {} from extension {}", t.name, t.extension)
-                    }),
-                    name: t.name,
-                    schema: t.schema,
-                },
-                extension: t.extension,
-            })
-            .collect()
+        Host::tools(self).into_iter().map(def).collect()
+    }
+
+    fn deferred_tools(&self) -> Vec<ExtToolDef> {
+        Host::deferred_tools(self).into_iter().map(def).collect()
     }
 
     async fn call_tool(&self, name: &str, args: Value) -> Option<Result<ExtToolResult, String>> {
-        if !Host::tools(self).iter().any(|t| t.name == name) {
+        let owned = |ts: Vec<zot_ext_host::ExtTool>| ts.iter().any(|t| t.name == name);
+        if !owned(Host::tools(self)) && !owned(Host::deferred_tools(self)) {
             return None;
         }
         Some(

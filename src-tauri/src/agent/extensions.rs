@@ -15,6 +15,9 @@ pub struct ExtToolDef {
     pub def: ToolDef,
     /// The owning extension.
     pub extension: String,
+    /// Registered as deferred (and activated, when [`Extensions::tools`]
+    /// lists it).
+    pub deferred: bool,
 }
 
 /// What an extension tool returned: the host's own type, passed through
@@ -42,7 +45,13 @@ pub trait Extensions: Send + Sync {
     fn tools(&self) -> Vec<ExtToolDef> {
         Vec::new()
     }
-    /// Runs an extension tool; `None` when no extension owns `name`.
+    /// Deferred tools not activated yet, for providers that load tools
+    /// natively.
+    fn deferred_tools(&self) -> Vec<ExtToolDef> {
+        Vec::new()
+    }
+    /// Runs an extension tool (deferred ones too: a native loader made it
+    /// callable); `None` when no extension owns `name`.
     async fn call_tool(&self, _name: &str, _args: Value) -> Option<Result<ExtToolResult, String>> {
         None
     }

@@ -35,6 +35,14 @@ enum Line {
         /// The message.
         message: Message,
     },
+    /// A compaction: every message before the last `kept` ones is replaced
+    /// by `summary` (older zots skip this line and load everything).
+    Compaction {
+        /// The model's summary, as one message.
+        summary: Message,
+        /// Messages kept verbatim after the summary.
+        kept: usize,
+    },
 }
 
 /// An open session file, appended to as messages complete.
@@ -114,6 +122,10 @@ pub fn load_counted(path: &Path) -> anyhow::Result<(Vec<Message>, usize)> {
         };
         match serde_json::from_value::<Line>(v.clone()) {
             Ok(Line::Message { message }) => out.push(message),
+            Ok(Line::Compaction { summary, kept }) => {
+                let rest = out.split_off(out.len().saturating_sub(kept));
+                out = std::iter::once(summary).chain(rest).collect();
+            }
             Ok(Line::Session { .. }) => {}
             // A message that does not parse is lost data; any other line
             // type (from a newer zot) is simply not ours to read.
@@ -282,6 +294,21 @@ impl Session {
         })
     }
 
+    /// Records a compaction: `summary` replaces every message but the last
+    /// `kept`.
+    pub fn append_compaction(&mut self, summary: &Message, kept: usize) -> anyhow::Result<()> {
+        if self.file.is_none() {
+            self.file = Some(open_append(&self.path)?);
+        }
+        if let Some(h) = self.header.take() {
+            self.write(&h)?;
+        }
+        self.write(&Line::Compaction {
+            summary: summary.clone(),
+            kept,
+        })
+    }
+
     fn write(&mut self, line: &Line) -> anyhow::Result<()> {
         let mut buf = serde_json::to_vec(line)?;
         buf.push(b'\n');
@@ -357,5 +384,25 @@ mod tests {
             vec![Message::user_text("one"), Message::user_text("two")]
         );
         assert_eq!(latest(home.path(), Path::new("/proj")), Some(path));
+    }
+
+    #[test]
+    fn a_compaction_line_replaces_the_older_messages_on_load() {
+        let home = tempfile::tempdir().unwrap();
+        let mut s = Session::create(home.path(), Path::new("/proj")).unwrap();
+        for t in ["one", "two", "three"] {
+            s.append(&Message::user_text(t)).unwrap();
+        }
+        s.append_compaction(&Message::user_text("sum"), 1).unwrap();
+        s.append(&Message::user_text("four")).unwrap();
+        let path = s.path().to_path_buf();
+        assert_eq!(
+            load(&path).unwrap(),
+            vec![
+                Message::user_text("sum"),
+                Message::user_text("three"),
+                Message::user_text("four")
+            ]
+        );
     }
 }

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use zot_ext_protocol::ContentBlock;
 
+use crate::providers::ToolDef;
+
 /// Who said it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -14,6 +16,10 @@ pub enum Role {
     User,
     /// The model.
     Assistant,
+    /// Context zot adds for one provider's native tool loading (Kimi's
+    /// `<tools_added>` announcements and loaded tool schemas); only the
+    /// Kimi wire format sends these, every other provider skips them.
+    System,
 }
 
 /// One block of a message.
@@ -51,6 +57,41 @@ pub enum Block {
         #[serde(default)]
         is_error: bool,
     },
+    /// Anthropic ran a server tool (the tool search) inside the answer;
+    /// kept as sent and sent back unchanged.
+    ServerToolUse {
+        /// Call id (`srvtoolu_…`).
+        id: String,
+        /// The server tool, e.g. `tool_search_tool_regex`.
+        name: String,
+        /// Its input (the search pattern).
+        input: Value,
+    },
+    /// The tool search's answer: `tool_reference` blocks naming the
+    /// deferred tools that became callable (or an error), kept verbatim.
+    ToolSearchToolResult {
+        /// The `server_tool_use` it answers.
+        tool_use_id: String,
+        /// The API's `content` object, unchanged.
+        content: Value,
+    },
+    /// Loadable tools announced to the model (Kimi's `<tools_added>` /
+    /// `<tools_removed>` system message); in a [`Role::System`] message.
+    ToolsAnnounced {
+        /// Newly loadable: name and a one-line description.
+        #[serde(default)]
+        added: Vec<(String, String)>,
+        /// No longer loadable.
+        #[serde(default)]
+        removed: Vec<String>,
+    },
+    /// Full schemas of tools loaded mid-conversation (Kimi's `role:system`
+    /// message with a `tools` field and no content); in a
+    /// [`Role::System`] message.
+    ToolSchemas {
+        /// The loaded tools.
+        tools: Vec<ToolDef>,
+    },
 }
 
 impl Block {
@@ -87,6 +128,14 @@ impl Message {
             }
         }
         s
+    }
+
+    /// Names of the tools whose schemas this message loads.
+    pub fn loaded_tools(&self) -> impl Iterator<Item = &ToolDef> {
+        self.content.iter().flat_map(|b| match b {
+            Block::ToolSchemas { tools } => tools.as_slice(),
+            _ => &[],
+        })
     }
 
     /// The tool calls in this message.

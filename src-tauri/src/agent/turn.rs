@@ -9,9 +9,10 @@ use zot_ext_protocol::rpc::{StopReason, UiEvent};
 use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent, NoteLevel};
 
 use super::extensions::Verdict;
+use super::tool_loading::{self, SELECT_TOOLS};
 use super::transcript::{Block, Message, Role};
 use super::Agent;
-use crate::providers::{ChatRequest, Completion, Provider, ToolDef};
+use crate::providers::{ChatRequest, Completion, Provider, ToolDef, ToolLoading};
 use crate::tools::{self, ToolCtx, ToolOutput};
 
 impl Agent {
@@ -20,6 +21,8 @@ impl Agent {
     /// when the backend is no longer busy, and a client that reads `done`
     /// must find `get_state.busy` false.
     pub async fn run_prompt(&self, content: Vec<Block>, cancel: CancellationToken) {
+        // One prompt or compaction at a time on the transcript.
+        let _turn = self.turn.lock().await;
         if let Some(problem) = &self.provider().problem {
             self.send(UiEvent::Error {
                 message: problem.clone(),
@@ -59,7 +62,7 @@ impl Agent {
 
     /// Sends `turn_end` to the client and to subscribers, after the
     /// session's appends are on disk.
-    fn end_step(&self, stop: StopReason, error: Option<String>) {
+    pub(crate) fn end_step(&self, stop: StopReason, error: Option<String>) {
         self.sync_session();
         self.exts.emit(
             LifecycleEvent::TurnEnd,
@@ -71,18 +74,72 @@ impl Agent {
         self.send(UiEvent::TurnEnd { stop, error });
     }
 
-    /// Every tool the next request advertises.
-    fn tool_defs(&self) -> Vec<ToolDef> {
+    /// The tools the next request advertises, and the deferred ones it
+    /// offers for the provider to load (Anthropic's tool search).
+    fn tool_defs(&self, loading: ToolLoading) -> (Vec<ToolDef>, Vec<ToolDef>) {
         let mut defs: Vec<ToolDef> = self.tools.iter().map(|t| t.def()).collect();
-        if self.ext_tools {
-            for t in self.exts.tools() {
-                // Built-ins win a name clash.
-                if !defs.iter().any(|d| d.name == t.def.name) {
-                    defs.push(t.def);
+        if !self.ext_tools {
+            return (defs, Vec::new());
+        }
+        let add = |defs: &mut Vec<ToolDef>, d: ToolDef| {
+            // Built-ins win a name clash.
+            if !defs.iter().any(|x| x.name == d.name) {
+                defs.push(d);
+            }
+        };
+        for t in self.exts.tools() {
+            // Kimi's top-level list never changes: activated deferred tools
+            // are loaded by a system message instead.
+            if !(loading == ToolLoading::KimiSelect && t.deferred) {
+                add(&mut defs, t.def);
+            }
+        }
+        let mut deferred = Vec::new();
+        match loading {
+            ToolLoading::KimiSelect => add(&mut defs, tool_loading::select_tools_def()),
+            ToolLoading::Generic | ToolLoading::AnthropicSearch => {
+                // Tools an earlier Kimi model loaded stay callable after a
+                // switch of provider.
+                let loaded = tool_loading::loaded(&self.state().messages);
+                for t in self.exts.deferred_tools() {
+                    if loaded.contains(&t.def.name) {
+                        add(&mut defs, t.def);
+                    } else if loading == ToolLoading::AnthropicSearch
+                        && !defs.iter().any(|d| d.name == t.def.name)
+                    {
+                        deferred.push(t.def);
+                    }
                 }
             }
         }
-        defs
+        (defs, deferred)
+    }
+
+    /// Every deferred extension tool, activated or not: what Kimi's model
+    /// may load with `select_tools`.
+    fn loadable(&self) -> Vec<ToolDef> {
+        if !self.ext_tools {
+            return Vec::new();
+        }
+        let builtin = |n: &str| self.tools.iter().any(|t| t.def().name == n);
+        self.exts
+            .tools()
+            .into_iter()
+            .filter(|t| t.deferred)
+            .chain(self.exts.deferred_tools())
+            .map(|t| t.def)
+            .filter(|d| !builtin(&d.name))
+            .collect()
+    }
+
+    /// Kimi: tells the model (in the transcript) which tools became
+    /// loadable or stopped being so since the last announcement.
+    fn announce_loadable(&self) {
+        let loadable = self.loadable();
+        let msg = tool_loading::announcement(&self.state().messages, &loadable);
+        if let Some(m) = msg {
+            self.push(m);
+        }
     }
 
     /// The model steps of one prompt: begin (limit, interception, events),
@@ -90,8 +147,6 @@ impl Agent {
     /// again until the model ends its turn or something stops it.
     async fn steps(&self, cancel: &CancellationToken) {
         let mut step: u32 = 0;
-        // Deferred tools the last step's results activated.
-        let mut activated: Vec<String> = Vec::new();
         loop {
             step = step.saturating_add(1);
             if !self.begin_step(step, cancel).await {
@@ -99,7 +154,14 @@ impl Agent {
             }
             let slot = self.provider();
             let (provider, provider_name) = (slot.provider, slot.kind.as_str());
-            let req = self.request(provider.as_ref(), &mut activated);
+            let loading = provider.tool_loading(&self.state().model);
+            if !self.auto_compact(provider.as_ref(), loading, cancel).await {
+                return;
+            }
+            if loading == ToolLoading::KimiSelect {
+                self.announce_loadable();
+            }
+            let req = self.request(loading);
             let Some(completion) = self.call_model(provider.as_ref(), &req, cancel).await else {
                 return;
             };
@@ -125,7 +187,7 @@ impl Agent {
                 };
                 return self.end_step(stop, None);
             }
-            if self.run_tools(calls, cancel, &mut activated).await {
+            if self.run_tools(calls, cancel, loading).await {
                 return self.end_step(StopReason::Aborted, None);
             }
             self.end_step(StopReason::ToolUse, None);
@@ -173,30 +235,19 @@ impl Agent {
         true
     }
 
-    /// The request for this step: the transcript and every active tool,
-    /// with the tools the last step activated placed the provider's way.
-    fn request(&self, provider: &dyn Provider, activated: &mut Vec<String>) -> ChatRequest {
-        let mut req = {
-            let st = self.state();
-            ChatRequest {
-                model: st.model.clone(),
-                system: self.system.clone(),
-                messages: st.messages.clone(),
-                tools: self.tool_defs(),
-                max_tokens: self.max_tokens,
-            }
-        };
-        if !activated.is_empty() {
-            let defs: Vec<ToolDef> = req
-                .tools
-                .iter()
-                .filter(|d| activated.contains(&d.name))
-                .cloned()
-                .collect();
-            provider.place_activated_tools(&mut req, &defs);
-            activated.clear();
+    /// The request for this step: the transcript and the tools, placed the
+    /// provider's way (`tool_loading.rs`).
+    pub(crate) fn request(&self, loading: ToolLoading) -> ChatRequest {
+        let (tools, deferred) = self.tool_defs(loading);
+        let st = self.state();
+        ChatRequest {
+            model: st.model.clone(),
+            system: self.system.clone(),
+            messages: st.messages.clone(),
+            tools,
+            deferred,
+            max_tokens: self.max_tokens,
         }
-        req
     }
 
     /// Streams the model's answer to the client. `None` when the prompt
@@ -277,10 +328,13 @@ impl Agent {
         &self,
         calls: Vec<(String, String, Value)>,
         cancel: &CancellationToken,
-        activated: &mut Vec<String>,
+        loading: ToolLoading,
     ) -> bool {
         let mut results = Vec::new();
         let mut aborted = false;
+        // Tools to load (Kimi): picked with select_tools or activated by an
+        // extension's result.
+        let mut loads: Vec<String> = Vec::new();
         for (id, name, args) in calls {
             let (out, extension) = if aborted || cancel.is_cancelled() {
                 aborted = true;
@@ -289,7 +343,8 @@ impl Agent {
                     None,
                 )
             } else {
-                self.tool_call(&id, &name, args, cancel, activated).await
+                self.tool_call(&id, &name, args, cancel, loading, &mut loads)
+                    .await
             };
             if cancel.is_cancelled() {
                 aborted = true;
@@ -310,6 +365,21 @@ impl Agent {
             role: Role::User,
             content: results,
         });
+        if loading == ToolLoading::KimiSelect && !loads.is_empty() {
+            let already = tool_loading::loaded(&self.state().messages);
+            let mut defs: Vec<ToolDef> = Vec::new();
+            for d in self.loadable() {
+                if loads.contains(&d.name)
+                    && !already.contains(&d.name)
+                    && !defs.iter().any(|x| x.name == d.name)
+                {
+                    defs.push(d);
+                }
+            }
+            if !defs.is_empty() {
+                self.push(tool_loading::schemas(defs));
+            }
+        }
         aborted
     }
 
@@ -320,7 +390,8 @@ impl Agent {
         name: &str,
         args: Value,
         cancel: &CancellationToken,
-        activated: &mut Vec<String>,
+        loading: ToolLoading,
+        loads: &mut Vec<String>,
     ) -> (ToolOutput, Option<String>) {
         self.exts.emit(
             LifecycleEvent::ToolCall,
@@ -332,8 +403,16 @@ impl Agent {
             },
         );
         let builtin = self.tools.iter().find(|t| t.def().name == name).cloned();
-        let ext_tool = if builtin.is_none() && self.ext_tools {
-            self.exts.tools().into_iter().find(|t| t.def.name == name)
+        let select =
+            builtin.is_none() && loading == ToolLoading::KimiSelect && name == SELECT_TOOLS;
+        let ext_tool = if builtin.is_none() && !select && self.ext_tools {
+            // Deferred tools too: a native loader (tool search,
+            // select_tools) made them callable without an activation.
+            self.exts
+                .tools()
+                .into_iter()
+                .chain(self.exts.deferred_tools())
+                .find(|t| t.def.name == name)
         } else {
             None
         };
@@ -367,6 +446,13 @@ impl Agent {
             cwd: self.cwd.clone(),
             cancel: cancel.clone(),
         };
+        if select {
+            let mut have = tool_loading::loaded(&self.state().messages);
+            have.extend(loads.iter().cloned());
+            let (load, out) = tool_loading::select(&args, &self.loadable(), &have);
+            loads.extend(load);
+            return (out, None);
+        }
         if let Some(tool) = builtin {
             // Raced against abort: whatever the tool is doing (a slow read,
             // a bash that ignores signals), the turn ends at once; dropping
@@ -398,7 +484,7 @@ impl Agent {
             return match r {
                 Some(Ok(r)) => (
                     {
-                        activated.extend(r.activated);
+                        loads.extend(r.activated);
                         ToolOutput {
                             content: r.content,
                             is_error: r.is_error,
@@ -417,7 +503,8 @@ impl Agent {
             ToolOutput {
                 content: vec![ContentBlock::text(format!(
                     "unknown tool {name}; the available tools are: {}",
-                    self.tool_defs()
+                    self.tool_defs(loading)
+                        .0
                         .iter()
                         .map(|d| d.name.as_str())
                         .collect::<Vec<_>>()

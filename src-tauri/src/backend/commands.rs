@@ -6,9 +6,9 @@ use std::sync::atomic::Ordering;
 use base64::Engine;
 use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
-    AbortedResult, ClearedResult, CommandResult, DoneResult, ExtCommandResult, ExtListResult,
-    ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult, PongResult,
-    ReloadResult, RpcResult, StartedResult, StateResult,
+    AbortedResult, ClearedResult, CommandResult, CompactResult, DoneResult, ExtCommandResult,
+    ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult,
+    PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
 use zot_ext_protocol::{CommandAction, NoteLevel, BUILTIN_COMMANDS};
 
@@ -137,7 +137,35 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
         RpcCommand::SessionDelete { path } => {
             super::sessions::delete(b, path).map(RpcResult::SessionDeleted)
         }
+        RpcCommand::Compact { instructions } => compact(b, instructions.as_deref())
+            .await
+            .map(RpcResult::Compacted),
     }
+}
+
+/// `compact`, `/compact`: summarises the older transcript now. Refused
+/// while a prompt runs (its transcript is in use); `abort` stops it.
+async fn compact(b: &Backend, instructions: Option<&str>) -> Result<CompactResult, String> {
+    if b.busy() {
+        return Err(
+            "compact: a prompt is running; wait for its done (or abort it), then compact".into(),
+        );
+    }
+    let agent = b.inner.agent.clone();
+    let _turn = agent.turn.lock().await;
+    b.inner.pending.fetch_add(1, Ordering::SeqCst);
+    let token = tokio_util::sync::CancellationToken::new();
+    *b.inner.cancel.lock().unwrap_or_else(|e| e.into_inner()) = token.clone();
+    let r = agent.compact(instructions, &token).await;
+    b.inner.pending.fetch_sub(1, Ordering::SeqCst);
+    agent.sync_session();
+    let c = r.map_err(|e| format!("compact: {e}"))?;
+    Ok(CompactResult {
+        before_tokens: c.before_tokens,
+        after_tokens: c.after_tokens,
+        summarized_messages: c.summarized,
+        kept_messages: c.kept,
+    })
 }
 
 /// `ext_restart`: starts extension `name` again with a fresh restart budget
@@ -217,6 +245,10 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
     }
     match name.to_ascii_lowercase().as_str() {
         "clear" => return clear(b).await.map(CommandResult::Cleared),
+        "compact" => {
+            let i = Some(args).filter(|a| !a.is_empty());
+            return compact(b, i).await.map(CommandResult::Compacted);
+        }
         "help" => {
             // The desktop's own commands (views, themes) mean nothing here.
             let mut commands: Vec<CommandInfo> = BUILTIN_COMMANDS

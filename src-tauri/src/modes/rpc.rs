@@ -125,7 +125,8 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::TrustProject { .. }
             | RpcCommand::UntrustProject { .. }
             | RpcCommand::ExtRestart { .. }
-            | RpcCommand::SessionOpen { .. } => {
+            | RpcCommand::SessionOpen { .. }
+            | RpcCommand::Compact { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -294,6 +295,7 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SessionOpen { .. } => "session_open",
         RpcCommand::SessionRename { .. } => "session_rename",
         RpcCommand::SessionDelete { .. } => "session_delete",
+        RpcCommand::Compact { .. } => "compact",
     }
 }
 

@@ -6,7 +6,8 @@ use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 use zot_ext_protocol::ContentBlock;
 
 use super::{
-    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError,
+    TextSink, ToolLoading,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -40,13 +41,28 @@ impl Anthropic {
     }
 }
 
-/// The request body in Anthropic's shape.
+/// The regex variant of Anthropic's tool search, sent whenever a request
+/// has deferred tools.
+pub const TOOL_SEARCH: &str = "tool_search_tool_regex";
+
+/// The beta the tool search needs (`anthropic-beta`), sent only with
+/// deferred tools.
+pub const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
+
+/// The most `cache_control` breakpoints one request may carry (the API
+/// refuses a fifth).
+pub const MAX_BREAKPOINTS: usize = 4;
+
+/// The request body in Anthropic's shape, with prompt-cache breakpoints
+/// (see [`mark_cache`]).
 pub fn body(req: &ChatRequest) -> Value {
     let mut messages: Vec<Value> = Vec::new();
     for m in &req.messages {
         let role = match m.role {
             Role::User => "user",
             Role::Assistant => "assistant",
+            // Kimi's tool-loading messages mean nothing here.
+            Role::System => continue,
         };
         let blocks: Vec<Value> = m.content.iter().filter_map(block).collect();
         if blocks.is_empty() {
@@ -64,11 +80,17 @@ pub fn body(req: &ChatRequest) -> Value {
         }
         messages.push(json!({"role": role, "content": blocks}));
     }
-    let tools: Vec<Value> = req
+    let mut tools: Vec<Value> = req
         .tools
         .iter()
         .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.schema}))
         .collect();
+    if !req.deferred.is_empty() {
+        tools.push(json!({"type": "tool_search_tool_regex_20251119", "name": TOOL_SEARCH}));
+        tools.extend(req.deferred.iter().map(|t| {
+            json!({"name": t.name, "description": t.description, "input_schema": t.schema, "defer_loading": true})
+        }));
+    }
     let mut b = json!({
         "model": req.model,
         "max_tokens": req.max_tokens,
@@ -76,12 +98,78 @@ pub fn body(req: &ChatRequest) -> Value {
         "stream": true,
     });
     if !req.system.is_empty() {
-        set(&mut b, "system", json!(req.system));
+        set(
+            &mut b,
+            "system",
+            json!([{"type": "text", "text": req.system}]),
+        );
     }
     if !tools.is_empty() {
         set(&mut b, "tools", json!(tools));
     }
+    mark_cache(&mut b);
     b
+}
+
+/// Marks the stable prefix for Anthropic's prompt cache. The cache is keyed
+/// by the prefix up to each `cache_control` block (in the order tools →
+/// system → messages), so the breakpoints are:
+///
+/// 1. the last tool that is not deferred (deferred tools sit outside the
+///    cached prefix and must never carry `cache_control`);
+/// 2. the system prompt;
+/// 3. the end of the previous request's conversation (the message before
+///    the last assistant reply), which the previous request wrote, so this
+///    one reads everything up to it from the cache;
+/// 4. the end of the conversation, written now for the next request.
+///
+/// Breakpoints 3 and 4 move forward as the conversation grows. At most
+/// [`MAX_BREAKPOINTS`]; a part that is missing (no tools, no system) simply
+/// has no breakpoint.
+pub fn mark_cache(b: &mut Value) {
+    let eph = || json!({"type": "ephemeral"});
+    if let Some(tools) = b.get_mut("tools").and_then(Value::as_array_mut) {
+        if let Some(t) = tools
+            .iter_mut()
+            .rev()
+            .find(|t| at(t, &["defer_loading"]) != &Value::Bool(true))
+        {
+            set(t, "cache_control", eph());
+        }
+    }
+    if let Some(s) = b
+        .get_mut("system")
+        .and_then(Value::as_array_mut)
+        .and_then(|s| s.last_mut())
+    {
+        set(s, "cache_control", eph());
+    }
+    if let Some(msgs) = b.get_mut("messages").and_then(Value::as_array_mut) {
+        let n = msgs.len();
+        let mut marks = vec![n.checked_sub(1)];
+        if n >= 3 {
+            marks.push(n.checked_sub(3));
+        }
+        for i in marks.into_iter().flatten() {
+            if let Some(blk) = msgs
+                .get_mut(i)
+                .and_then(|m| m.get_mut("content"))
+                .and_then(Value::as_array_mut)
+                .and_then(|c| c.iter_mut().rev().find(|c| cacheable(c)))
+            {
+                set(blk, "cache_control", eph());
+            }
+        }
+    }
+}
+
+/// Blocks the API lets carry `cache_control` (server-tool blocks are kept
+/// out: they go back exactly as they came).
+fn cacheable(b: &Value) -> bool {
+    matches!(
+        at(b, &["type"]).as_str(),
+        Some("text" | "image" | "tool_use" | "tool_result")
+    )
 }
 
 fn block(b: &Block) -> Option<Value> {
@@ -113,6 +201,16 @@ fn block(b: &Block) -> Option<Value> {
                 .collect();
             json!({"type": "tool_result", "tool_use_id": tool_use_id, "content": content, "is_error": is_error})
         }
+        Block::ServerToolUse { id, name, input } => {
+            json!({"type": "server_tool_use", "id": id, "name": name, "input": input})
+        }
+        Block::ToolSearchToolResult {
+            tool_use_id,
+            content,
+        } => {
+            json!({"type": "tool_search_tool_result", "tool_use_id": tool_use_id, "content": content})
+        }
+        Block::ToolsAnnounced { .. } | Block::ToolSchemas { .. } => return None,
     })
 }
 
@@ -128,6 +226,15 @@ enum Partial {
         name: String,
         json: String,
     },
+    /// A `server_tool_use` (the tool search) whose input streams like a
+    /// tool's.
+    Server {
+        id: String,
+        name: String,
+        json: String,
+    },
+    /// A block that arrives whole (`tool_search_tool_result`).
+    Whole(Block),
 }
 
 /// The provider's name in messages and stream bounds.
@@ -164,12 +271,26 @@ impl Answer {
             )));
         }
         let cb = at(v, &["content_block"]);
+        let str_of = |k: &str| at(cb, &[k]).as_str().unwrap_or_default().to_owned();
         let p = match at(cb, &["type"]).as_str() {
             Some("tool_use") => Partial::Tool {
-                id: at(cb, &["id"]).as_str().unwrap_or_default().to_owned(),
-                name: at(cb, &["name"]).as_str().unwrap_or_default().to_owned(),
+                id: str_of("id"),
+                name: str_of("name"),
                 json: String::new(),
             },
+            Some("server_tool_use") => Partial::Server {
+                id: str_of("id"),
+                name: str_of("name"),
+                json: String::new(),
+            },
+            Some("tool_search_tool_result") => {
+                let content = at(cb, &["content"]).clone();
+                self.budget.take(PROVIDER, content.to_string().len())?;
+                Partial::Whole(Block::ToolSearchToolResult {
+                    tool_use_id: str_of("tool_use_id"),
+                    content,
+                })
+            }
             _ => {
                 let t = at(cb, &["text"]).as_str().unwrap_or_default().to_owned();
                 self.budget.take(PROVIDER, t.len())?;
@@ -202,7 +323,10 @@ impl Answer {
                 on_text(s);
                 t.push_str(s);
             }
-            (Some(Partial::Tool { json, .. }), Some("input_json_delta")) => {
+            (
+                Some(Partial::Tool { json, .. } | Partial::Server { json, .. }),
+                Some("input_json_delta"),
+            ) => {
                 let s = at(d, &["partial_json"]).as_str().unwrap_or_default();
                 self.budget.take(PROVIDER, s.len())?;
                 json.push_str(s);
@@ -242,6 +366,12 @@ impl Answer {
                     name,
                     input: parse_args(&json),
                 },
+                Partial::Server { id, name, json } => Block::ServerToolUse {
+                    id,
+                    name,
+                    input: parse_args(&json),
+                },
+                Partial::Whole(b) => b,
             })
             .collect::<Vec<_>>();
         Completion {
@@ -258,6 +388,14 @@ impl Provider for Anthropic {
         "anthropic"
     }
 
+    fn tool_loading(&self, model: &str) -> ToolLoading {
+        if super::catalog::tool_search(model) {
+            ToolLoading::AnthropicSearch
+        } else {
+            ToolLoading::Generic
+        }
+    }
+
     async fn stream(
         &self,
         req: &ChatRequest,
@@ -266,7 +404,13 @@ impl Provider for Anthropic {
         let url = self.url("messages");
         let body = body(req);
         let resp = retry::send("anthropic", &url, || {
-            self.request(reqwest::Method::POST, &url).json(&body)
+            let b = self.request(reqwest::Method::POST, &url).json(&body);
+            // The tool search is a beta feature of the Messages API.
+            if req.deferred.is_empty() {
+                b
+            } else {
+                b.header("anthropic-beta", TOOL_SEARCH_BETA)
+            }
         })
         .await?;
         let mut events = sse::events("anthropic", resp);

@@ -243,6 +243,49 @@ pub const CATALOG: &[KnownModel] = &[
     ),
 ];
 
+/// Models that load deferred tools natively, as `(provider, id)`; an id
+/// also covers its dated or suffixed variants (`kimi-k3-preview`). Kimi
+/// K3 is the model the extension spec names for Kimi's dynamic tools
+/// (kimi-code's `dynamically_loaded_tools` capability); every other model
+/// gets the generic path (activated tools join the tool list).
+pub const DYNAMIC_TOOLS: &[(&str, &str)] = &[("kimi", "kimi-k3")];
+
+/// Anthropic models that take the tool search tool (Anthropic's tool
+/// search documentation lists Claude Opus 4.5 and Sonnet 4.5); dated ids
+/// (`claude-sonnet-4-5-20250929`) match too. Other Claude models get the
+/// generic path.
+pub const TOOL_SEARCH: &[(&str, &str)] = &[
+    ("anthropic", "claude-sonnet-4-5"),
+    ("anthropic", "claude-opus-4-5"),
+];
+
+/// Whether `(provider, model)` is in `table`, an id also covering its
+/// `-suffixed` variants.
+fn listed(table: &[(&str, &str)], provider: &str, model: &str) -> bool {
+    table.iter().any(|(p, id)| {
+        *p == provider
+            && model
+                .strip_prefix(id)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+    })
+}
+
+/// Whether `provider`'s `model` loads deferred tools natively (Kimi's
+/// `select_tools` form).
+pub fn dynamic_tools(provider: &str, model: &str) -> bool {
+    listed(DYNAMIC_TOOLS, provider, model)
+}
+
+/// Whether Anthropic's `model` takes the tool search tool.
+pub fn tool_search(model: &str) -> bool {
+    listed(TOOL_SEARCH, "anthropic", model)
+}
+
+/// The context window of `provider`'s `model`, when zot knows it.
+pub fn context_window(provider: &str, model: &str) -> Option<u64> {
+    find(Some(provider), model).map(|k| k.context_window)
+}
+
 /// The entry for `id`, if zot knows it (for any provider when `provider` is
 /// `None`).
 pub fn find(provider: Option<&str>, id: &str) -> Option<&'static KnownModel> {

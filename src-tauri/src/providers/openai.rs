@@ -8,7 +8,8 @@ use zot_ext_protocol::ContentBlock;
 
 use super::anthropic::parse_args;
 use super::{
-    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError, TextSink,
+    at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError,
+    TextSink, ToolLoading,
 };
 use crate::agent::transcript::{Block, Role};
 
@@ -43,14 +44,21 @@ fn data_url(mime: &str, data: &str) -> Value {
     json!({"type": "image_url", "image_url": {"url": format!("data:{mime};base64,{data}")}})
 }
 
-/// The request body in the chat-completions shape.
-pub fn body(req: &ChatRequest) -> Value {
+/// The request body in the chat-completions shape. `kimi_native`: the
+/// model loads deferred tools Kimi's way, so zot's tool-loading system
+/// messages are sent (`kimi.rs`); everywhere else they are left out.
+pub fn body(req: &ChatRequest, kimi_native: bool) -> Value {
     let mut messages: Vec<Value> = Vec::new();
     if !req.system.is_empty() {
         messages.push(json!({"role": "system", "content": req.system}));
     }
     for m in &req.messages {
         match m.role {
+            Role::System => {
+                if kimi_native {
+                    messages.extend(m.content.iter().filter_map(super::kimi::system_message));
+                }
+            }
             Role::Assistant => {
                 let text = m.text();
                 let calls: Vec<Value> = m
@@ -97,7 +105,11 @@ pub fn body(req: &ChatRequest) -> Value {
                             }
                             messages.push(json!({"role": "tool", "tool_call_id": tool_use_id, "content": text}));
                         }
-                        Block::ToolUse { .. } => {}
+                        Block::ToolUse { .. }
+                        | Block::ServerToolUse { .. }
+                        | Block::ToolSearchToolResult { .. }
+                        | Block::ToolsAnnounced { .. }
+                        | Block::ToolSchemas { .. } => {}
                     }
                 }
                 if !tool_images.is_empty() {
@@ -121,11 +133,15 @@ pub fn body(req: &ChatRequest) -> Value {
         "max_tokens": req.max_tokens,
     });
     if !req.tools.is_empty() {
-        set(&mut b, "tools", json!(req
-            .tools
-            .iter()
-            .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.schema}}))
-            .collect::<Vec<_>>()));
+        set(
+            &mut b,
+            "tools",
+            json!(req
+                .tools
+                .iter()
+                .map(super::kimi::function)
+                .collect::<Vec<_>>()),
+        );
     }
     b
 }
@@ -264,6 +280,16 @@ impl Provider for OpenAi {
         self.cfg.kind.as_str()
     }
 
+    fn tool_loading(&self, model: &str) -> ToolLoading {
+        if self.cfg.kind == super::ProviderKind::Kimi
+            && super::catalog::dynamic_tools("kimi", model)
+        {
+            ToolLoading::KimiSelect
+        } else {
+            ToolLoading::Generic
+        }
+    }
+
     async fn stream(
         &self,
         req: &ChatRequest,
@@ -271,7 +297,10 @@ impl Provider for OpenAi {
     ) -> Result<Completion, ProviderError> {
         let name = self.name().to_owned();
         let url = self.url("chat/completions");
-        let body = body(req);
+        let body = body(
+            req,
+            self.tool_loading(&req.model) == ToolLoading::KimiSelect,
+        );
         let resp = retry::send(&name, &url, || {
             self.request(reqwest::Method::POST, &url).json(&body)
         })

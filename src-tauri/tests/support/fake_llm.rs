@@ -41,6 +41,9 @@ pub struct Recorded {
     pub headers: Vec<(String, String)>,
     /// The JSON body (Null when empty).
     pub body: Value,
+    /// With [`FakeLlm::start_caching`], an Anthropic request's usage as the
+    /// prompt cache billed it.
+    pub cache: Option<CacheUsage>,
 }
 
 impl Recorded {
@@ -60,17 +63,31 @@ pub struct FakeLlm {
     pub url: String,
     replies: Arc<Mutex<VecDeque<Reply>>>,
     recorded: Arc<Mutex<Vec<Recorded>>>,
+    cache: Option<Arc<Mutex<CacheSim>>>,
 }
 
 impl FakeLlm {
     /// Starts the server on a free loopback port.
     pub async fn start() -> FakeLlm {
+        Self::start_with(None).await
+    }
+
+    /// Like [`FakeLlm::start`], and Anthropic requests are billed by a
+    /// prompt cache that works the way the API documents (see
+    /// [`CacheSim`]): the usage in each scripted `message_start` is
+    /// replaced by what the cache computed.
+    pub async fn start_caching() -> FakeLlm {
+        Self::start_with(Some(Arc::default())).await
+    }
+
+    async fn start_with(cache: Option<Arc<Mutex<CacheSim>>>) -> FakeLlm {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         let s = FakeLlm {
             url,
             replies: Arc::default(),
             recorded: Arc::default(),
+            cache,
         };
         let me = s.clone();
         tokio::spawn(async move {
@@ -126,11 +143,16 @@ impl FakeLlm {
             }
         }
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let cache = match &self.cache {
+            Some(sim) if path.ends_with("/v1/messages") => Some(sim.lock().unwrap().bill(&body)),
+            _ => None,
+        };
         self.recorded.lock().unwrap().push(Recorded {
             method: method.clone(),
             path: path.clone(),
             headers,
             body,
+            cache,
         });
         if method == "GET" && path.ends_with("/models") {
             let b = json!({"data":[{"id":"fake-model-1"},{"id":"fake-model-2"}]}).to_string();
@@ -156,6 +178,10 @@ impl FakeLlm {
                 let _ = write_plain(&mut sock, code, &headers, &body).await;
             }
             Some(Reply::Sse(chunks)) => {
+                let chunks = match cache {
+                    Some(u) => chunks.into_iter().map(|c| with_usage(c, u)).collect(),
+                    None => chunks,
+                };
                 let _ = write_sse(&mut sock, &chunks).await;
             }
             Some(Reply::SseThenHang(chunks)) => {
@@ -308,4 +334,175 @@ pub fn error_status(code: u16, message: &str, retry_after: Option<&str>) -> Repl
             .unwrap_or_default(),
         body: json!({"error":{"type":"x","message":message}}).to_string(),
     }
+}
+
+/// Anthropic: the model runs the tool search (`server_tool_use` with its
+/// input streamed), the API answers with `tool_reference`s to `found`, and
+/// the model calls `name` in the same answer.
+pub fn anthropic_search_then_tool(
+    pattern: &str,
+    found: &str,
+    id: &str,
+    name: &str,
+    args: &str,
+) -> Reply {
+    let mut c = vec![ev(
+        "message_start",
+        json!({"type":"message_start","message":{"usage":{"input_tokens":20}}}),
+    )];
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_regex","input":{}}})));
+    c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":json!({"pattern": pattern}).to_string()}})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":0}),
+    ));
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":1,"content_block":{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":found}]}}})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":1}),
+    ));
+    c.push(ev("content_block_start", json!({"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":id,"name":name,"input":{}}})));
+    c.push(ev("content_block_delta", json!({"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":args}})));
+    c.push(ev(
+        "content_block_stop",
+        json!({"type":"content_block_stop","index":2}),
+    ));
+    c.push(ev("message_delta", json!({"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":5}})));
+    c.push(ev("message_stop", json!({"type":"message_stop"})));
+    Reply::Sse(c)
+}
+
+/// What the prompt cache billed for one request, in tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CacheUsage {
+    /// Not from the cache, not written to it.
+    pub input: u64,
+    /// Read from the cache.
+    pub cache_read: u64,
+    /// Written to the cache.
+    pub cache_write: u64,
+}
+
+impl CacheUsage {
+    /// Every prompt token, however billed.
+    pub fn total(&self) -> u64 {
+        self.input + self.cache_read + self.cache_write
+    }
+}
+
+/// Anthropic's prompt cache as its documentation describes it: the prompt
+/// is a sequence of blocks in the order tools → system → messages (deferred
+/// tools are not part of it); a block with `cache_control` is a breakpoint,
+/// and the prefix up to it is written to the cache when it has at least
+/// [`CacheSim::MIN_TOKENS`] tokens. A later request reads from the cache
+/// the longest prefix that ends at one of its breakpoints, or up to
+/// [`CacheSim::LOOKBACK`] blocks before one, and equals a prefix written
+/// before; the part after that up to its last breakpoint is written; the
+/// rest is plain input. Tokens are estimated as JSON bytes / 4, and
+/// `cache_control` itself is not part of the content.
+#[derive(Default)]
+pub struct CacheSim {
+    written: std::collections::HashSet<u64>,
+}
+
+impl CacheSim {
+    /// The smallest cacheable prefix (Claude Sonnet's).
+    pub const MIN_TOKENS: u64 = 1024;
+    /// How many blocks before a breakpoint the API looks for a hit.
+    pub const LOOKBACK: usize = 20;
+
+    /// Bills one request body and remembers what it wrote.
+    pub fn bill(&mut self, body: &Value) -> CacheUsage {
+        use std::hash::{Hash, Hasher};
+        let mut blocks: Vec<(String, bool)> = Vec::new();
+        let mut take = |prefix: &str, v: &Value| {
+            let mut v = v.clone();
+            let marked = v
+                .as_object_mut()
+                .and_then(|o| o.remove("cache_control"))
+                .is_some();
+            blocks.push((format!("{prefix}{v}"), marked));
+        };
+        for t in body["tools"].as_array().into_iter().flatten() {
+            if t["defer_loading"] != true {
+                take("tool:", t);
+            }
+        }
+        match &body["system"] {
+            Value::String(s) => take("system:", &json!({"type":"text","text":s})),
+            Value::Array(a) => a.iter().for_each(|b| take("system:", b)),
+            _ => {}
+        }
+        for (i, m) in body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let role = m["role"].as_str().unwrap_or("");
+            for b in m["content"].as_array().into_iter().flatten() {
+                take(&format!("msg{i}:{role}:"), b);
+            }
+        }
+        let mut hashes = Vec::with_capacity(blocks.len());
+        let mut cum = Vec::with_capacity(blocks.len());
+        let (mut h, mut tokens) = (std::collections::hash_map::DefaultHasher::new(), 0u64);
+        for (text, _) in &blocks {
+            text.hash(&mut h);
+            hashes.push(h.finish());
+            tokens += (text.len() as u64).div_ceil(4);
+            cum.push(tokens);
+        }
+        let marks: Vec<usize> = blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.1)
+            .map(|(i, _)| i)
+            .collect();
+        let mut read_to: Option<usize> = None;
+        for &m in &marks {
+            for j in (m.saturating_sub(Self::LOOKBACK)..=m).rev() {
+                if self.written.contains(&hashes[j]) {
+                    read_to = read_to.max(Some(j));
+                    break;
+                }
+            }
+        }
+        let read = read_to.map_or(0, |j| cum[j]);
+        let last = marks
+            .last()
+            .copied()
+            .filter(|&m| cum[m] >= Self::MIN_TOKENS);
+        let write = match last {
+            Some(m) if read_to.is_none_or(|r| m > r) => cum[m] - read,
+            _ => 0,
+        };
+        for &m in &marks {
+            if cum[m] >= Self::MIN_TOKENS {
+                self.written.insert(hashes[m]);
+            }
+        }
+        CacheUsage {
+            input: tokens - read - write,
+            cache_read: read,
+            cache_write: write,
+        }
+    }
+}
+
+/// A scripted SSE chunk with the cache's usage in its `message_start`.
+fn with_usage(chunk: String, u: CacheUsage) -> String {
+    let Some(data) = chunk
+        .strip_prefix("event: message_start\ndata: ")
+        .map(str::trim_end)
+    else {
+        return chunk;
+    };
+    let Ok(mut v) = serde_json::from_str::<Value>(data) else {
+        return chunk;
+    };
+    v["message"]["usage"]["input_tokens"] = json!(u.input);
+    v["message"]["usage"]["cache_read_input_tokens"] = json!(u.cache_read);
+    v["message"]["usage"]["cache_creation_input_tokens"] = json!(u.cache_write);
+    ev("message_start", v)
 }

@@ -302,6 +302,16 @@ export class AppState {
         this.status.show("reloading extensions…");
         await this.call({ type: "command", name: "reload-ext", args });
         return;
+      case "compact":
+        this.status.show("compacting the conversation…");
+        try {
+          const r = await this.backend.rpc({ type: "command", name: "compact", args });
+          if ("before_tokens" in r)
+            this.status.show(`compacted: about ${r.before_tokens} → ${r.after_tokens} tokens`);
+        } catch (e) {
+          this.chat.push({ kind: "status", level: "error", text: errorMessage(e) });
+        }
+        return;
     }
     this.notes.clearAll();
     try {

@@ -4,6 +4,10 @@
 import type { AbortedResult } from "../bindings/AbortedResult";
 import type { ClearedResult } from "../bindings/ClearedResult";
 import type { CommandResult } from "../bindings/CommandResult";
+import type { CompactResult } from "../bindings/CompactResult";
+import type { SessionsResult } from "../bindings/SessionsResult";
+import type { SessionOpenResult } from "../bindings/SessionOpenResult";
+import type { SessionDeletedResult } from "../bindings/SessionDeletedResult";
 import type { DevelopSummary } from "../bindings/DevelopSummary";
 import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
@@ -47,6 +51,11 @@ export type RpcResultOf = {
   untrust_project: UntrustedResult;
   trust_status: TrustStatus;
   ext_restart: ExtRestartResult;
+  compact: CompactResult;
+  session_list: SessionsResult;
+  session_open: SessionOpenResult;
+  session_rename: DoneResult;
+  session_delete: SessionDeletedResult;
 };
 
 // Fails to compile when a command has no result type above.

@@ -86,4 +86,8 @@ title: string, } | { "type": "session_delete",
 /**
  * Its file.
  */
-path: string, });
+path: string, } | { "type": "compact", 
+/**
+ * What the summary should keep or focus on.
+ */
+instructions?: string, });

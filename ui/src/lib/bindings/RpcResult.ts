@@ -2,6 +2,7 @@
 import type { AbortedResult } from "./AbortedResult";
 import type { ClearedResult } from "./ClearedResult";
 import type { CommandResult } from "./CommandResult";
+import type { CompactResult } from "./CompactResult";
 import type { DoneResult } from "./DoneResult";
 import type { ExtListResult } from "./ExtListResult";
 import type { ExtRestartResult } from "./ExtRestartResult";
@@ -22,4 +23,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult;

@@ -13,7 +13,15 @@ import type { JsonValue } from "./serde_json/JsonValue";
  * Everything zot tells a client (RPC stdout line or Tauri event), tagged
  * by `type`. Agent events first, then extension events.
  */
-export type UiEvent = { "type": "ready", } | { "type": "session_start", } | { "type": "turn_start", 
+export type UiEvent = { "type": "ready", } | { "type": "compact_done", 
+/**
+ * Before.
+ */
+before_tokens: number, 
+/**
+ * After.
+ */
+after_tokens: number, } | { "type": "session_start", } | { "type": "turn_start", 
 /**
  * From 1.
  */

@@ -7,6 +7,7 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   {"name":"help","usage":"/help","description":"list every command","desktop_only":false},
   {"name":"reload-ext","usage":"/reload-ext","description":"restart every extension and re-read manifests","desktop_only":false},
   {"name":"model","usage":"/model [ID]","description":"show or switch the model: /model ID","desktop_only":false},
+  {"name":"compact","usage":"/compact [INSTRUCTIONS]","description":"summarise the older conversation into one message: /compact [what to keep]","desktop_only":false},
   {"name":"theme","usage":"/theme NAME","description":"switch the theme: /theme NAME","desktop_only":true},
   {"name":"extensions","usage":"/extensions","description":"open the extension manager","desktop_only":true},
   {"name":"settings","usage":"/settings","description":"provider, model and API key","desktop_only":true},

@@ -31,9 +31,12 @@ export type ChatItem =
       exitStatus?: string;
     };
 
-/** One message of `get_messages` (the agent's transcript). */
+/** One message of `get_messages` (the agent's transcript). `system`
+ * messages hold Kimi's tool announcements and loaded schemas, and blocks
+ * of other types (Anthropic's tool search) are the model's business: the
+ * chat shows neither. */
 export interface TranscriptMessage {
-  role: "user" | "assistant";
+  role: "user" | "assistant" | "system";
   content: (
     | { type: "text"; text: string }
     | { type: "image"; mime_type: string; data: string }
@@ -140,6 +143,7 @@ export class ChatState {
     const rows: ChatItem[] = [];
     const cards = new Map<string, Extract<ChatItem, { kind: "tool" }>>();
     for (const m of messages) {
+      if (m.role === "system") continue;
       const text = m.content
         .filter((b) => b.type === "text")
         .map((b) => (b as { text: string }).text)

@@ -50,6 +50,7 @@ describe("autocomplete", () => {
       "Todo",
       "time",
       "reload-ext",
+      "compact",
       "extensions",
       "settings",
     ]);
