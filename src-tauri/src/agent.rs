@@ -21,6 +21,7 @@
     )
 )]
 
+pub mod approval;
 pub mod ext_host;
 pub mod extensions;
 pub mod fault;
@@ -88,6 +89,8 @@ pub struct Agent {
     pub max_tokens: u32,
     /// Where events go.
     pub events: UnboundedSender<UiEvent>,
+    /// The gate every tool call passes after interception.
+    pub approvals: Arc<approval::Approvals>,
     /// Mutable state.
     pub state: Mutex<State>,
 }

@@ -99,6 +99,9 @@ impl Backend {
         }
 
         let agent = build_agent(&opts, &host, model, &tx)?;
+        if let Some(problem) = agent.approvals.problem() {
+            let _ = tx.send(UiEvent::Error { message: problem });
+        }
 
         let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
         let (atx, arx) = mpsc::unbounded_channel::<UiEvent>();
@@ -157,6 +160,9 @@ impl Backend {
     /// anything was running.
     pub fn abort(&self) -> bool {
         self.inner.epoch.fetch_add(1, Ordering::SeqCst);
+        // Also wakes a call waiting for approval (the cancel does too;
+        // this keeps the table empty even if the waiter is gone).
+        self.inner.agent.approvals.deny_all();
         self.inner
             .cancel
             .lock()
@@ -289,6 +295,12 @@ fn build_agent(
         max_steps: opts.max_steps,
         max_tokens: 8192,
         events: tx.clone(),
+        approvals: Arc::new(crate::agent::approval::Approvals::new(
+            opts.approvals,
+            opts.approvals_can_ask,
+            opts.zot_home.clone(),
+            opts.cwd.clone(),
+        )),
         state: Mutex::new(State {
             messages,
             usage: Default::default(),

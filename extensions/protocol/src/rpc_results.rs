@@ -51,6 +51,22 @@ pub enum RpcResult {
     TrustStatus(TrustStatus),
     /// `ext_restart`.
     Restarted(ExtRestartResult),
+    /// `approve_tool`.
+    Approved(ApproveToolResult),
+}
+
+/// `approve_tool`: the answer was taken.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ApproveToolResult {
+    /// The approval answered.
+    pub id: String,
+    /// What was decided.
+    pub decision: crate::approvals::ApprovalDecision,
+    /// The rule written to `config.json` (`remember:true`), in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub remembered: Option<String>,
 }
 
 /// `ext_restart`: how the fresh run settled.

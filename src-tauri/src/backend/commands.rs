@@ -122,6 +122,17 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .map(RpcResult::Untrusted),
         RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
         RpcCommand::ExtRestart { name } => ext_restart(b, name).await.map(RpcResult::Restarted),
+        RpcCommand::ApproveTool {
+            id,
+            decision,
+            remember,
+            rule,
+        } => b
+            .inner
+            .agent
+            .approvals
+            .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
+            .map(RpcResult::Approved),
     }
 }
 

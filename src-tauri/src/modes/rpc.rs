@@ -255,18 +255,34 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
     if let Some(i) = id.clone() {
         v["id"] = Value::String(i);
     }
-    serde_json::from_value::<RpcRequest>(v).map_err(|e| {
+    let mut req = serde_json::from_value::<RpcRequest>(v).map_err(|e| {
         let msg = e.to_string();
         Box::new(if msg.contains("unknown variant") {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, approve_tool"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
         })
-    })
+    })?;
+    // `approve_tool{id, …}`: the approval's id is the line's `id`, which
+    // the request took (spec/rpc.md "Tool approvals").
+    if let RpcCommand::ApproveTool { id: ap, .. } = &mut req.command {
+        match &req.id {
+            Some(i) if ap.is_empty() => ap.clone_from(i),
+            None if ap.is_empty() => {
+                return Err(Box::new(RpcResponse::err(
+                    None,
+                    "approve_tool",
+                    "approve_tool needs \"id\": the id of the tool_approval event it answers",
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(req)
 }
 
 /// The wire name of a command, echoed in its response.
@@ -289,6 +305,7 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::UntrustProject { .. } => "untrust_project",
         RpcCommand::TrustStatus {} => "trust_status",
         RpcCommand::ExtRestart { .. } => "ext_restart",
+        RpcCommand::ApproveTool { .. } => "approve_tool",
     }
 }
 
