@@ -10,10 +10,13 @@ const tick = () => new Promise((r) => setTimeout(r, 0));
 /** Past the card's guard against an Enter typed for the editor. */
 const armed = () => new Promise((r) => setTimeout(r, 450));
 
+/** Ids are unique per test: a card takes focus once per approval id. */
+let seq = 0;
+
 function approvalEvent(over: Partial<Extract<UiEvent, { type: "tool_approval" }>> = {}): UiEvent {
   return {
     type: "tool_approval",
-    id: "approval-1",
+    id: `approval-${++seq}`,
     call_id: "t1",
     tool: "bash",
     args: { command: "git status && rm -rf ~" },
@@ -28,6 +31,7 @@ function card(e: UiEvent = approvalEvent()) {
   const app = new AppState(backend);
   app.handle(e);
   const item = app.chat.items.at(-1)!;
+  const id = item.kind === "approval" ? item.approvalId : "";
   const target = document.createElement("div");
   document.body.append(target);
   const c = mount(ChatRow, { target, props: { item, app } });
@@ -40,7 +44,7 @@ function card(e: UiEvent = approvalEvent()) {
   };
   const answers = () =>
     backend.calls.filter((c) => (c.args as { type?: string })?.type === "approve_tool").map((c) => c.args);
-  return { backend, app, target, el, c, key, answers };
+  return { backend, app, target, el, c, key, answers, id };
 }
 
 describe("ApprovalCard", () => {
@@ -59,7 +63,7 @@ describe("ApprovalCard", () => {
   });
 
   it("ignores an Enter typed right as it appears, then Enter allows once", async () => {
-    const { key, answers, app, target, c } = card();
+    const { key, answers, app, target, c, id } = card();
     key("Enter");
     await tick();
     expect(answers()).toEqual([]);
@@ -67,24 +71,20 @@ describe("ApprovalCard", () => {
     key("Enter");
     await tick();
     flushSync();
-    expect(answers()).toEqual([
-      { type: "approve_tool", id: "approval-1", decision: "allow", remember: false },
-    ]);
-    expect(app.chat.findApproval("approval-1")?.state).toBe("allowed");
+    expect(answers()).toEqual([{ type: "approve_tool", id, decision: "allow", remember: false }]);
+    expect(app.chat.findApproval(id)?.state).toBe("allowed");
     expect(target.querySelector("[data-test=approval-outcome]")?.textContent).toContain("allowed once");
     expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
     unmount(c);
   });
 
   it("A always allows and says what was remembered", async () => {
-    const { key, answers, target, c } = card();
+    const { key, answers, target, c, id } = card();
     await armed();
     key("a");
     await tick();
     flushSync();
-    expect(answers()).toEqual([
-      { type: "approve_tool", id: "approval-1", decision: "allow", remember: true },
-    ]);
+    expect(answers()).toEqual([{ type: "approve_tool", id, decision: "allow", remember: true }]);
     expect(target.querySelector("[data-test=approval-outcome]")?.textContent).toContain(
       'always allowed: the bash command "git status && rm -rf ~"',
     );
@@ -95,15 +95,13 @@ describe("ApprovalCard", () => {
     let reached = false;
     const spy = () => (reached = true);
     window.addEventListener("keydown", spy);
-    const { key, answers, app, c } = card();
+    const { key, answers, app, c, id } = card();
     const ev = key("Escape");
     await tick();
     expect(ev.defaultPrevented).toBe(true);
     expect(reached).toBe(false);
-    expect(answers()).toEqual([
-      { type: "approve_tool", id: "approval-1", decision: "deny", remember: false },
-    ]);
-    expect(app.chat.findApproval("approval-1")?.state).toBe("denied");
+    expect(answers()).toEqual([{ type: "approve_tool", id, decision: "deny", remember: false }]);
+    expect(app.chat.findApproval(id)?.state).toBe("denied");
     window.removeEventListener("keydown", spy);
     unmount(c);
   });
@@ -125,22 +123,22 @@ describe("ApprovalCard", () => {
   });
 
   it("keeps the card answerable when an answer is refused", async () => {
-    const { backend, target, c, app } = card();
+    const { backend, target, c, app, id } = card();
     backend.approveError = "approve_tool: cannot remember the rule: config.json is not valid JSON";
     target.querySelector<HTMLButtonElement>("[data-test=approval-always]")!.click();
     await tick();
     flushSync();
     expect(target.querySelector("[data-test=approval-problem]")?.textContent).toContain("not valid JSON");
-    expect(app.chat.findApproval("approval-1")?.state).toBe("waiting");
+    expect(app.chat.findApproval(id)?.state).toBe("waiting");
     backend.approveError = null;
     target.querySelector<HTMLButtonElement>("[data-test=approval-deny]")!.click();
     await tick();
-    expect(app.chat.findApproval("approval-1")?.state).toBe("denied");
+    expect(app.chat.findApproval(id)?.state).toBe("denied");
     unmount(c);
   });
 
   it("a card left unanswered when its call ends can no longer be answered", () => {
-    const { app, target, c } = card();
+    const { app, target, c, id } = card();
     app.handle({
       type: "tool_result",
       id: "t1",
@@ -148,7 +146,7 @@ describe("ApprovalCard", () => {
       content: [{ type: "text", text: "aborted" }],
     });
     flushSync();
-    expect(app.chat.findApproval("approval-1")?.state).toBe("expired");
+    expect(app.chat.findApproval(id)?.state).toBe("expired");
     expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
     unmount(c);
   });
