@@ -53,7 +53,10 @@ fn script(e: &Env, id: &str, tool: &str, args: Value) {
 }
 
 fn text(result: &Value) -> String {
-    result["content"][0]["text"].as_str().unwrap_or("").to_owned()
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn config(home: &Path) -> Value {
@@ -98,7 +101,10 @@ async fn an_approved_call_runs_after_its_tool_call_event() {
     assert_eq!(ap["call_id"], "t1");
     assert_eq!(ap["args"], json!({"command": "echo approved-run"}));
     assert!(ap["reason"].as_str().unwrap().contains("bash"), "{ap}");
-    assert!(ap["remember"].as_str().unwrap().contains("echo approved-run"));
+    assert!(ap["remember"]
+        .as_str()
+        .unwrap()
+        .contains("echo approved-run"));
     // Nothing ran yet: the turn waits.
     assert!(of(&z.log, "tool_result").is_empty());
     let r = answer(&mut z, &ap["id"], "allow", json!({})).await;
@@ -162,10 +168,25 @@ async fn a_client_prefix_rule_must_match_the_command() {
     script(&e, "t2", "bash", json!({"command": "echo prefix two"}));
     let mut z = start(&e, &["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "first").await;
-    let r = answer(&mut z, &ap["id"], "allow", json!({"remember":true,"rule":"ls *"})).await;
+    let r = answer(
+        &mut z,
+        &ap["id"],
+        "allow",
+        json!({"remember":true,"rule":"ls *"}),
+    )
+    .await;
     assert_eq!(r["success"], false);
-    assert!(r["error"].as_str().unwrap().contains("does not match"), "{r}");
-    let r = answer(&mut z, &ap["id"], "allow", json!({"remember":true,"rule":"echo prefix *"})).await;
+    assert!(
+        r["error"].as_str().unwrap().contains("does not match"),
+        "{r}"
+    );
+    let r = answer(
+        &mut z,
+        &ap["id"],
+        "allow",
+        json!({"remember":true,"rule":"echo prefix *"}),
+    )
+    .await;
     assert_eq!(r["success"], true, "{r}");
     z.until(|v| v["type"] == "done").await;
     let evs = z.prompt("second").await;
@@ -195,7 +216,10 @@ async fn abort_denies_a_waiting_approval_and_ends_the_prompt_once() {
     // Answering now is refused: the approval was settled by the abort.
     let r = answer(&mut z, &ap["id"], "allow", json!({})).await;
     assert_eq!(r["success"], false);
-    assert!(r["error"].as_str().unwrap().contains("already answered"), "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("already answered"),
+        "{r}"
+    );
     let pong = z.call(json!({"type":"ping"})).await;
     assert_eq!(pong["success"], true);
     assert_eq!(of(&z.log, "done").len(), 1, "exactly one done");
@@ -211,7 +235,10 @@ async fn a_second_answer_and_an_unknown_id_are_refused() {
     let mut z = start(&e, &["--approvals", "ask"]).await;
     let r = answer(&mut z, &json!("approval-99"), "allow", json!({})).await;
     assert_eq!(r["success"], false);
-    assert!(r["error"].as_str().unwrap().contains("no approval has id"), "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("no approval has id"),
+        "{r}"
+    );
     let ap = until_approval(&mut z, "go").await;
     let first = answer(&mut z, &ap["id"], "allow", json!({})).await;
     assert_eq!(first["success"], true);
@@ -226,7 +253,8 @@ async fn a_second_answer_and_an_unknown_id_are_refused() {
     let r = z.call(json!({"type":"approve_tool","id":"x"})).await;
     assert_eq!(r["success"], false, "a missing decision is refused: {r}");
     let from = z.log.len();
-    z.send_raw(r#"{"type":"approve_tool","decision":"allow"}"#).await;
+    z.send_raw(r#"{"type":"approve_tool","decision":"allow"}"#)
+        .await;
     let r = z
         .find_from(from, |v| v["type"] == "response" && v["id"].is_null())
         .await;
@@ -256,8 +284,10 @@ async fn writes_inside_the_project_run_and_outside_or_through_a_link_ask() {
         "",
         "w3",
         "edit",
-        &[&json!({"path": "out/far.txt", "old_string": "old", "new_string": "linked"})
-            .to_string()],
+        &[
+            &json!({"path": "out/far.txt", "old_string": "old", "new_string": "linked"})
+                .to_string(),
+        ],
     ));
     e.s.push(anthropic_text(&["ok"]));
     let mut z = start(&e, &["--approvals", "ask"]).await;
@@ -271,10 +301,17 @@ async fn writes_inside_the_project_run_and_outside_or_through_a_link_ask() {
         "inside"
     );
     assert_eq!(ap["call_id"], "w2");
-    assert!(ap["reason"].as_str().unwrap().contains("outside the project"));
+    assert!(ap["reason"]
+        .as_str()
+        .unwrap()
+        .contains("outside the project"));
     assert_eq!(ap["before"], "old line\n", "the current text, for a diff");
     answer(&mut z, &ap["id"], "deny", json!({})).await;
-    let ap = z.until(|v| v["type"] == "tool_approval").await.pop().unwrap();
+    let ap = z
+        .until(|v| v["type"] == "tool_approval")
+        .await
+        .pop()
+        .unwrap();
     assert_eq!(ap["call_id"], "w3");
     let real = std::fs::canonicalize(outside.path()).unwrap();
     assert!(
@@ -322,7 +359,11 @@ async fn a_prefix_rule_cannot_be_stretched_with_chained_commands() {
     let mut z = start(&e, &["--approvals", "ask"]).await;
     z.send(json!({"type":"prompt","message":"go"})).await;
     for cmd in attempts {
-        let ap = z.until(|v| v["type"] == "tool_approval").await.pop().unwrap();
+        let ap = z
+            .until(|v| v["type"] == "tool_approval")
+            .await
+            .pop()
+            .unwrap();
         assert_eq!(ap["args"]["command"], cmd, "asked about the exact command");
         answer(&mut z, &ap["id"], "deny", json!({})).await;
     }
@@ -350,16 +391,20 @@ async fn a_broken_rule_section_denies_in_auto_and_asks_in_ask() {
     z.call(json!({"type":"ping"})).await;
     let warned = of(&z.log, "error");
     assert!(
-        warned
-            .iter()
-            .any(|v| v["message"].as_str().unwrap().contains("approvals.tools.bash")),
+        warned.iter().any(|v| v["message"]
+            .as_str()
+            .unwrap()
+            .contains("approvals.tools.bash")),
         "a broken section is said at start: {:#?}",
         z.log
     );
     let evs = z.prompt("go").await;
     let res = of(&evs, "tool_result")[0];
     assert_eq!(res["is_error"], true);
-    assert!(text(res).contains("approvals.tools.bash is \"alow\""), "{res}");
+    assert!(
+        text(res).contains("approvals.tools.bash is \"alow\""),
+        "{res}"
+    );
     assert!(!e.cwd.path().join("ran.txt").exists());
     drop(z);
 
@@ -368,7 +413,10 @@ async fn a_broken_rule_section_denies_in_auto_and_asks_in_ask() {
     script(&e, "t2", "read", json!({"path": "x.txt"}));
     let mut z = start(&e, &["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "read").await;
-    assert!(ap["reason"].as_str().unwrap().contains("not valid JSON"), "{ap}");
+    assert!(
+        ap["reason"].as_str().unwrap().contains("not valid JSON"),
+        "{ap}"
+    );
     let r = answer(&mut z, &ap["id"], "allow", json!({"remember":true})).await;
     assert_eq!(r["success"], false, "a broken file is never rewritten: {r}");
     assert_eq!(
@@ -433,7 +481,10 @@ async fn extension_tools_ask_unless_a_rule_allows_them() {
     assert!(ap["reason"].as_str().unwrap().contains("extension fx"));
     answer(&mut z, &ap["id"], "allow", json!({"remember":true})).await;
     z.until(|v| v["type"] == "done").await;
-    assert_eq!(config(e.home.path())["approvals"]["tools"]["lookup"], "allow");
+    assert_eq!(
+        config(e.home.path())["approvals"]["tools"]["lookup"],
+        "allow"
+    );
     let evs = z.prompt("again").await;
     assert!(of(&evs, "tool_approval").is_empty());
 }

@@ -151,7 +151,10 @@ impl Approvals {
         let reason = match decision {
             Decision::Allow => return Ok(()),
             Decision::Deny { reason } => {
-                return Err(format!("denied: {reason}; the {} call did not run", req.tool))
+                return Err(format!(
+                    "denied: {reason}; the {} call did not run",
+                    req.tool
+                ))
             }
             Decision::Ask { reason } => reason,
         };
@@ -227,7 +230,9 @@ impl Approvals {
             return Err(if t.settled.contains(id) {
                 format!("approve_tool: approval {id} was already answered (or its prompt was aborted); each approval takes one answer")
             } else {
-                format!("approve_tool: no approval has id {id:?}; use the id of a tool_approval event")
+                format!(
+                    "approve_tool: no approval has id {id:?}; use the id of a tool_approval event"
+                )
             });
         };
         if rule.is_some() && !remember {

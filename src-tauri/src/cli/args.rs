@@ -231,7 +231,10 @@ mod tests {
 
     #[test]
     fn approvals_take_auto_or_ask() {
-        assert_eq!(parse(&["--approvals", "ask"]).approvals, Some(ApprovalMode::Ask));
+        assert_eq!(
+            parse(&["--approvals", "ask"]).approvals,
+            Some(ApprovalMode::Ask)
+        );
         assert_eq!(parse(&["rpc"]).approvals, None);
         assert!(Cli::try_parse_from(["zot", "--approvals", "sometimes"]).is_err());
     }

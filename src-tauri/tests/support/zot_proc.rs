@@ -165,7 +165,10 @@ impl Rpc {
             }
             i = self.log.len();
             if self.read().await.is_none() {
-                panic!("zot closed stdout before the expected line; log: {:#?}", self.log);
+                panic!(
+                    "zot closed stdout before the expected line; log: {:#?}",
+                    self.log
+                );
             }
         }
     }

@@ -67,10 +67,7 @@ pub fn decide(mode: ApprovalMode, rules: &Result<Rules, String>, call: Call<'_>)
     let rule = rules.tools.get(call.tool).copied();
     if rule == Some(ToolRule::Deny) {
         return Decision::Deny {
-            reason: format!(
-                "approvals.tools.{} is \"deny\" in config.json",
-                call.tool
-            ),
+            reason: format!("approvals.tools.{} is \"deny\" in config.json", call.tool),
         };
     }
     if call.tool == "bash" && call.extension.is_none() && rules.bash_allows(command(call.args)) {
@@ -178,7 +175,10 @@ mod tests {
             "bash": ["ls *"]}));
         for mode in [ApprovalMode::Ask, ApprovalMode::Auto] {
             let d = |tool, args: Value| decide(mode, &r, call(tool, &args, cwd));
-            assert!(matches!(d("bash", json!({"command": "ls"})), Decision::Deny { .. }));
+            assert!(matches!(
+                d("bash", json!({"command": "ls"})),
+                Decision::Deny { .. }
+            ));
             assert_eq!(d("write", json!({"path": "/etc/x"})), Decision::Allow);
             assert_eq!(d("fetch", json!({})), Decision::Allow);
         }
@@ -212,7 +212,11 @@ mod tests {
         let cwd = Path::new("/");
         let broken: Result<Rules, String> = Err("approvals.tools.x is 3".into());
         let args = json!({"path": "a"});
-        assert!(asks(&decide(ApprovalMode::Ask, &broken, call("read", &args, cwd))));
+        assert!(asks(&decide(
+            ApprovalMode::Ask,
+            &broken,
+            call("read", &args, cwd)
+        )));
         assert!(matches!(
             decide(ApprovalMode::Auto, &broken, call("read", &args, cwd)),
             Decision::Deny { .. }

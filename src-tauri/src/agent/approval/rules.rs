@@ -39,7 +39,8 @@ pub enum BashRule {
 
 /// Whether `s` holds shell syntax or control characters.
 fn has_shell_syntax(s: &str) -> bool {
-    s.chars().any(|c| SHELL_SYNTAX.contains(&c) || c.is_control())
+    s.chars()
+        .any(|c| SHELL_SYNTAX.contains(&c) || c.is_control())
 }
 
 impl BashRule {
@@ -302,7 +303,16 @@ mod tests {
 
     #[test]
     fn unsafe_or_empty_rules_are_refused() {
-        for bad in ["", "  ", "*", " *", "git;x *", "git $(x) *", "a * *", "cargo*"] {
+        for bad in [
+            "",
+            "  ",
+            "*",
+            " *",
+            "git;x *",
+            "git $(x) *",
+            "a * *",
+            "cargo*",
+        ] {
             assert!(BashRule::parse(bad).is_err(), "{bad:?}");
         }
         // Exact rules may hold shell syntax: they match only themselves.
@@ -321,9 +331,12 @@ mod tests {
         assert_eq!(r.desktop, Some(ApprovalMode::Auto));
         assert!(r.bash_allows("ls -la"));
         assert_eq!(Rules::from_config(&json!({})).unwrap(), Rules::default());
-        let e = Rules::from_config(&json!({"approvals": {"tools": {"write": "alow"}}}))
-            .unwrap_err();
-        assert!(e.contains("approvals.tools.write") && e.contains("alow"), "{e}");
+        let e =
+            Rules::from_config(&json!({"approvals": {"tools": {"write": "alow"}}})).unwrap_err();
+        assert!(
+            e.contains("approvals.tools.write") && e.contains("alow"),
+            "{e}"
+        );
         let e = Rules::from_config(&json!({"approvals": {"bash": [3]}})).unwrap_err();
         assert!(e.contains("approvals.bash"), "{e}");
         let e = Rules::from_config(&json!({"approvals": []})).unwrap_err();
@@ -337,9 +350,10 @@ mod tests {
         remember(home.path(), &NewRule::Bash(rule("git status"))).unwrap();
         remember(home.path(), &NewRule::Bash(rule("git status"))).unwrap();
         remember(home.path(), &NewRule::Tool("write".into(), ToolRule::Allow)).unwrap();
-        let c: Value =
-            serde_json::from_str(&std::fs::read_to_string(home.path().join("config.json")).unwrap())
-                .unwrap();
+        let c: Value = serde_json::from_str(
+            &std::fs::read_to_string(home.path().join("config.json")).unwrap(),
+        )
+        .unwrap();
         assert_eq!(c["theme"], "light");
         assert_eq!(c["approvals"]["bash"], json!(["git status"]));
         assert_eq!(c["approvals"]["tools"]["write"], "allow");
