@@ -121,6 +121,7 @@ export class AppState {
     try {
       await this.backend.rpc({ type: "approve_tool", id: approvalId, decision, remember });
       card.state = decision === "deny" ? "denied" : remember ? "always" : "allowed";
+      this.chat.settleApproval(approvalId);
     } catch (e) {
       card.state = card.state === "sending" ? "waiting" : card.state;
       card.problem = errorMessage(e);

@@ -29,7 +29,9 @@ function approvalEvent(over: Partial<Extract<UiEvent, { type: "tool_approval" }>
 function card(e: UiEvent = approvalEvent()) {
   const backend = new FakeBackend();
   const app = new AppState(backend);
+  app.handle({ type: "tool_call", id: "t1", name: "bash", args: {} });
   app.handle(e);
+  expect(app.chat.items[0]).toMatchObject({ kind: "tool", awaiting: true });
   const item = app.chat.items.at(-1)!;
   const id = item.kind === "approval" ? item.approvalId : "";
   const target = document.createElement("div");
@@ -73,6 +75,7 @@ describe("ApprovalCard", () => {
     flushSync();
     expect(answers()).toEqual([{ type: "approve_tool", id, decision: "allow", remember: false }]);
     expect(app.chat.findApproval(id)?.state).toBe("allowed");
+    expect(app.chat.items.find((i) => i.kind === "tool")).toMatchObject({ awaiting: false });
     expect(target.querySelector("[data-test=approval-outcome]")?.textContent).toContain("allowed once");
     expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
     unmount(c);

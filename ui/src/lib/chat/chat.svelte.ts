@@ -20,6 +20,8 @@ export type ChatItem =
       result?: ContentBlock[];
       isError: boolean;
       done: boolean;
+      /** An approval card for it waits for the user. */
+      awaiting?: boolean;
     }
   | {
       id: number;
@@ -135,6 +137,7 @@ export class ChatState {
   /** `tool_approval`: a card under the call, waiting for the user. */
   approval(e: Extract<UiEvent, { type: "tool_approval" }>): void {
     this.endStream();
+    this.#markAwaiting(e.call_id, true);
     this.push({
       kind: "approval",
       approvalId: e.id,
@@ -158,12 +161,32 @@ export class ChatState {
     return undefined;
   }
 
+  /** Marks the tool card of `callId` as waiting for approval (or not). */
+  #markAwaiting(callId: string, awaiting: boolean): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "tool" && it.callId === callId) {
+        it.awaiting = awaiting;
+        return;
+      }
+    }
+  }
+
+  /** An approval was answered: its call runs (or not) from here. */
+  settleApproval(approvalId: string): void {
+    const card = this.findApproval(approvalId);
+    if (card) this.#markAwaiting(card.callId, false);
+  }
+
   /** Cards still waiting when their call ended without an answer (an
    * abort, the end of the prompt) can no longer be answered. */
   expireApprovals(callId?: string): void {
     for (const it of this.items)
       if (it.kind === "approval" && (it.state === "waiting" || it.state === "sending"))
-        if (callId === undefined || it.callId === callId) it.state = "expired";
+        if (callId === undefined || it.callId === callId) {
+          it.state = "expired";
+          this.#markAwaiting(it.callId, false);
+        }
   }
 
   /** `tool_result`, matched to its card by call id. */
@@ -175,6 +198,7 @@ export class ChatState {
         it.result = content;
         it.isError = isError;
         it.done = true;
+        it.awaiting = false;
         if (extension) it.extension = extension;
         return;
       }
