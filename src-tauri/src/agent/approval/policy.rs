@@ -93,7 +93,12 @@ pub fn decide(mode: ApprovalMode, rules: &Result<Rules, String>, call: Call<'_>)
     }
     match call.tool {
         "bash" => Decision::Ask {
-            reason: "bash runs a shell command; no remembered rule matches it".into(),
+            reason: match rules.bash_near_miss(command(call.args)) {
+                Some(rule) => format!(
+                    "bash runs a shell command; the remembered rule \"{rule}\" does not cover it because it holds shell syntax (; & | < > ( ) $ ` \\ or a line break)"
+                ),
+                None => "bash runs a shell command; no remembered rule matches it".into(),
+            },
         },
         "write" | "edit" => {
             let path = call.args.get("path").and_then(Value::as_str).unwrap_or("");
@@ -191,6 +196,10 @@ mod tests {
         };
         assert_eq!(d("ls -la"), Decision::Allow);
         assert!(asks(&d("ls; rm -rf ~")));
+        let Decision::Ask { reason } = d("ls -la && rm -rf ~") else {
+            panic!("not asked")
+        };
+        assert!(reason.contains("\"ls *\" does not cover it"), "{reason}");
         assert!(asks(&d("rm -rf ~")));
     }
 

@@ -157,6 +157,25 @@ impl Rules {
     pub fn bash_allows(&self, command: &str) -> bool {
         self.bash.iter().any(|r| r.matches(command))
     }
+
+    /// A prefix rule whose words `command` starts with, although the rule
+    /// does not cover it (it holds shell syntax): worth saying in the
+    /// reason, so the user sees why a remembered rule did not apply.
+    pub fn bash_near_miss(&self, command: &str) -> Option<String> {
+        if !has_shell_syntax(command.trim()) {
+            return None;
+        }
+        self.bash.iter().find_map(|r| match r {
+            BashRule::Prefix(words) => {
+                let mut got = command.split_whitespace();
+                words
+                    .iter()
+                    .all(|w| got.next().is_some_and(|g| g.starts_with(w.as_str())))
+                    .then(|| r.text())
+            }
+            BashRule::Exact(_) => None,
+        })
+    }
 }
 
 /// `config.json` as written, when it exists; an error says why it cannot
