@@ -196,7 +196,10 @@ mod tests {
         };
         assert_eq!(d("ls -la"), Decision::Allow);
         assert!(asks(&d("ls; rm -rf ~")));
-        let Decision::Ask { reason } = d("ls -la && rm -rf ~") else {
+        let plain = rules(json!({"bash": ["ls *"]}));
+        let args = json!({"command": "ls -la && rm -rf ~"});
+        let Decision::Ask { reason } = decide(ApprovalMode::Ask, &plain, call("bash", &args, cwd))
+        else {
             panic!("not asked")
         };
         assert!(reason.contains("\"ls *\" does not cover it"), "{reason}");
