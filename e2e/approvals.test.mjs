@@ -12,7 +12,8 @@ import { startApp, send, shot } from "./lib/app.mjs";
 let app;
 let s;
 before(async () => {
-  app = await startApp();
+  // No --approvals: the window's own default (`ask`) is under test.
+  app = await startApp({ approvals: null });
   s = app.s;
 });
 after(async () => app?.stop());
