@@ -160,14 +160,16 @@ impl Backend {
     /// anything was running.
     pub fn abort(&self) -> bool {
         self.inner.epoch.fetch_add(1, Ordering::SeqCst);
-        // Also wakes a call waiting for approval (the cancel does too;
-        // this keeps the table empty even if the waiter is gone).
-        self.inner.agent.approvals.deny_all();
         self.inner
             .cancel
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .cancel();
+        // Then every waiting approval is settled as denied. After the
+        // cancel, never before: a call woken by this denial must find the
+        // prompt cancelled, or the loop would take it for a plain denial
+        // and call the model again.
+        self.inner.agent.approvals.deny_all();
         self.busy()
     }
 

@@ -206,6 +206,9 @@ async fn abort_denies_a_waiting_approval_and_ends_the_prompt_once() {
     e.s.push(anthropic_text(&["after"]));
     let mut z = start(&e, &["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "go").await;
+    // An unanswered approval keeps the prompt running.
+    let st = z.call(json!({"type":"get_state"})).await;
+    assert_eq!(st["data"]["busy"], true, "{st}");
     z.call(json!({"type":"abort"})).await;
     let evs = z.until(|v| v["type"] == "done").await;
     let res = of(&evs, "tool_result")[0];
@@ -225,7 +228,12 @@ async fn abort_denies_a_waiting_approval_and_ends_the_prompt_once() {
     assert_eq!(of(&z.log, "done").len(), 1, "exactly one done");
     // The next prompt runs normally.
     let evs = z.prompt("again").await;
-    assert_eq!(of(&evs, "assistant_message")[0]["content"], "after");
+    let said: Vec<&Value> = of(&evs, "assistant_message");
+    assert_eq!(
+        said.first().map(|m| m["content"].clone()),
+        Some(json!("after")),
+        "{evs:#?}"
+    );
 }
 
 #[tokio::test]
