@@ -257,7 +257,9 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
     }
     let mut req = serde_json::from_value::<RpcRequest>(v).map_err(|e| {
         let msg = e.to_string();
-        Box::new(if msg.contains("unknown variant") {
+        // Only an unknown `type` is an unknown command; an unknown value
+        // of a field (`decision: "maybe"`) is a bad command.
+        Box::new(if msg.contains(&format!("unknown variant `{ty}`")) {
             RpcResponse::err(
                 id.clone(),
                 &ty,
@@ -312,6 +314,26 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn approve_tool_takes_the_line_id_as_the_approval_id() {
+        let r = parse(r#"{"type":"approve_tool","id":"approval-3","decision":"deny"}"#).unwrap();
+        assert_eq!(r.id.as_deref(), Some("approval-3"));
+        assert!(matches!(
+            r.command,
+            RpcCommand::ApproveTool { ref id, .. } if id == "approval-3"
+        ));
+        let e = parse(r#"{"type":"approve_tool","decision":"allow"}"#).unwrap_err();
+        assert!(
+            e.error.as_deref().unwrap().contains("needs \"id\""),
+            "{e:?}"
+        );
+        let e = parse(r#"{"type":"approve_tool","id":"a","decision":"maybe"}"#).unwrap_err();
+        assert!(
+            e.error.as_deref().unwrap().contains("bad approve_tool"),
+            "{e:?}"
+        );
+    }
 
     #[test]
     fn bad_lines_say_what_was_wrong() {
