@@ -38,8 +38,19 @@ export function scratchDir(prefix) {
   return dir;
 }
 
-/** Launches zot; call `stop()` when done. */
-export async function startApp({ exts = [], projectExts = [], theme, extraArgs = [], env: extraEnv = {}, unset = [] } = {}) {
+/** Launches zot; call `stop()` when done. `approvals` is passed as
+ * `--approvals` ("auto" unless a test is about approvals: the window's
+ * own default is "ask"); `null` passes no flag, so the window's default
+ * applies. */
+export async function startApp({
+  exts = [],
+  projectExts = [],
+  theme,
+  extraArgs = [],
+  env: extraEnv = {},
+  unset = [],
+  approvals = "auto",
+} = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = scratchDir("zot-e2e-");
@@ -55,6 +66,7 @@ export async function startApp({ exts = [], projectExts = [], theme, extraArgs =
   const llm = await startFakeLlm();
   const args = ["--provider", "anthropic", "--model", "fake-model", "--api-key", "sk-e2e-000000001234", "--base-url", llm.url, "--cwd", project];
   args.push(...(extraArgs.length ? extraArgs : ["--no-session"]));
+  if (approvals) args.push("--approvals", approvals);
   // Extensions run from copies, so their data (todos.json, frames.jsonl)
   // stays in the temp dir and never touches the checkout.
   for (const e of exts) {

@@ -5,6 +5,9 @@
 //   "stream slowly" → a long answer, one delta every 100 ms, so a test can
 //                     abort it mid-stream (the request records `cut: true`
 //                     when the app closes the stream early);
+//   "run the command" → a bash call (`echo e2e-approved`), for approvals;
+//   "write outside PATH" → a write of PATH (outside the project), for the
+//                     approval card's diff;
 //   anything else   → a short streamed markdown answer.
 import http from "node:http";
 
@@ -103,6 +106,15 @@ export async function startFakeLlm() {
             "tool_use",
           ),
         );
+      }
+      if (/run the command/i.test(text)) {
+        const call = { type: "tool_use", id: `toolu_bash_${requests.length}`, name: "bash", input: { command: "echo e2e-approved" } };
+        return sse(res, message([call], "tool_use"));
+      }
+      const outside = /write outside (\S+)/i.exec(text);
+      if (outside) {
+        const input = { path: outside[1], content: "alpha\nBETA\ngamma\n" };
+        return sse(res, message([{ type: "tool_use", id: `toolu_write_${requests.length}`, name: "write", input }], "tool_use"));
       }
       if (/stream slowly/i.test(text)) {
         const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");

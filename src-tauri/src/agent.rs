@@ -21,6 +21,7 @@
     )
 )]
 
+pub mod approval;
 pub mod compaction;
 pub mod ext_host;
 pub mod extensions;
@@ -96,6 +97,8 @@ pub struct Agent {
     pub turn: tokio::sync::Mutex<()>,
     /// Where events go.
     pub events: UnboundedSender<UiEvent>,
+    /// The gate every tool call passes after interception.
+    pub approvals: Arc<approval::Approvals>,
     /// Mutable state.
     pub state: Mutex<State>,
 }

@@ -100,6 +100,9 @@ impl Backend {
         }
 
         let agent = build_agent(&opts, &host, model, &tx)?;
+        if let Some(problem) = agent.approvals.problem() {
+            let _ = tx.send(UiEvent::Error { message: problem });
+        }
 
         let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
         let (atx, arx) = mpsc::unbounded_channel::<UiEvent>();
@@ -163,6 +166,11 @@ impl Backend {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .cancel();
+        // Then every waiting approval is settled as denied. After the
+        // cancel, never before: a call woken by this denial must find the
+        // prompt cancelled, or the loop would take it for a plain denial
+        // and call the model again.
+        self.inner.agent.approvals.deny_all();
         self.busy()
     }
 
@@ -294,6 +302,12 @@ fn build_agent(
         ),
         turn: tokio::sync::Mutex::new(()),
         events: tx.clone(),
+        approvals: Arc::new(crate::agent::approval::Approvals::new(
+            opts.approvals,
+            opts.approvals_can_ask,
+            opts.zot_home.clone(),
+            opts.cwd.clone(),
+        )),
         state: Mutex::new(State {
             messages,
             usage: Default::default(),

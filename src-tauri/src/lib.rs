@@ -71,7 +71,9 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
             "this zot was built without the desktop window; run a prompt with `zot -p \"…\"`, or use --mode json|rpc"
         );
     };
-    let opts = BackendOptions::from_cli(&cli, false)?;
+    let mut opts = BackendOptions::from_cli(&cli, false)?;
+    // Print and JSON modes read no commands, so nobody could answer.
+    opts.approvals_can_ask = mode == Mode::Rpc;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

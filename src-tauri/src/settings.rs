@@ -67,6 +67,10 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         key_hint,
         theme: config["theme"].as_str().unwrap_or("dark").to_string(),
         providers: PROVIDERS.iter().map(|p| p.to_string()).collect(),
+        approvals: match backend {
+            Some(b) => b.agent().approvals.mode(),
+            None => crate::backend::options::approval_mode(None, true, start.zot_home),
+        },
     }
 }
 
@@ -100,6 +104,15 @@ pub async fn save(
         config["theme"] = json!(theme);
     }
     write_config(home, &config)?;
+    if let Some(mode) = update.approvals {
+        crate::agent::approval::rules::remember(
+            home,
+            &crate::agent::approval::rules::NewRule::Desktop(mode),
+        )
+        .map_err(anyhow::Error::msg)
+        .context("cannot save the approval mode")?;
+        backend.agent().approvals.set_mode(mode);
+    }
     let key = update
         .api_key
         .as_ref()

@@ -70,6 +70,9 @@ pub struct Settings {
     pub theme: String,
     /// Every provider that can be picked.
     pub providers: Vec<String>,
+    /// Whether tool calls wait for approval in this app (saved as
+    /// `approvals.desktop` in `config.json`; default `ask`).
+    pub approvals: crate::approvals::ApprovalMode,
 }
 
 /// A change from a settings view; absent fields stay as they are.
@@ -90,6 +93,10 @@ pub struct SettingsUpdate {
     /// Saved for the next start; the page applies it live.
     #[ts(optional)]
     pub theme: Option<String>,
+    /// Saved, and used from the next tool call on.
+    #[serde(default)]
+    #[ts(optional)]
+    pub approvals: Option<crate::approvals::ApprovalMode>,
 }
 
 /// What "Develop a folder…" started.

@@ -28,6 +28,7 @@
     )
 )]
 
+pub mod approvals;
 pub mod builtins;
 pub mod catalog;
 pub mod content;

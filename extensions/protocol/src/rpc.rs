@@ -153,6 +153,27 @@ pub enum RpcCommand {
         #[ts(optional)]
         instructions: Option<String>,
     },
+    /// Answers a `tool_approval` (spec/rpc.md "Tool approvals").
+    ApproveTool {
+        /// The approval's `id` (not the tool call's). On the RPC wire it is
+        /// the request's own `id`, which the response echoes; the RPC
+        /// mode copies it here.
+        #[serde(default)]
+        id: String,
+        /// Run it or not.
+        decision: crate::approvals::ApprovalDecision,
+        /// With `allow`: also write a rule to `config.json` so the next
+        /// such call runs without asking.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        remember: Option<bool>,
+        /// With `remember` on a `bash` call: the rule to write instead of
+        /// the exact command, e.g. `cargo test *`; it must match the
+        /// command being approved (docs/security.md "Tool approvals").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        rule: Option<String>,
+    },
 }
 
 /// One session of the project, for the sidebar.
@@ -841,5 +862,33 @@ pub enum UiEvent {
         extensions: Vec<String>,
         /// What each would run, and which global extension it would shadow.
         details: Vec<UntrustedExtension>,
+    },
+    /// A tool call waits for the user (`--approvals ask`); answer with
+    /// `approve_tool`. Sent after the call's `tool_call` event, with the
+    /// arguments that will run (after every interceptor).
+    ToolApproval {
+        /// The approval's id, for `approve_tool`.
+        id: String,
+        /// The tool call's id (its `tool_call` event).
+        call_id: String,
+        /// The tool's name.
+        tool: String,
+        /// The arguments that will run.
+        args: Value,
+        /// The owning extension, for extension tools.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        extension: Option<String>,
+        /// Why it needs approval, in words.
+        reason: String,
+        /// What "always allow" would remember, in words (e.g. `bash
+        /// command "git status"`, `every write call`).
+        remember: String,
+        /// For `write`/`edit`: the file's current text (absent when the
+        /// file does not exist, is not text, or is over 256 KiB), so a
+        /// client can show a diff.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        before: Option<String>,
     },
 }

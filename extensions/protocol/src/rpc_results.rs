@@ -59,6 +59,8 @@ pub enum RpcResult {
     SessionDeleted(SessionDeletedResult),
     /// `compact`.
     Compacted(CompactResult),
+    /// `approve_tool`.
+    Approved(ApproveToolResult),
 }
 
 /// `session_list`: newest first.
@@ -108,6 +110,20 @@ pub struct CompactResult {
     /// Messages kept verbatim after the summary.
     #[ts(type = "number")]
     pub kept_messages: usize,
+}
+
+/// `approve_tool`: the answer was taken.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ApproveToolResult {
+    /// The approval answered.
+    pub id: String,
+    /// What was decided.
+    pub decision: crate::approvals::ApprovalDecision,
+    /// The rule written to `config.json` (`remember:true`), in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub remembered: Option<String>,
 }
 
 /// `ext_restart`: how the fresh run settled.

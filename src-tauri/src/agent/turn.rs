@@ -1,13 +1,14 @@
 //! The loop for one prompt: turn_start intercept → model call → stream →
-//! assistant_message intercept → each tool call (intercept, run, result) →
-//! next step, until the model ends its turn, `--max-steps`, an abort, an
-//! error or a block. Ends every prompt with exactly one `done`.
+//! assistant_message intercept → each tool call (intercept, approval, run,
+//! result) → next step, until the model ends its turn, `--max-steps`, an
+//! abort, an error or a block. Ends every prompt with exactly one `done`.
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use zot_ext_protocol::rpc::{StopReason, UiEvent};
 use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent, NoteLevel};
 
+use super::approval::Request;
 use super::extensions::Verdict;
 use super::tool_loading::{self, SELECT_TOOLS};
 use super::transcript::{Block, Message, Role};
@@ -442,6 +443,20 @@ impl Agent {
             args: args.clone(),
             extension: ext_owner.clone(),
         });
+        // Approval comes after every interceptor, on the arguments that
+        // will actually run (docs/security.md "Tool approvals").
+        let gate = Request {
+            call_id: id,
+            tool: name,
+            args: &args,
+            extension: ext_owner.as_deref(),
+            // The lead wires the MCP `read_only` annotation here once the
+            // host's tool records carry it (issue #14, the `mcp` helper).
+            read_only: false,
+        };
+        if let Err(denied) = self.approvals.check(gate, &self.events, cancel).await {
+            return (ToolOutput::err(denied), ext_owner);
+        }
         let ctx = ToolCtx {
             cwd: self.cwd.clone(),
             cancel: cancel.clone(),

@@ -140,6 +140,17 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
         RpcCommand::Compact { instructions } => compact(b, instructions.as_deref())
             .await
             .map(RpcResult::Compacted),
+        RpcCommand::ApproveTool {
+            id,
+            decision,
+            remember,
+            rule,
+        } => b
+            .inner
+            .agent
+            .approvals
+            .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
+            .map(RpcResult::Approved),
     }
 }
 

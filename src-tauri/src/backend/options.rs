@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use zot_ext_host::HostConfig;
+use zot_ext_protocol::approvals::ApprovalMode;
 
 pub use crate::agent::session::SessionChoice;
 use crate::agent::ProviderSlot;
@@ -49,6 +50,13 @@ pub struct BackendOptions {
     pub session: SessionChoice,
     /// The GUI: `submit` frames queue prompts. Headless modes ignore them.
     pub interactive: bool,
+    /// `--approvals`, resolved: the flag, else `approvals.desktop` from
+    /// `config.json` (window only), else `ask` in the window and `auto`
+    /// headless.
+    pub approvals: ApprovalMode,
+    /// Whether a client can answer `tool_approval` (false in print and
+    /// JSON modes, where what would be asked is denied).
+    pub approvals_can_ask: bool,
 }
 
 /// `$ZOT_HOME`, or an error saying how to set it.
@@ -81,13 +89,14 @@ impl BackendOptions {
         } else {
             SessionChoice::New
         };
+        let home = zot_home()?;
         Ok(BackendOptions {
             provider: cli.provider,
             model: cli.model.clone(),
             api_key: cli.api_key.clone(),
             base_url: cli.base_url.clone(),
             cwd: resolve_cwd(cli.cwd.as_ref())?,
-            zot_home: zot_home()?,
+            zot_home: home.clone(),
             explicit: cli.ext.clone(),
             no_ext: cli.no_ext,
             watch: cli.watch,
@@ -99,6 +108,8 @@ impl BackendOptions {
             append_system_prompt: cli.append_system_prompt.clone(),
             session,
             interactive,
+            approvals: approval_mode(cli.approvals, interactive, &home),
+            approvals_can_ask: true,
         })
     }
 }
@@ -168,6 +179,27 @@ pub fn rpc_token() -> Option<String> {
         .iter()
         .filter_map(|k| std::env::var(k).ok())
         .find(|v| !v.is_empty())
+}
+
+/// The approval mode of a run: `--approvals`, else (in the window) the
+/// Settings choice `approvals.desktop`, else `ask` in the window and
+/// `auto` headless (spec/rpc.md "Tool approvals"). A broken section leaves
+/// the window at `ask`.
+pub fn approval_mode(
+    flag: Option<ApprovalMode>,
+    interactive: bool,
+    home: &std::path::Path,
+) -> ApprovalMode {
+    if let Some(m) = flag {
+        return m;
+    }
+    if !interactive {
+        return ApprovalMode::Auto;
+    }
+    crate::agent::approval::rules::load(home)
+        .ok()
+        .and_then(|r| r.desktop)
+        .unwrap_or(ApprovalMode::Ask)
 }
 
 /// `ext_start_timeout_secs` from `config.json`: how long an extension may

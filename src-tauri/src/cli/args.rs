@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use zot_ext_protocol::approvals::ApprovalMode;
 
 use super::ext::ExtArgs;
 use crate::providers::ProviderKind;
@@ -128,6 +129,13 @@ pub struct Cli {
     #[arg(short = 'c', long = "continue", global = true)]
     pub continue_: bool,
 
+    /// Tool approvals: `auto` runs every tool unless a rule in
+    /// $ZOT_HOME/config.json denies it; `ask` waits for the user on calls
+    /// that need approval (docs/security.md). Default: `auto` headless,
+    /// `ask` (or the Settings choice) in the window.
+    #[arg(long, value_name = "auto|ask", value_parser = parse_approvals, global = true)]
+    pub approvals: Option<ApprovalMode>,
+
     /// Reasoning effort (off, minimal, low, medium, high, xhigh, max).
     /// Accepted for the reference zot's clients, which pass it; zot does
     /// not send a thinking setting to providers yet (docs/rpc.md).
@@ -142,6 +150,15 @@ pub struct Cli {
     /// With --list-models: a JSON array instead of the table.
     #[arg(long, requires = "list_models")]
     pub json: bool,
+}
+
+/// Parses `--approvals`.
+fn parse_approvals(s: &str) -> Result<ApprovalMode, String> {
+    match s {
+        "auto" => Ok(ApprovalMode::Auto),
+        "ask" => Ok(ApprovalMode::Ask),
+        _ => Err(format!("{s:?} is not a mode; use auto or ask")),
+    }
 }
 
 /// Subcommands.
@@ -210,6 +227,16 @@ mod tests {
         assert!(matches!(c.command, Some(Command::Ext(_))));
         assert_eq!(c.ext, vec![PathBuf::from("a")]);
         assert!(c.no_ext);
+    }
+
+    #[test]
+    fn approvals_take_auto_or_ask() {
+        assert_eq!(
+            parse(&["--approvals", "ask"]).approvals,
+            Some(ApprovalMode::Ask)
+        );
+        assert_eq!(parse(&["rpc"]).approvals, None);
+        assert!(Cli::try_parse_from(["zot", "--approvals", "sometimes"]).is_err());
     }
 
     #[test]

@@ -257,18 +257,36 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
     if let Some(i) = id.clone() {
         v["id"] = Value::String(i);
     }
-    serde_json::from_value::<RpcRequest>(v).map_err(|e| {
+    let mut req = serde_json::from_value::<RpcRequest>(v).map_err(|e| {
         let msg = e.to_string();
-        Box::new(if msg.contains("unknown variant") {
+        // Only an unknown `type` is an unknown command; an unknown value
+        // of a field (`decision: "maybe"`) is a bad command.
+        Box::new(if msg.contains(&format!("unknown variant `{ty}`")) {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, approve_tool"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
         })
-    })
+    })?;
+    // `approve_tool{id, …}`: the approval's id is the line's `id`, which
+    // the request took (spec/rpc.md "Tool approvals").
+    if let RpcCommand::ApproveTool { id: ap, .. } = &mut req.command {
+        match &req.id {
+            Some(i) if ap.is_empty() => ap.clone_from(i),
+            None if ap.is_empty() => {
+                return Err(Box::new(RpcResponse::err(
+                    None,
+                    "approve_tool",
+                    "approve_tool needs \"id\": the id of the tool_approval event it answers",
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(req)
 }
 
 /// The wire name of a command, echoed in its response.
@@ -296,12 +314,33 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SessionRename { .. } => "session_rename",
         RpcCommand::SessionDelete { .. } => "session_delete",
         RpcCommand::Compact { .. } => "compact",
+        RpcCommand::ApproveTool { .. } => "approve_tool",
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn approve_tool_takes_the_line_id_as_the_approval_id() {
+        let r = parse(r#"{"type":"approve_tool","id":"approval-3","decision":"deny"}"#).unwrap();
+        assert_eq!(r.id.as_deref(), Some("approval-3"));
+        assert!(matches!(
+            r.command,
+            RpcCommand::ApproveTool { ref id, .. } if id == "approval-3"
+        ));
+        let e = parse(r#"{"type":"approve_tool","decision":"allow"}"#).unwrap_err();
+        assert!(
+            e.error.as_deref().unwrap().contains("needs \"id\""),
+            "{e:?}"
+        );
+        let e = parse(r#"{"type":"approve_tool","id":"a","decision":"maybe"}"#).unwrap_err();
+        assert!(
+            e.error.as_deref().unwrap().contains("bad approve_tool"),
+            "{e:?}"
+        );
+    }
 
     #[test]
     fn bad_lines_say_what_was_wrong() {

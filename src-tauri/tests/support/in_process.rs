@@ -31,6 +31,10 @@ pub fn options(home: &Path, cwd: &Path, url: &str) -> BackendOptions {
         append_system_prompt: Vec::new(),
         session: SessionChoice::Disabled,
         interactive: true,
+        // The window's default is `ask`; tests that are not about
+        // approvals run tools unasked.
+        approvals: zot_ext_protocol::approvals::ApprovalMode::Auto,
+        approvals_can_ask: true,
     }
 }
 

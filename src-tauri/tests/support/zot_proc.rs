@@ -155,6 +155,24 @@ impl Rpc {
         }
     }
 
+    /// Waits for the first line at or after `log[from]` that matches,
+    /// without moving the cursor (for answers to lines that reuse an id).
+    pub async fn find_from(&mut self, from: usize, pred: impl Fn(&Value) -> bool) -> Value {
+        let mut i = from;
+        loop {
+            if let Some(v) = self.log[i..].iter().find(|v| pred(v)) {
+                return v.clone();
+            }
+            i = self.log.len();
+            if self.read().await.is_none() {
+                panic!(
+                    "zot closed stdout before the expected line; log: {:#?}",
+                    self.log
+                );
+            }
+        }
+    }
+
     /// Sends a command and waits for its response.
     pub async fn call(&mut self, cmd: Value) -> Value {
         let id = self.send(cmd).await;

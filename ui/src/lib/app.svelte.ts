@@ -47,6 +47,9 @@ export class AppState {
   /** Replaces the editor's text and focuses it at the end (the palette's
    * "/command " for commands that take arguments); set by the editor. */
   setEditorText: (text: string) => void = () => {};
+  /** The editor registers this so an answered approval card can hand the
+   * keyboard back. */
+  focusEditor: () => void = () => {};
   /** Every command for autocomplete. */
   commands = $derived(allCommands(this.extensions));
 
@@ -114,6 +117,24 @@ export class AppState {
     }
   }
 
+  /** Answers an approval card: `allow` (with `remember` for "Always
+   * allow") or `deny`. A refused answer stays on the card, which can be
+   * answered again. */
+  async answerApproval(approvalId: string, decision: "allow" | "deny", remember = false): Promise<void> {
+    const card = this.chat.findApproval(approvalId);
+    if (!card || card.state !== "waiting") return;
+    card.state = "sending";
+    card.problem = undefined;
+    try {
+      await this.backend.rpc({ type: "approve_tool", id: approvalId, decision, remember });
+      card.state = decision === "deny" ? "denied" : remember ? "always" : "allowed";
+      this.chat.settleApproval(approvalId);
+    } catch (e) {
+      card.state = card.state === "sending" ? "waiting" : card.state;
+      card.problem = errorMessage(e);
+    }
+  }
+
   /** Dispatches one backend event. */
   handle(e: UiEvent): void {
     this.announcer.event(e);
@@ -142,6 +163,9 @@ export class AppState {
       case "tool_result":
         this.chat.toolResult(e.id, e.content, e.is_error, e.extension);
         break;
+      case "tool_approval":
+        this.chat.approval(e);
+        break;
       case "turn_start":
         this.chat.busy = true;
         break;
@@ -154,6 +178,7 @@ export class AppState {
         break;
       case "done":
         this.chat.endStream();
+        this.chat.expireApprovals();
         this.chat.busy = false;
         break;
       case "error":

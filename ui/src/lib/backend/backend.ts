@@ -12,6 +12,7 @@ import type { DevelopSummary } from "../bindings/DevelopSummary";
 import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
+import type { ApproveToolResult } from "../bindings/ApproveToolResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
 import type { InstallSummary } from "../bindings/InstallSummary";
@@ -56,6 +57,7 @@ export type RpcResultOf = {
   session_open: SessionOpenResult;
   session_rename: DoneResult;
   session_delete: SessionDeletedResult;
+  approve_tool: ApproveToolResult;
 };
 
 // Fails to compile when a command has no result type above.

@@ -27,6 +27,7 @@ export class FakeBackend implements Backend {
     key_hint: null,
     theme: "dark",
     providers: ["anthropic", "openai", "ollama", "kimi"],
+    approvals: "ask",
   };
   themes: ThemeFile[] = [];
   /** When set, `prompt` streams this reply back as events. */
@@ -37,6 +38,9 @@ export class FakeBackend implements Backend {
   emit(e: UiEvent): void {
     for (const h of this.#handlers) h(e);
   }
+
+  /** When set, `approve_tool` fails with this message. */
+  approveError: string | null = null;
 
   /** The state an `ext_restart` answers; tests replace it. */
   restartState: "ready" | "failed" | "crashed" = "ready";
@@ -53,6 +57,9 @@ export class FakeBackend implements Backend {
         return { extensions: this.extensions };
       case "ext_restart":
         return { name: cmd.name, state: this.restartState };
+      case "approve_tool":
+        if (this.approveError) throw { code: "backend", message: this.approveError };
+        return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };
       case "get_state":
         return { provider: this.settings.provider, model: this.settings.model, busy: false };
       case "get_models":

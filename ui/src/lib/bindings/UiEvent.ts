@@ -232,4 +232,39 @@ extensions: Array<string>,
 /**
  * What each would run, and which global extension it would shadow.
  */
-details: Array<UntrustedExtension>, };
+details: Array<UntrustedExtension>, } | { "type": "tool_approval", 
+/**
+ * The approval's id, for `approve_tool`.
+ */
+id: string, 
+/**
+ * The tool call's id (its `tool_call` event).
+ */
+call_id: string, 
+/**
+ * The tool's name.
+ */
+tool: string, 
+/**
+ * The arguments that will run.
+ */
+args: JsonValue, 
+/**
+ * The owning extension, for extension tools.
+ */
+extension?: string, 
+/**
+ * Why it needs approval, in words.
+ */
+reason: string, 
+/**
+ * What "always allow" would remember, in words (e.g. `bash
+ * command "git status"`, `every write call`).
+ */
+remember: string, 
+/**
+ * For `write`/`edit`: the file's current text (absent when the
+ * file does not exist, is not text, or is over 256 KiB), so a
+ * client can show a diff.
+ */
+before?: string, };

@@ -4,6 +4,7 @@
 import type { ContentBlock } from "../bindings/ContentBlock";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { NoteLevel } from "../bindings/NoteLevel";
+import type { UiEvent } from "../bindings/UiEvent";
 
 /** One row of the chat. */
 export type ChatItem =
@@ -19,6 +20,26 @@ export type ChatItem =
       result?: ContentBlock[];
       isError: boolean;
       done: boolean;
+      /** An approval card for it waits for the user. */
+      awaiting?: boolean;
+    }
+  | {
+      id: number;
+      kind: "approval";
+      /** The approval's id, for `approve_tool`. */
+      approvalId: string;
+      callId: string;
+      tool: string;
+      args: JsonValue;
+      extension?: string;
+      reason: string;
+      /** What "Always allow" remembers, in words. */
+      remember: string;
+      /** write/edit: the file's current text, for the diff. */
+      before?: string;
+      state: ApprovalState;
+      /** Why the last answer failed (the card stays open). */
+      problem?: string;
     }
   | { id: number; kind: "error"; text: string }
   | { id: number; kind: "status"; level: NoteLevel; text: string; extension?: string }
@@ -30,6 +51,10 @@ export type ChatItem =
       logPath: string;
       exitStatus?: string;
     };
+
+/** Where an approval card is: waiting for the user, answered, or gone
+ * unanswered (the prompt was aborted or ended). */
+export type ApprovalState = "waiting" | "sending" | "allowed" | "always" | "denied" | "expired";
 
 /** One message of `get_messages` (the agent's transcript). `system`
  * messages hold Kimi's tool announcements and loaded schemas, and blocks
@@ -112,14 +137,71 @@ export class ChatState {
     this.push({ kind: "tool", callId, name, args, extension, isError: false, done: false });
   }
 
+  /** `tool_approval`: a card under the call, waiting for the user. */
+  approval(e: Extract<UiEvent, { type: "tool_approval" }>): void {
+    this.endStream();
+    this.#markAwaiting(e.call_id, true);
+    this.push({
+      kind: "approval",
+      approvalId: e.id,
+      callId: e.call_id,
+      tool: e.tool,
+      args: e.args,
+      extension: e.extension,
+      reason: e.reason,
+      remember: e.remember,
+      before: e.before,
+      state: "waiting",
+    });
+  }
+
+  /** The approval card for `approvalId`. */
+  findApproval(approvalId: string): Extract<ChatItem, { kind: "approval" }> | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "approval" && it.approvalId === approvalId) return it;
+    }
+    return undefined;
+  }
+
+  /** Marks the tool card of `callId` as waiting for approval (or not). */
+  #markAwaiting(callId: string, awaiting: boolean): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "tool" && it.callId === callId) {
+        it.awaiting = awaiting;
+        return;
+      }
+    }
+  }
+
+  /** An approval was answered: its call runs (or not) from here. */
+  settleApproval(approvalId: string): void {
+    const card = this.findApproval(approvalId);
+    if (card) this.#markAwaiting(card.callId, false);
+  }
+
+  /** Cards still waiting when their call ended without an answer (an
+   * abort, the end of the prompt) can no longer be answered. */
+  expireApprovals(callId?: string): void {
+    for (const it of this.items)
+      if (it.kind === "approval" && (it.state === "waiting" || it.state === "sending"))
+        if (callId === undefined || it.callId === callId) {
+          it.state = "expired";
+          this.#markAwaiting(it.callId, false);
+        }
+  }
+
   /** `tool_result`, matched to its card by call id. */
   toolResult(callId: string, content: ContentBlock[], isError: boolean, extension?: string): void {
+    this.expireApprovals(callId);
     for (let i = this.items.length - 1; i >= 0; i--) {
       const it = this.items[i];
       if (it.kind === "tool" && it.callId === callId) {
         it.result = content;
         it.isError = isError;
         it.done = true;
+        it.awaiting = false;
         if (extension) it.extension = extension;
         return;
       }

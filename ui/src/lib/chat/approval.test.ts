@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { approvalView, lineDiff } from "./approval";
+
+describe("approvalView", () => {
+  it("shows bash's exact command, chained parts and all", () => {
+    expect(approvalView("bash", { command: "git status; rm -rf ~" })).toEqual({
+      kind: "command",
+      command: "git status; rm -rf ~",
+    });
+  });
+
+  it("diffs a write against the file's current text", () => {
+    const v = approvalView("write", { path: "/tmp/a", content: "one\nTWO\nthree\n" }, "one\ntwo\nthree\n");
+    expect(v.kind).toBe("diff");
+    if (v.kind !== "diff") return;
+    expect(v.path).toBe("/tmp/a");
+    expect(v.lines).toEqual([
+      { op: " ", text: "one" },
+      { op: "-", text: "two" },
+      { op: "+", text: "TWO" },
+      { op: " ", text: "three" },
+    ]);
+    expect(v.note).toBeUndefined();
+  });
+
+  it("shows a new file as all added, and says so", () => {
+    const v = approvalView("write", { path: "n.txt", content: "a\nb" });
+    expect(v.kind === "diff" && v.lines.every((l) => l.op === "+")).toBe(true);
+    expect(v.kind === "diff" && v.note).toContain("new file");
+  });
+
+  it("diffs an edit in its file, or just the replaced text", () => {
+    const v = approvalView("edit", { path: "f", old_string: "b", new_string: "B" }, "a\nb\nc\n");
+    expect(v.kind === "diff" && v.lines.filter((l) => l.op !== " ")).toEqual([
+      { op: "-", text: "b" },
+      { op: "+", text: "B" },
+    ]);
+    const w = approvalView("edit", { path: "f", old_string: "x$&", new_string: "y" });
+    expect(w.kind === "diff" && w.note).toContain("replaced text");
+  });
+
+  it("shows an extension tool's arguments, even if it is called bash", () => {
+    expect(approvalView("bash", { command: "x" }, undefined, "ext").kind).toBe("args");
+  });
+
+  it("folds long unchanged stretches around a change", () => {
+    const before = Array.from({ length: 40 }, (_, i) => `l${i}`).join("\n") + "\n";
+    const after = before.replace("l20\n", "L20\n");
+    const lines = lineDiff(before, after);
+    expect(lines.length).toBeLessThan(12);
+    expect(lines[0]).toEqual({ op: " ", text: "…" });
+    expect(lines.some((l) => l.op === "+" && l.text === "L20")).toBe(true);
+  });
+});
