@@ -39,6 +39,7 @@ pub mod manifest;
 pub mod panel;
 pub mod rpc;
 pub mod rpc_results;
+pub mod settings;
 pub mod theme;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
@@ -49,6 +50,7 @@ pub use host_to_ext::*;
 pub use ids::{EventName, LifecycleEvent, RequestId};
 pub use manifest::{Manifest, RestartMode};
 pub use panel::{PanelKey, PanelSpec};
+pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
 
 /// The protocol version the host announces in `hello_ack`.

@@ -111,6 +111,23 @@ pub enum RpcCommand {
         /// The extension's name.
         name: String,
     },
+    /// An extension's settings: the values (secrets masked) and the schema
+    /// (spec/rpc.md "Extension settings").
+    ExtConfigGet {
+        /// The extension's name.
+        name: String,
+    },
+    /// Validates and stores settings of an extension (secrets in the OS
+    /// keychain) and sends it `config_changed` when it runs. A `null`
+    /// value clears the setting; a masked secret sent back unchanged
+    /// keeps the stored one.
+    ExtConfigSet {
+        /// The extension's name.
+        name: String,
+        /// The settings to change, keyed by name.
+        #[ts(as = "std::collections::BTreeMap<String, Value>")]
+        values: crate::settings::SettingValues,
+    },
 }
 
 /// An image attached to a prompt.
