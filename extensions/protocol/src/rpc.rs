@@ -514,6 +514,11 @@ pub struct ExtensionSummary {
     /// Its tool calls and commands so far, and its log's size.
     #[serde(default)]
     pub health: ExtHealth,
+    /// The names of its settings (its manifest's `config`), in order; the
+    /// manager offers "Configure…" when there are any. Never values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub settings: Vec<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

@@ -3,6 +3,7 @@ import type { AbortedResult } from "./AbortedResult";
 import type { ClearedResult } from "./ClearedResult";
 import type { CommandResult } from "./CommandResult";
 import type { DoneResult } from "./DoneResult";
+import type { ExtConfigResult } from "./ExtConfigResult";
 import type { ExtListResult } from "./ExtListResult";
 import type { ExtRestartResult } from "./ExtRestartResult";
 import type { HelloResult } from "./HelloResult";
@@ -19,4 +20,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | ExtConfigResult;
