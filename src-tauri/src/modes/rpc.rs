@@ -124,7 +124,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::Clear {}
             | RpcCommand::TrustProject { .. }
             | RpcCommand::UntrustProject { .. }
-            | RpcCommand::ExtRestart { .. } => {
+            | RpcCommand::ExtRestart { .. }
+            | RpcCommand::ExtConfigGet { .. }
+            | RpcCommand::ExtConfigSet { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -261,7 +263,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, ext_config_get, ext_config_set"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -289,6 +291,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::UntrustProject { .. } => "untrust_project",
         RpcCommand::TrustStatus {} => "trust_status",
         RpcCommand::ExtRestart { .. } => "ext_restart",
+        RpcCommand::ExtConfigGet { .. } => "ext_config_get",
+        RpcCommand::ExtConfigSet { .. } => "ext_config_set",
     }
 }
 
