@@ -8,6 +8,7 @@ import type { DevelopSummary } from "../bindings/DevelopSummary";
 import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
+import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
 import type { InstallSummary } from "../bindings/InstallSummary";
@@ -47,6 +48,8 @@ export type RpcResultOf = {
   untrust_project: UntrustedResult;
   trust_status: TrustStatus;
   ext_restart: ExtRestartResult;
+  ext_config_get: ExtConfigResult;
+  ext_config_set: ExtConfigResult;
 };
 
 // Fails to compile when a command has no result type above.
