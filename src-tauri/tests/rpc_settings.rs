@@ -75,7 +75,7 @@ async fn a_canary_secret_reaches_the_extension_and_nothing_else() {
     let ext = &list["data"]["extensions"][0];
     assert_eq!(ext["state"], "failed", "{ext}");
     let err = ext["error"].as_str().unwrap();
-    assert!(err.contains("'token' (API token)") && err.contains("zot ext config canary token VALUE"), "{err}");
+    assert!(err.contains("'token' (API token)") && err.contains("`zot ext config canary token`"), "{err}");
 
     // Bad values: refused naming the key and the rule; nothing stored.
     for (values, words) in [

@@ -309,8 +309,14 @@ pub fn missing_message(name: &str, schema: &SettingsSchema, missing: &[String]) 
         })
         .collect();
     let first = missing.first().map(String::as_str).unwrap_or("KEY");
+    // A secret is typed at the prompt, never given on the command line.
+    let value = if schema.get(first).is_some_and(|s| s.sensitive) {
+        ""
+    } else {
+        " VALUE"
+    };
     format!(
-        "{MISSING_MARK}{} {}: set {} with `zot ext config {name} {first} VALUE` or with Configure… in the extension manager",
+        "{MISSING_MARK}{} {}: set {} with `zot ext config {name} {first}{value}` or with Configure… in the extension manager",
         if missing.len() == 1 { "" } else { "s" },
         list.join(", "),
         if missing.len() == 1 { "it" } else { "them" },

@@ -67,7 +67,7 @@ async fn a_missing_required_setting_fails_the_start_until_it_is_set() {
     assert_eq!(r.summary.state, ExtState::Failed);
     let err = r.summary.error.clone().unwrap_or_default();
     assert!(err.contains("'token' (API token)"), "{err}");
-    assert!(err.contains("zot ext config needy token VALUE"), "{err}");
+    assert!(err.contains("`zot ext config needy token`"), "{err}");
     assert!(err.contains("Configure…"), "{err}");
     assert!(!dir.join("hello_config.json").exists(), "it was started");
 
