@@ -103,7 +103,11 @@ pub fn stored_keys(zot_home: &Path) -> Vec<String> {
     let store = SecretStore::open(zot_home);
     let mut out = Vec::new();
     if store.backend() == Backend::Keychain {
-        out.extend(KINDS.iter().filter_map(|k| store.get(&account(*k)).ok().flatten()));
+        out.extend(
+            KINDS
+                .iter()
+                .filter_map(|k| store.get(&account(*k)).ok().flatten()),
+        );
     }
     if let Some(auth) = read_auth(zot_home) {
         out.extend(KINDS.iter().filter_map(|k| key_in(&auth, *k)));

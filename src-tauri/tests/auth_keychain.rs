@@ -19,7 +19,11 @@ const KEY: &str = "sk-ant-canary-migrate-4411";
 
 /// Runs `sh -c script` inside a private session bus with an unlocked
 /// keyring; returns (status ok, stdout, stderr).
-fn in_keyring_session(home: &std::path::Path, data: &std::path::Path, script: &str) -> (bool, String, String) {
+fn in_keyring_session(
+    home: &std::path::Path,
+    data: &std::path::Path,
+    script: &str,
+) -> (bool, String, String) {
     let full = format!(
         "printf %s zot-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 90; {script}"
     );
@@ -69,7 +73,11 @@ async fn a_key_in_auth_json_moves_to_the_keychain_and_the_file_loses_it() {
     .unwrap();
     assert!(ok, "stdout:\n{stdout}\nstderr:\n{stderr}");
     // The model was asked with the key…
-    let req = s.requests().into_iter().find(|r| r.method == "POST").unwrap();
+    let req = s
+        .requests()
+        .into_iter()
+        .find(|r| r.method == "POST")
+        .unwrap();
     assert_eq!(req.header("x-api-key"), Some(KEY));
     // …which now lives in the Secret Service, as another client reads it…
     assert!(stdout.trim_end().ends_with(KEY), "{stdout}");
@@ -77,7 +85,11 @@ async fn a_key_in_auth_json_moves_to_the_keychain_and_the_file_loses_it() {
     assert!(!home.path().join("auth.json").exists());
     for entry in walk(home.path()) {
         let text = String::from_utf8_lossy(&std::fs::read(&entry).unwrap()).into_owned();
-        assert!(!text.contains(KEY), "{} still holds the key", entry.display());
+        assert!(
+            !text.contains(KEY),
+            "{} still holds the key",
+            entry.display()
+        );
     }
 }
 

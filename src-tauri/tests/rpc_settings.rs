@@ -75,7 +75,10 @@ async fn a_canary_secret_reaches_the_extension_and_nothing_else() {
     let ext = &list["data"]["extensions"][0];
     assert_eq!(ext["state"], "failed", "{ext}");
     let err = ext["error"].as_str().unwrap();
-    assert!(err.contains("'token' (API token)") && err.contains("`zot ext config canary token`"), "{err}");
+    assert!(
+        err.contains("'token' (API token)") && err.contains("`zot ext config canary token`"),
+        "{err}"
+    );
 
     // Bad values: refused naming the key and the rule; nothing stored.
     for (values, words) in [
@@ -129,13 +132,20 @@ async fn a_canary_secret_reaches_the_extension_and_nothing_else() {
         vec!["ext", "config", "canary"],
         vec!["ext", "config", "canary", "token"],
     ] {
-        let out = command(home.path(), cwd.path(), &args).output().await.unwrap();
+        let out = command(home.path(), cwd.path(), &args)
+            .output()
+            .await
+            .unwrap();
         let text = format!(
             "{}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        assert!(!text.contains(CANARY), "`zot {}` showed the secret:\n{text}", args.join(" "));
+        assert!(
+            !text.contains(CANARY),
+            "`zot {}` showed the secret:\n{text}",
+            args.join(" ")
+        );
     }
     // Logs, sessions, settings: only the secret store and what the
     // fixture itself wrote hold it.
@@ -143,7 +153,10 @@ async fn a_canary_secret_reaches_the_extension_and_nothing_else() {
         home.path().join("secrets.json"),
         dir.join("hello_config.json"),
     ];
-    assert_eq!(files_with(home.path(), CANARY, &skip), Vec::<PathBuf>::new());
+    assert_eq!(
+        files_with(home.path(), CANARY, &skip),
+        Vec::<PathBuf>::new()
+    );
 }
 
 #[tokio::test]
@@ -151,28 +164,52 @@ async fn zot_ext_config_sets_shows_and_refuses_with_the_rule() {
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     install(home.path());
     let run = |args: &[&str]| command(home.path(), cwd.path(), args).output();
-    let out = run(&["ext", "config", "canary", "units", "kelvin"]).await.unwrap();
+    let out = run(&["ext", "config", "canary", "units", "kelvin"])
+        .await
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("setting 'units': must be one of \"metric\", \"imperial\""), "{err}");
+    assert!(
+        err.contains("setting 'units': must be one of \"metric\", \"imperial\""),
+        "{err}"
+    );
     assert!(!home.path().join("config/canary.json").exists());
-    let out = run(&["ext", "config", "canary", "days", "5"]).await.unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&["ext", "config", "canary", "days", "5"])
+        .await
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // A secret on argv is refused; from stdin it is stored.
-    let out = run(&["ext", "config", "canary", "token", CANARY]).await.unwrap();
+    let out = run(&["ext", "config", "canary", "token", CANARY])
+        .await
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(!String::from_utf8_lossy(&out.stderr).contains(CANARY));
-    let mut child = command(home.path(), cwd.path(), &["ext", "config", "canary", "token"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = command(
+        home.path(),
+        cwd.path(),
+        &["ext", "config", "canary", "token"],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(format!("{CANARY}\n").as_bytes()).await.unwrap();
+    stdin
+        .write_all(format!("{CANARY}\n").as_bytes())
+        .await
+        .unwrap();
     drop(stdin);
     let out = child.wait_with_output().await.unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = run(&["ext", "config", "canary"]).await.unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("token = ••••ZQ7X"), "{text}");

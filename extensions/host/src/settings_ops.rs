@@ -18,8 +18,11 @@ use crate::settings_store::{self, Resolved, MISSING_MARK};
 
 /// What a front end may see of resolved settings: secrets masked.
 pub fn view(name: &str, schema: &SettingsSchema, r: &Resolved) -> ExtConfigResult {
-    let plain: serde_json::Map<String, serde_json::Value> =
-        r.values.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let plain: serde_json::Map<String, serde_json::Value> = r
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     ExtConfigResult {
         name: name.to_owned(),
         values: masked(schema, &plain).into_iter().collect(),

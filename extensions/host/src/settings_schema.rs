@@ -42,10 +42,7 @@ const FIELDS: [&str; 10] = [
 /// Checks the manifest's raw `config` value and turns it into a schema.
 pub fn check_schema(config: &Value) -> Result<SettingsSchema, SettingError> {
     let obj = config.as_object().ok_or_else(|| {
-        SettingError::new(
-            "",
-            "`config` must be an object of settings keyed by name",
-        )
+        SettingError::new("", "`config` must be an object of settings keyed by name")
     })?;
     let mut schema = SettingsSchema::new();
     for (key, entry) in obj {
@@ -169,12 +166,10 @@ fn check_entry(key: &str, entry: &Value) -> Result<SettingSpec, SettingError> {
     }
     let default = match obj.get("default") {
         None | Some(Value::Null) => None,
-        Some(_) if sensitive => {
-            return Err(err(
-                "a sensitive setting cannot have a `default`: a manifest is not a place for secrets"
-                    .into(),
-            ))
-        }
+        Some(_) if sensitive => return Err(err(
+            "a sensitive setting cannot have a `default`: a manifest is not a place for secrets"
+                .into(),
+        )),
         Some(v) => Some(v.clone()),
     };
     if let Some(unknown) = obj.keys().find(|k| !FIELDS.contains(&k.as_str())) {
@@ -282,9 +277,10 @@ fn kind_of(v: &Value) -> &'static str {
 pub fn parse_word(key: &str, spec: &SettingSpec, word: &str) -> Result<Value, SettingError> {
     match spec.kind {
         SettingType::Number => {
-            let n: f64 = word.trim().parse().map_err(|_| {
-                SettingError::new(key, format!("must be a number, not \"{word}\""))
-            })?;
+            let n: f64 = word
+                .trim()
+                .parse()
+                .map_err(|_| SettingError::new(key, format!("must be a number, not \"{word}\"")))?;
             serde_json::Number::from_f64(n)
                 .map(|n| {
                     // Whole numbers stay integers so `12` reads back as 12.
@@ -372,14 +368,38 @@ mod tests {
             (json!({"type":"color","title":"x"}), "\"color\""),
             (json!({"type":"string"}), "`title` is required"),
             (json!({"type":"enum","title":"x"}), "needs `enum`"),
-            (json!({"type":"string","title":"x","enum":["a"]}), "only applies to type enum"),
-            (json!({"type":"number","title":"x","min":5,"max":1}), "greater than"),
-            (json!({"type":"boolean","title":"x","min":1}), "only apply to type number"),
-            (json!({"type":"number","title":"x","default":"3"}), "`default` must be a number"),
-            (json!({"type":"enum","title":"x","enum":["a"],"default":"b"}), "`default` must be one of"),
-            (json!({"type":"string","title":"x","sensitive":true,"default":"s"}), "cannot have a `default`"),
-            (json!({"type":"string","title":"x","requried":true}), "unknown field `requried`"),
-            (json!({"type":"string","title":"x","required":"yes"}), "`required` must be true or false"),
+            (
+                json!({"type":"string","title":"x","enum":["a"]}),
+                "only applies to type enum",
+            ),
+            (
+                json!({"type":"number","title":"x","min":5,"max":1}),
+                "greater than",
+            ),
+            (
+                json!({"type":"boolean","title":"x","min":1}),
+                "only apply to type number",
+            ),
+            (
+                json!({"type":"number","title":"x","default":"3"}),
+                "`default` must be a number",
+            ),
+            (
+                json!({"type":"enum","title":"x","enum":["a"],"default":"b"}),
+                "`default` must be one of",
+            ),
+            (
+                json!({"type":"string","title":"x","sensitive":true,"default":"s"}),
+                "cannot have a `default`",
+            ),
+            (
+                json!({"type":"string","title":"x","requried":true}),
+                "unknown field `requried`",
+            ),
+            (
+                json!({"type":"string","title":"x","required":"yes"}),
+                "`required` must be true or false",
+            ),
             (json!("string"), "must be an object"),
         ] {
             let e = one(entry.clone()).unwrap_err();
@@ -405,7 +425,11 @@ mod tests {
             ("days", json!("3"), "must be a number"),
             ("days", json!(0), "at least 1"),
             ("days", json!(8), "at most 7"),
-            ("units", json!("kelvin"), "must be one of \"metric\", \"imperial\""),
+            (
+                "units",
+                json!("kelvin"),
+                "must be one of \"metric\", \"imperial\"",
+            ),
             ("on", json!("true"), "true or false"),
             ("dir", json!("/no/such/zot/dir"), "does not exist"),
             ("name", json!(5), "must be text"),

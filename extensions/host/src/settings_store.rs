@@ -211,7 +211,10 @@ pub fn apply(
                 rule: if known.is_empty() {
                     format!("'{name}' declares no settings")
                 } else {
-                    format!("'{name}' has no such setting; its settings are {}", known.join(", "))
+                    format!(
+                        "'{name}' has no such setting; its settings are {}",
+                        known.join(", ")
+                    )
                 },
             }));
         };

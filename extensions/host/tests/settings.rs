@@ -84,7 +84,11 @@ async fn a_missing_required_setting_fails_the_start_until_it_is_set() {
         json!({"units":"metric","days":3,"token":"canary-token-0123456789"})
     );
     assert_eq!(
-        host.list().iter().find(|e| e.name == "needy").unwrap().state,
+        host.list()
+            .iter()
+            .find(|e| e.name == "needy")
+            .unwrap()
+            .state,
         ExtState::Ready
     );
     host.shutdown().await;
@@ -96,7 +100,10 @@ async fn a_change_reaches_the_running_extension_as_config_changed() {
     let env = Env::new();
     let dir = settings_ext(&env, "live", json!({"units": schema()["units"]}));
     let (host, mut rx) = start(env.config()).await;
-    assert_eq!(read_json(&dir.join("hello_config.json")), json!({"units":"metric"}));
+    assert_eq!(
+        read_json(&dir.join("hello_config.json")),
+        json!({"units":"metric"})
+    );
     let out = host
         .config_set("live", vals(json!({"units":"imperial"})))
         .await
@@ -141,17 +148,31 @@ async fn bad_values_are_refused_naming_the_key_and_nothing_is_stored() {
         (json!({"days":0}), "days", "at least 1"),
         (json!({"units":"kelvin"}), "units", "must be one of"),
         (json!({"verbose":"yes"}), "verbose", "true or false"),
-        (json!({"folder":"/no/such/zot/folder"}), "folder", "does not exist"),
+        (
+            json!({"folder":"/no/such/zot/folder"}),
+            "folder",
+            "does not exist",
+        ),
         (json!({"nope":1}), "nope", "no such setting"),
         // One bad value spoils the batch: the good one is not stored either.
         (json!({"units":"imperial","days":99}), "days", "at most 7"),
-        (json!({"token":"canary-secret-abcdef","days":99}), "days", "at most 7"),
+        (
+            json!({"token":"canary-secret-abcdef","days":99}),
+            "days",
+            "at most 7",
+        ),
     ] {
-        let e = host.config_set("strict", vals(values.clone())).await.unwrap_err();
+        let e = host
+            .config_set("strict", vals(values.clone()))
+            .await
+            .unwrap_err();
         let HostError::Settings { message, .. } = &e else {
             panic!("{e}")
         };
-        assert!(message.contains(&format!("setting '{key}'")), "{values}: {e}");
+        assert!(
+            message.contains(&format!("setting '{key}'")),
+            "{values}: {e}"
+        );
         assert!(message.contains(rule), "{values}: {e}");
         assert!(message.contains("nothing was stored"), "{e}");
         assert!(!file.exists(), "{values} stored something");
@@ -169,7 +190,10 @@ async fn a_corrupt_settings_file_is_moved_aside_and_the_defaults_used() {
     std::fs::create_dir_all(&cfg_dir).unwrap();
     std::fs::write(cfg_dir.join("mended.json"), "{not json").unwrap();
     let (host, _rx) = start(env.config()).await;
-    assert_eq!(read_json(&dir.join("hello_config.json")), json!({"units":"metric"}));
+    assert_eq!(
+        read_json(&dir.join("hello_config.json")),
+        json!({"units":"metric"})
+    );
     let aside: Vec<String> = std::fs::read_dir(&cfg_dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
@@ -186,7 +210,9 @@ async fn a_corrupt_settings_file_is_moved_aside_and_the_defaults_used() {
         .find(|e| e.summary.name == "mended")
         .unwrap();
     assert!(
-        r.warnings.iter().any(|w| w.contains("was not valid JSON") && w.contains("moved it to")),
+        r.warnings
+            .iter()
+            .any(|w| w.contains("was not valid JSON") && w.contains("moved it to")),
         "{:?}",
         r.warnings
     );
@@ -208,7 +234,11 @@ async fn config_get_masks_secrets_and_the_fallback_file_is_private() {
     assert_eq!(got.values["token"], "••••7f3a");
     assert_eq!(got.values["days"], 5);
     assert_eq!(got.secret_store, "file");
-    assert!(got.warnings.iter().any(|w| w.contains("no OS keychain")), "{:?}", got.warnings);
+    assert!(
+        got.warnings.iter().any(|w| w.contains("no OS keychain")),
+        "{:?}",
+        got.warnings
+    );
     assert_eq!(got.order, ["units", "days", "verbose", "token", "folder"]);
     let shown = serde_json::to_string(&got).unwrap();
     assert!(!shown.contains(secret), "{shown}");

@@ -95,7 +95,12 @@ fn a_secret_setting_lives_in_the_secret_service_and_in_no_file() {
     }
     let home = tempfile::tempdir().unwrap();
     let store = SecretStore::open(home.path());
-    assert_eq!(store.backend(), Backend::Keychain, "{:?}", store.fallback_note());
+    assert_eq!(
+        store.backend(),
+        Backend::Keychain,
+        "{:?}",
+        store.fallback_note()
+    );
     assert_eq!(store.fallback_note(), None);
     let secret = "canary-keychain-secret-91b2";
     let r = settings_store::apply(
@@ -125,9 +130,13 @@ fn a_secret_setting_lives_in_the_secret_service_and_in_no_file() {
     assert_eq!(again.values["units"], "imperial");
     assert_eq!(settings_store::stored_secrets(home.path()), [secret]);
     // Cleared: gone from the keychain, and missing again.
-    let cleared =
-        settings_store::apply(home.path(), "vault", &schema(), &vals(json!({"token": null})))
-            .unwrap();
+    let cleared = settings_store::apply(
+        home.path(),
+        "vault",
+        &schema(),
+        &vals(json!({"token": null})),
+    )
+    .unwrap();
     assert_eq!(cleared.missing, ["token"]);
     assert_eq!(secret_tool_lookup(&service, "ext/vault/token"), None);
 }
@@ -140,7 +149,10 @@ fn without_a_session_bus_secrets_fall_back_to_a_private_file_and_say_so() {
         let out = Command::new(exe)
             .args(["--exact", name, "--nocapture", "--test-threads=1"])
             .env(INSIDE, "no-dbus")
-            .env("DBUS_SESSION_BUS_ADDRESS", "unix:path=/nonexistent/zot-test-bus")
+            .env(
+                "DBUS_SESSION_BUS_ADDRESS",
+                "unix:path=/nonexistent/zot-test-bus",
+            )
             .env_remove("ZOT_KEYCHAIN")
             .env_remove("DISPLAY")
             .output()
@@ -159,12 +171,20 @@ fn without_a_session_bus_secrets_fall_back_to_a_private_file_and_say_so() {
     let note = store.fallback_note().unwrap();
     assert!(note.contains("no OS keychain is reachable"), "{note}");
     let secret = "canary-file-secret-5e6f";
-    let r = settings_store::apply(home.path(), "vault", &schema(), &vals(json!({"token": secret})))
-        .unwrap();
+    let r = settings_store::apply(
+        home.path(),
+        "vault",
+        &schema(),
+        &vals(json!({"token": secret})),
+    )
+    .unwrap();
     assert_eq!(r.backend, Backend::File);
     // Said once, in the warnings the form and the doctor show.
     assert_eq!(
-        r.warnings.iter().filter(|w| w.contains("no OS keychain")).count(),
+        r.warnings
+            .iter()
+            .filter(|w| w.contains("no OS keychain"))
+            .count(),
         1,
         "{:?}",
         r.warnings

@@ -23,7 +23,11 @@ static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
 fn main() {
     let mut ext = Extension::new("kitchen-sink", "0.1.0");
     ext.command("units", "display the units setting", |ctx, _| {
-        Response::display(ctx.setting("units").map(|v| v.to_string()).unwrap_or_default())
+        Response::display(
+            ctx.setting("units")
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        )
     });
     // Says that the token arrived without ever showing it.
     ext.on_config_change(|ctx, config| {

@@ -14,8 +14,8 @@ use zot_ext_protocol::{
 use crate::context::Context;
 use crate::decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
 use crate::extension::{
-    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, ShutdownFn, ToolCallFn,
-    ToolFn, TurnStartFn,
+    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, ShutdownFn,
+    ToolCallFn, ToolFn, TurnStartFn,
 };
 use crate::response::{Response, ToolResult};
 

@@ -92,11 +92,23 @@ async fn weather_takes_its_units_and_source_from_its_settings() {
     std::env::set_var("ZOT_KEYCHAIN", "off");
     let key = "canary-weather-key-0042";
     set(json!({"units": "imperial", "api_key": key}));
-    let mut h = Harness::start_in(home, &[dir.clone()]).await;
-    let r = h.host.call_tool("weather", json!({"city":"Berlin"})).await.unwrap();
+    let h = Harness::start_in(home, &[dir.clone()]).await;
+    let r = h
+        .host
+        .call_tool("weather", json!({"city":"Berlin"}))
+        .await
+        .unwrap();
     assert_eq!(text(&r.content), "Berlin: 61°F, fog");
-    let said = h.host.invoke_command("weather-key", "").await.unwrap().response;
-    assert_eq!(said.display.as_deref(), Some("API key received (23 characters)"));
+    let said = h
+        .host
+        .invoke_command("weather-key", "")
+        .await
+        .unwrap()
+        .response;
+    assert_eq!(
+        said.display.as_deref(),
+        Some("API key received (23 characters)")
+    );
     assert!(!h.log("weather").contains(key));
     // Changed while it runs: the next answer uses the new source.
     h.host
@@ -106,8 +118,11 @@ async fn weather_takes_its_units_and_source_from_its_settings() {
         )
         .await
         .unwrap();
-    let _ = &mut h;
-    let r = h.host.call_tool("weather", json!({"city":"Berlin"})).await.unwrap();
+    let r = h
+        .host
+        .call_tool("weather", json!({"city":"Berlin"}))
+        .await
+        .unwrap();
     assert!(r.is_error);
     assert!(text(&r.content).contains("base_url setting is \"https://example.invalid\""));
     h.host.shutdown().await;

@@ -62,7 +62,8 @@ pub(super) fn run(
             return Ok(0);
         }
     };
-    let parsed = parse_word(key, spec, &word).map_err(|e| anyhow::anyhow!("{e}; nothing was stored"))?;
+    let parsed =
+        parse_word(key, spec, &word).map_err(|e| anyhow::anyhow!("{e}; nothing was stored"))?;
     let mut changes = SettingValues::new();
     changes.insert(key.to_owned(), parsed);
     let r = settings_store::apply(&global.zot_home, name, &schema, &changes)
@@ -71,7 +72,14 @@ pub(super) fn run(
         eprintln!("note: {w}");
     }
     let store = if spec.sensitive {
-        format!(" (in the {})", if r.backend.as_str() == "keychain" { "OS keychain" } else { "fallback file" })
+        format!(
+            " (in the {})",
+            if r.backend.as_str() == "keychain" {
+                "OS keychain"
+            } else {
+                "fallback file"
+            }
+        )
     } else {
         String::new()
     };
@@ -88,7 +96,11 @@ fn line(key: &str, spec: &SettingSpec, value: Option<&Value>) -> String {
         Some(v) => v.to_string(),
     };
     let req = if spec.required { ", required" } else { "" };
-    format!("{key} = {shown}    # {} ({}{req})", spec.title, spec.kind.as_str())
+    format!(
+        "{key} = {shown}    # {} ({}{req})",
+        spec.title,
+        spec.kind.as_str()
+    )
 }
 
 /// A secret from a no-echo prompt on a terminal, else one line of stdin.
