@@ -92,7 +92,7 @@ async fn weather_takes_its_units_and_source_from_its_settings() {
     std::env::set_var("ZOT_KEYCHAIN", "off");
     let key = "canary-weather-key-0042";
     set(json!({"units": "imperial", "api_key": key}));
-    let h = Harness::start_in(home, &[dir.clone()]).await;
+    let h = Harness::start_in(home, std::slice::from_ref(&dir)).await;
     let r = h
         .host
         .call_tool("weather", json!({"city":"Berlin"}))
