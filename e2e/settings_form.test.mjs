@@ -77,3 +77,30 @@ test("Configure… shows the schema as a form, refuses bad values, and starts th
   const page = await s.exec(`return document.documentElement.outerHTML + JSON.stringify([...document.querySelectorAll('input')].map((i) => i.value))`);
   assert.ok(!page.includes(SECRET), "the secret is in the page");
 });
+
+test("the install summary asks for required settings before the first start", async () => {
+  // A second copy under another name, installed from a folder.
+  const src = path.join(app.tmp, "src", "needs-key");
+  fs.cpSync(FIXTURE, src, { recursive: true });
+  const manifest = JSON.parse(fs.readFileSync(path.join(src, "extension.json"), "utf8"));
+  manifest.name = "needs-key";
+  fs.writeFileSync(path.join(src, "extension.json"), JSON.stringify(manifest));
+  await s.click(await s.find("[data-test=nav-manager]"));
+  await s.type(await s.find("[data-test=install-source]"), src);
+  await s.click(await s.find("[data-test=install]"));
+  await s.until("the summary asks for api_key", async () =>
+    (await s.texts("[data-test=install-needs-settings]")).join("").includes("api_key"),
+  );
+  await s.click(await s.find("[data-test=install-configure]"));
+  await s.until("the form of needs-key", () =>
+    s.exec(`return document.querySelector('[data-test=settings-form]')?.dataset.name === 'needs-key'`),
+  );
+  await setInput("api_key", SECRET);
+  await s.click(await s.find("[data-test=settings-save]"));
+  await s.until("the summary no longer asks", async () => (await s.texts("[data-test=install-needs-settings]")).length === 0);
+  await s.click(await s.find("[data-test=enable-installed]"));
+  await s.until("a ready needs-key card", () =>
+    s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="needs-key"]');
+      return !!c && c.querySelector('[data-test=ext-state]').textContent === 'ready';`),
+  30000);
+});
