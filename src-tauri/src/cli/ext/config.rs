@@ -84,7 +84,9 @@ pub(super) fn run(
         String::new()
     };
     println!("{}{store}", line(key, spec, r.values.get(key)));
-    eprintln!("a running zot applies it at once when set from the app; from here it applies at the next start (or /reload-ext)");
+    eprintln!(
+        "a zot that is already running uses it from its next start or /reload-ext (the app's Configure… applies it at once)"
+    );
     Ok(0)
 }
 
