@@ -297,6 +297,33 @@ pub fn stored_secrets(zot_home: &Path) -> Vec<String> {
     out
 }
 
+/// Deletes everything stored for extension `name`: its secrets (keychain
+/// or fallback file) and `config/<name>.json`. Used when it is removed, so
+/// no secret of an extension that is gone stays behind. Best effort: what
+/// could not be deleted is returned in words (never a value).
+pub fn forget(zot_home: &Path, name: &str) -> Vec<String> {
+    let path = config_path(zot_home, name);
+    let mut problems = Vec::new();
+    if !path.exists() {
+        return problems;
+    }
+    let stored = read_stored(zot_home, name, &mut problems);
+    if !stored.secrets.is_empty() {
+        let store = SecretStore::open(zot_home);
+        for key in &stored.secrets {
+            if let Err(e) = store.delete(&account(name, key)) {
+                problems.push(e.to_string());
+            }
+        }
+    }
+    if let Err(e) = std::fs::remove_file(&path) {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            problems.push(format!("cannot delete {}: {e}", path.display()));
+        }
+    }
+    problems
+}
+
 /// What every "required setting missing" error contains, so the host
 /// knows such an extension may start once its settings are complete.
 pub const MISSING_MARK: &str = "needs the required setting";
