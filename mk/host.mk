@@ -1,5 +1,9 @@
 # The extension host (extensions/host). Its tests run in the root
-# `cargo test --workspace`; they need only python3 (in APT_PACKAGES).
+# `cargo test --workspace`; they need python3, and `settings_keychain`
+# needs dbus-daemon, gnome-keyring and libsecret-tools (all in APT_PACKAGES):
+# it runs itself again inside `dbus-run-session` with a gnome-keyring-daemon
+# unlocked for it (a temp XDG_DATA_HOME), so the real Secret Service is
+# tested and no developer's keychain is touched.
 # `make bench-host` measures round trips, interception, spawn, parsing and
 # memory against raw-pipe floors and writes docs/performance.md.
 

@@ -225,6 +225,14 @@ impl Backend {
         &self.inner.host
     }
 
+    /// Re-reads every secret the redactor masks (after settings changed).
+    pub fn refresh_secrets(&self) {
+        self.inner.redactor.refresh(
+            self.inner.opts.api_key.as_deref(),
+            &self.inner.opts.zot_home,
+        );
+    }
+
     /// Switches to `kind` (or reconnects the current provider after a key
     /// was saved) from the next model request on, with `model` or, for a
     /// new provider, its default model.

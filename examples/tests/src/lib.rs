@@ -70,7 +70,12 @@ impl Harness {
     /// Starts the host with `dirs` as `--ext` paths and nothing discovered,
     /// and waits until they are ready; panics if one did not get there.
     pub async fn start(dirs: &[PathBuf]) -> Harness {
-        let home = TempDir::new().unwrap();
+        Harness::start_in(TempDir::new().unwrap(), dirs).await
+    }
+
+    /// [`Harness::start`] with a `$ZOT_HOME` prepared beforehand (e.g. with
+    /// stored settings).
+    pub async fn start_in(home: TempDir, dirs: &[PathBuf]) -> Harness {
         let project = TempDir::new().unwrap();
         let mut cfg = HostConfig::new(home.path(), project.path());
         cfg.explicit = dirs.to_vec();

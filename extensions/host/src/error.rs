@@ -20,6 +20,16 @@ pub enum HostError {
     /// No extension of the current load has this name.
     #[error("no extension '{0}'; `zot ext list` shows the installed ones")]
     UnknownExtension(String),
+    /// Its settings could not be read, or a value was refused (nothing
+    /// was stored). The message names the setting and the rule, never a
+    /// secret's value.
+    #[error("extension '{extension}': {message}")]
+    Settings {
+        /// The extension's name.
+        extension: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The extension has no process to start (disabled, shadowed,
     /// theme-only or with an invalid manifest).
     #[error("extension '{extension}' cannot be started: {reason}")]

@@ -142,11 +142,27 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
             ));
         }
     }
+    let schema = match obj.get("config") {
+        None | Some(Value::Null) => None,
+        Some(config) => Some(crate::settings_schema::check_schema(config).map_err(|e| {
+            let field = if e.key.is_empty() {
+                "config".to_owned()
+            } else {
+                format!("config.{}", e.key)
+            };
+            ManifestError::new(path, Some(&field), e.rule)
+        })?),
+    };
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
     cleaned.retain(|_, v| !v.is_null());
-    serde_json::from_value(Value::Object(cleaned))
-        .map_err(|e| ManifestError::new(path, None, format!("invalid: {e}")))
+    // The schema was checked (and built) above, with better messages than
+    // serde would give.
+    cleaned.remove("config");
+    let mut manifest: Manifest = serde_json::from_value(Value::Object(cleaned))
+        .map_err(|e| ManifestError::new(path, None, format!("invalid: {e}")))?;
+    manifest.config = schema.unwrap_or_default();
+    Ok(manifest)
 }
 
 /// Resolves `exec` the way the spec says: an absolute path as is, a path
@@ -259,6 +275,25 @@ mod tests {
         assert_eq!(m.name, "a");
         assert!(m.enabled);
         assert_eq!(m.version, None);
+    }
+
+    #[test]
+    fn a_bad_settings_schema_names_the_setting_and_the_problem() {
+        let e = parse(
+            &p(),
+            r#"{"name":"a","config":{"units":{"type":"enum","title":"Units"}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("config.units"));
+        assert!(e.to_string().contains("needs `enum`"), "{e}");
+        let e = parse(&p(), r#"{"name":"a","config":[]}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("config"));
+        let m = parse(
+            &p(),
+            r#"{"name":"a","config":{"b":{"type":"boolean","title":"B"},"a":{"type":"string","title":"A"}}}"#,
+        )
+        .unwrap();
+        assert_eq!(m.config.keys().collect::<Vec<_>>(), ["b", "a"]);
     }
 
     #[test]

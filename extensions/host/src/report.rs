@@ -134,6 +134,9 @@ impl Host {
             restarts: m.budget.in_window(tokio::time::Instant::now()),
             last_exit: m.last_exit.clone(),
             health: health(e),
+            settings: man
+                .map(|m| m.config.keys().cloned().collect())
+                .unwrap_or_default(),
         }
     }
 

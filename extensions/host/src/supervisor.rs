@@ -82,6 +82,7 @@ pub(crate) async fn connect(
         .as_ref()
         .map(|m| m.args.clone())
         .unwrap_or_default();
+    let config = settings_for(inner, ext).await?;
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
     let envs = sdk_env(inner, ext);
     let sp = process::spawn(exec, &args, &ext.dir, &scrub, &envs)
@@ -149,6 +150,7 @@ pub(crate) async fn connect(
         cwd: inner.cfg.cwd.display().to_string(),
         extension_dir: ext.dir.display().to_string(),
         data_dir: ext.dir.display().to_string(),
+        config,
     });
     if sink.send(&encode(&ack)).is_err() {
         let status = reap_soon(&mut child, guard.pgid()).await;
@@ -163,6 +165,43 @@ pub(crate) async fn connect(
         guard,
         source,
     })
+}
+
+/// The settings `ext` starts with (spec/rpc.md "Extension settings"):
+/// read off the async threads (the keychain is a blocking D-Bus call).
+/// A required setting without a value keeps it from starting.
+async fn settings_for(
+    inner: &Arc<Shared>,
+    ext: &Arc<Ext>,
+) -> Result<zot_ext_protocol::SettingValues, Failure> {
+    let schema = match ext.manifest.as_ref() {
+        Some(m) if !m.config.is_empty() => m.config.clone(),
+        _ => return Ok(Default::default()),
+    };
+    let home = inner.cfg.zot_home.clone();
+    let name = ext.name.clone();
+    let schema_for_task = schema.clone();
+    let resolved = tokio::task::spawn_blocking(move || {
+        crate::settings_store::resolve(&home, &name, &schema_for_task)
+    })
+    .await
+    .map_err(|e| Failure::msg(format!("could not read its settings: {e}")))?
+    .map_err(|e| Failure::msg(format!("could not read its settings: {e}")))?;
+    for w in &resolved.warnings {
+        ext.log.line(w);
+        let mut m = ext.lock();
+        if !m.warnings.contains(w) {
+            m.warn(w.clone());
+        }
+    }
+    if !resolved.missing.is_empty() {
+        return Err(Failure::msg(crate::settings_store::missing_message(
+            &ext.name,
+            &schema,
+            &resolved.missing,
+        )));
+    }
+    Ok(resolved.values)
 }
 
 /// The reference zot trusts the manifest's name and ignores what `hello`

@@ -85,3 +85,30 @@ fn a_symlinked_install_loses_the_link_not_the_target() {
     assert!(base.join("dev").symlink_metadata().is_err());
     assert!(work.join("dev/extension.json").exists());
 }
+
+#[test]
+fn removing_an_extension_forgets_its_settings_and_secrets() {
+    // Secrets in the fallback file: this test must not write into the
+    // keychain of the machine it runs on.
+    std::env::set_var("ZOT_KEYCHAIN", "off");
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("extensions");
+    ext(&base, "keyed");
+    ext(&base, "other");
+    let schema: zot_ext_protocol::SettingsSchema = serde_json::from_str(
+        r#"{"token":{"type":"string","title":"T","sensitive":true},"n":{"type":"number","title":"N"}}"#,
+    )
+    .unwrap();
+    let set = |name: &str, token: &str| {
+        let values = serde_json::from_value(serde_json::json!({"token": token, "n": 2})).unwrap();
+        zot_ext_host::settings_store::apply(tmp.path(), name, &schema, &values).unwrap();
+    };
+    set("keyed", "canary-removed-secret-1");
+    set("other", "canary-kept-secret-22");
+    remove(tmp.path(), tmp.path(), "keyed").unwrap();
+    assert!(!tmp.path().join("config/keyed.json").exists());
+    let secrets = std::fs::read_to_string(tmp.path().join("secrets.json")).unwrap();
+    assert!(!secrets.contains("canary-removed-secret-1"), "{secrets}");
+    assert!(secrets.contains("canary-kept-secret-22"));
+    assert!(tmp.path().join("config/other.json").exists());
+}

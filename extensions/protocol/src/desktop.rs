@@ -40,6 +40,9 @@ pub struct InstallSummary {
     /// Why its trial start failed, with the log path; `None` when it worked.
     #[ts(optional = nullable)]
     pub problem: Option<String>,
+    /// Required settings that have no value yet: the summary asks for them
+    /// before the first start.
+    pub settings_required: Vec<String>,
 }
 
 /// New bytes of a log from `offset`, for the viewer that follows it.

@@ -27,6 +27,8 @@ pub enum HostToExt {
     PanelClose(crate::PanelClose),
     /// zot is exiting or reloading.
     Shutdown(Shutdown),
+    /// The user changed the extension's settings while it runs (one-way).
+    ConfigChanged(ConfigChanged),
 }
 
 /// `hello_ack`.
@@ -47,6 +49,20 @@ pub struct HelloAck {
     pub extension_dir: String,
     /// Where the extension keeps its state; its own directory.
     pub data_dir: String,
+    /// The extension's settings (its manifest's `config`), defaults filled
+    /// in, secrets included; absent when it declares none.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(as = "Option<std::collections::BTreeMap<String, Value>>", optional)]
+    pub config: crate::settings::SettingValues,
+}
+
+/// `config_changed`: every setting's value after the change, as in
+/// `hello_ack.config`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ConfigChanged {
+    /// The values, defaults filled in, secrets included.
+    pub config: crate::settings::SettingValues,
 }
 
 /// `command_invoked`.

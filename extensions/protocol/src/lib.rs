@@ -41,6 +41,7 @@ pub mod panel;
 pub mod prompt_images;
 pub mod rpc;
 pub mod rpc_results;
+pub mod settings;
 pub mod theme;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
@@ -51,6 +52,7 @@ pub use host_to_ext::*;
 pub use ids::{EventName, LifecycleEvent, RequestId};
 pub use manifest::{Manifest, RestartMode};
 pub use panel::{PanelKey, PanelSpec};
+pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
 
 /// The protocol version the host announces in `hello_ack`.

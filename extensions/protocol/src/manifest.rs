@@ -40,6 +40,14 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "RestartMode::is_default")]
     #[ts(as = "Option<RestartMode>", optional)]
     pub restart: RestartMode,
+    /// The extension's settings (spec/rpc.md "Extension settings"): what
+    /// zot asks the user for and sends in `hello_ack.config`.
+    #[serde(default, skip_serializing_if = "indexmap::IndexMap::is_empty")]
+    #[ts(
+        as = "Option<std::collections::HashMap<String, crate::settings::SettingSpec>>",
+        optional
+    )]
+    pub config: crate::settings::SettingsSchema,
 }
 
 /// The manifest's `restart`: whether a crashed extension is started again.

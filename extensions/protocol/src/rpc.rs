@@ -174,6 +174,23 @@ pub enum RpcCommand {
         #[ts(optional)]
         rule: Option<String>,
     },
+    /// An extension's settings: the values (secrets masked) and the schema
+    /// (spec/rpc.md "Extension settings").
+    ExtConfigGet {
+        /// The extension's name.
+        name: String,
+    },
+    /// Validates and stores settings of an extension (secrets in the OS
+    /// keychain) and sends it `config_changed` when it runs. A `null`
+    /// value clears the setting; a masked secret sent back unchanged
+    /// keeps the stored one.
+    ExtConfigSet {
+        /// The extension's name.
+        name: String,
+        /// The settings to change, keyed by name.
+        #[ts(as = "std::collections::BTreeMap<String, Value>")]
+        values: crate::settings::SettingValues,
+    },
 }
 
 /// One session of the project, for the sidebar.
@@ -582,6 +599,11 @@ pub struct ExtensionSummary {
     /// Its tool calls and commands so far, and its log's size.
     #[serde(default)]
     pub health: ExtHealth,
+    /// The names of its settings (its manifest's `config`), in order; the
+    /// manager offers "Configure…" when there are any. Never values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub settings: Vec<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

@@ -61,6 +61,8 @@ pub enum RpcResult {
     Compacted(CompactResult),
     /// `approve_tool`.
     Approved(ApproveToolResult),
+    /// `ext_config_get` and `ext_config_set`.
+    Config(ExtConfigResult),
 }
 
 /// `session_list`: newest first.
@@ -124,6 +126,38 @@ pub struct ApproveToolResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub remembered: Option<String>,
+}
+
+/// `ext_config_get` / `ext_config_set`: an extension's settings as a
+/// front end may see them.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ExtConfigResult {
+    /// The extension.
+    pub name: String,
+    /// Every setting's current value (defaults filled in); a sensitive one
+    /// is `"••••"` plus at most its last 4 characters, never in full.
+    #[ts(as = "std::collections::BTreeMap<String, Value>")]
+    pub values: crate::settings::SettingValues,
+    /// The manifest's `config`, in its order.
+    #[ts(as = "std::collections::HashMap<String, crate::settings::SettingSpec>")]
+    pub schema: crate::settings::SettingsSchema,
+    /// The order of the settings in the manifest (a JSON object's key
+    /// order is not kept by every client).
+    pub order: Vec<String>,
+    /// Required settings that have no value yet.
+    pub missing: Vec<String>,
+    /// Where secrets are kept: `"keychain"` or `"file"` (no keychain
+    /// reachable: a 0600 file under `$ZOT_HOME`).
+    pub secret_store: String,
+    /// Said once when secrets fall back to a file, or when a corrupt
+    /// settings file was moved aside.
+    pub warnings: Vec<String>,
+    /// `ext_config_set`: whether a running extension was sent
+    /// `config_changed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub delivered: Option<bool>,
 }
 
 /// `ext_restart`: how the fresh run settled.

@@ -32,6 +32,17 @@ class Handshake(unittest.TestCase):
         self.assertEqual(self.ext.recv(), {"type": "command_response", "id": "1", "action": "display",
                                            "display": "/somewhere"})
 
+    def test_config_arrives_in_hello_ack_and_config_changed_replaces_it(self):
+        self.ext.handshake(config={"units": "metric", "token": "tok-123"})
+        self.ext.send({"type": "command_invoked", "id": "1", "name": "units", "args": ""})
+        self.assertEqual(self.ext.recv()["display"], "metric")
+        self.ext.send({"type": "config_changed", "config": {"units": "imperial", "token": "tok-123"}})
+        note = self.ext.recv()
+        self.assertEqual(note["type"], "notify")
+        self.assertEqual(note["message"], "units now imperial; token set: True")
+        self.ext.send({"type": "command_invoked", "id": "2", "name": "units", "args": ""})
+        self.assertEqual(self.ext.recv()["display"], "imperial")
+
     def test_shutdown_before_hello_ack_is_acknowledged(self):
         self.assertEqual(self.ext.recv()["type"], "hello")
         self.ext.send({"type": "shutdown"})

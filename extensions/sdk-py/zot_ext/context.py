@@ -1,7 +1,7 @@
 """What a handler can do besides return: push notes, prompts and panel
 frames, and read what zot said about itself in ``hello_ack``."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from .wire import Writer, drop_none, log
@@ -22,6 +22,9 @@ class HostInfo:
     extension_dir: str = ""
     data_dir: str = ""
     """Where to keep state such as ``todos.json``."""
+    config: Dict[str, Any] = field(default_factory=dict)
+    """The settings at start (the manifest's ``config``, defaults filled in,
+    secrets included); ``Context.config`` has the current ones."""
 
     @classmethod
     def from_frame(cls, f: Dict[str, Any]) -> "HostInfo":
@@ -34,6 +37,7 @@ class HostInfo:
             cwd=str(f.get("cwd") or ""),
             extension_dir=str(f.get("extension_dir") or ""),
             data_dir=str(f.get("data_dir") or ""),
+            config=dict(f.get("config") or {}) if isinstance(f.get("config"), dict) else {},
         )
 
 
@@ -50,6 +54,17 @@ class Context:
         self.host = host
         """zot's metadata from ``hello_ack``."""
         self._out = out
+        self._config: Dict[str, Any] = dict(host.config)
+
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The current settings (defaults filled in, secrets included):
+        ``hello_ack.config``, replaced by each ``config_changed``. Never log
+        or display a sensitive value."""
+        return dict(self._config)
+
+    def _set_config(self, values: Dict[str, Any]) -> None:
+        self._config = dict(values)
 
     def send(self, frame: Dict[str, Any]) -> None:
         """Sends any frame; the escape hatch for protocol additions."""

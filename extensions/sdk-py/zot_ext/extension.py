@@ -51,6 +51,7 @@ class Extension:
         self.panel_key_handler: Optional[Callable[[Context, str, str, Optional[str]], None]] = None
         self.panel_close_handler: Optional[Callable[[Context, str], None]] = None
         self.shutdown_handler: Optional[Callable[[Context], None]] = None
+        self.config_change_handler: Optional[Callable[[Context, Dict[str, Any]], None]] = None
         self.hello_hook: Optional[Callable[["Extension", HostInfo], None]] = None
 
     def command(self, name: str, description: str = "") -> Callable[[F], F]:
@@ -108,6 +109,12 @@ class Extension:
     def on_panel_close(self, fn: F) -> F:
         """Decorator: ``(ctx, panel_id)`` when the user closes a panel."""
         self.panel_close_handler = fn
+        return fn
+
+    def on_config_change(self, fn: F) -> F:
+        """Decorator: ``(ctx, config)`` when the user changed the settings
+        while the extension runs; ``ctx.config`` already holds them."""
+        self.config_change_handler = fn
         return fn
 
     def on_shutdown(self, fn: F) -> F:

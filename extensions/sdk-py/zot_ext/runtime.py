@@ -23,9 +23,9 @@ from .responses import Response, ToolResult
 from .wire import Writer, log
 
 MAX_IDLE = 4
-ORDERED = ("event", "panel_key", "panel_close")
+ORDERED = ("event", "panel_key", "panel_close", "config_changed")
 KNOWN = ("hello_ack", "command_invoked", "tool_call", "event", "event_intercept",
-         "panel_key", "panel_close", "shutdown")
+         "panel_key", "panel_close", "shutdown", "config_changed")
 
 
 def run(ext: Extension, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
@@ -328,6 +328,12 @@ class _Pool:
             ctx.send({"type": "shutdown_ack"})
         elif ty == "hello_ack":
             ctx.log("ignoring a second hello_ack")
+        elif ty == "config_changed":
+            values = f.get("config")
+            ctx._set_config(values if isinstance(values, dict) else {})
+            h4 = self.ext.config_change_handler
+            if h4 is not None:
+                self._guard("config change handler", lambda: h4(ctx, ctx.config))
 
     def _intercept(self, f: Dict[str, Any], rid: str) -> Dict[str, Any]:
         event = f.get("event")

@@ -35,13 +35,14 @@ const MEANING = {
   notify: "A one-shot note under the transcript, prefixed with the extension's name.",
   clear_notes: "Removes every note this extension pushed.",
   shutdown_ack: "Answers `shutdown`; exit promptly after it.",
-  hello_ack: "Answers `hello` with host metadata; `cwd` is the user's project, `data_dir` is where to keep state.",
+  hello_ack: "Answers `hello` with host metadata; `cwd` is the user's project, `data_dir` is where to keep state, `config` holds the extension's settings (defaults filled in, secrets included).",
   command_invoked: "The user ran one of the extension's commands; `args` is the trimmed rest of the line.",
   tool_call: "The model called one of the extension's tools; reply within the tool timeout (60 s by default).",
   event: "A subscribed lifecycle event (one-way). Which payload fields are present depends on `event`.",
   event_intercept: "A chance to block or rewrite `tool_call`, to block `turn_start`, or to block or replace `assistant_message`.",
   panel_key: "A key pressed while the extension's panel is focused; `text` carries the character for `rune`.",
   shutdown: "zot is exiting or reloading: answer `shutdown_ack` within 2 s, then exit.",
+  config_changed: "The user changed the extension's settings while it runs (one-way): every value again, as in `hello_ack.config`.",
 };
 
 const read = (name) => readFileSync(join(bindings, `${name}.ts`), "utf8");

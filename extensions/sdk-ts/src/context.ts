@@ -17,7 +17,20 @@ export class Context {
     /** zot's metadata from `hello_ack`. */
     readonly host: HostInfo,
     private readonly out: Send,
-  ) {}
+  ) {
+    this.currentConfig = { ...(host.config ?? {}) };
+  }
+
+  /** @internal */ currentConfig: Record<string, unknown>;
+
+  /**
+   * The extension's current settings (its manifest's `config`, defaults
+   * filled in, secrets included): `hello_ack.config`, replaced by each
+   * `config_changed`. Never log or display a sensitive value.
+   */
+  get config(): Readonly<Record<string, unknown>> {
+    return this.currentConfig;
+  }
 
   /** Sends any frame; the escape hatch for protocol additions. */
   send(frame: ExtToHost): void {

@@ -33,6 +33,7 @@ export class Extension {
   /** @internal */ panelKeyHandler?: (ctx: Context, key: PanelKeyFrame) => MaybePromise<void>;
   /** @internal */ panelCloseHandler?: (ctx: Context, panelId: string) => MaybePromise<void>;
   /** @internal */ shutdownHandler?: (ctx: Context) => MaybePromise<void>;
+  /** @internal */ configChangeHandler?: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   /** @internal */ helloHook?: (ext: Extension, host: HostInfo) => MaybePromise<void>;
 
   /** `name` must match `extension.json`. */
@@ -95,6 +96,15 @@ export class Extension {
   /** The user closed one of this extension's panels. */
   onPanelClose(handler: (ctx: Context, panelId: string) => MaybePromise<void>): this {
     this.panelCloseHandler = handler;
+    return this;
+  }
+
+  /**
+   * The user changed the extension's settings while it runs
+   * (`config_changed`); `ctx.config` already holds the new values.
+   */
+  onConfigChange(handler: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>): this {
+    this.configChangeHandler = handler;
     return this;
   }
 

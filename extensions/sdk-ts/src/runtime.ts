@@ -18,8 +18,8 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown"]);
-const ORDERED = new Set(["event", "panel_key", "panel_close"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed"]);
+const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed"]);
 
 function describe(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -213,6 +213,12 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
         case "hello_ack":
           log("ignoring a second hello_ack");
           return;
+        case "config_changed": {
+          c.currentConfig = { ...(f.config ?? {}) };
+          const h = ext.configChangeHandler;
+          if (h) await guard("config change handler", () => h(c, c.config));
+          return;
+        }
       }
     };
 

@@ -31,6 +31,23 @@ test("a command registered in onHello sees the host cwd", async () => {
   }
 });
 
+test("config arrives in hello_ack and config_changed replaces it", async () => {
+  const ext = Ext.fixture();
+  try {
+    await ext.handshake("/proj", { units: "metric", token: "tok-123" });
+    ext.send({ type: "command_invoked", id: "1", name: "units", args: "" });
+    assert.equal((await ext.recv()).display, "metric");
+    ext.send({ type: "config_changed", config: { units: "imperial", token: "tok-123" } });
+    const note = await ext.recv();
+    assert.equal(note.type, "notify");
+    assert.equal(note.message, "units now imperial; token set: true");
+    ext.send({ type: "command_invoked", id: "2", name: "units", args: "" });
+    assert.equal((await ext.recv()).display, "imperial");
+  } finally {
+    ext.kill();
+  }
+});
+
 test("shutdown before hello_ack is acknowledged and the process exits 0", async () => {
   const ext = Ext.fixture();
   assert.equal((await ext.recv()).type, "hello");

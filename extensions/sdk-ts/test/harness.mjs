@@ -77,10 +77,12 @@ export class Ext {
     return v;
   }
 
-  async handshake(cwd = "/proj") {
+  async handshake(cwd = "/proj", config = undefined) {
     const hello = await this.recv();
     if (hello.type !== "hello") throw new Error(`first frame was ${JSON.stringify(hello)}`);
-    this.send({ type: "hello_ack", protocol_version: 1, zot_version: "0.1.0", provider: "test", model: "m", cwd, extension_dir: "/tmp", data_dir: "/tmp" });
+    const ack = { type: "hello_ack", protocol_version: 1, zot_version: "0.1.0", provider: "test", model: "m", cwd, extension_dir: "/tmp", data_dir: "/tmp" };
+    if (config !== undefined) ack.config = config;
+    this.send(ack);
     const regs = [];
     for (;;) {
       const f = await this.recv();

@@ -22,6 +22,24 @@ static GATE: (Mutex<bool>, Condvar) = (Mutex::new(false), Condvar::new());
 
 fn main() {
     let mut ext = Extension::new("kitchen-sink", "0.1.0");
+    ext.command("units", "display the units setting", |ctx, _| {
+        Response::display(
+            ctx.setting("units")
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+        )
+    });
+    // Says that the token arrived without ever showing it.
+    ext.on_config_change(|ctx, config| {
+        ctx.notify(
+            NoteLevel::Info,
+            format!(
+                "units now {}; token set: {}",
+                config.get("units").cloned().unwrap_or_default(),
+                config.get("token").is_some()
+            ),
+        )
+    });
     ext.command("echo", "display the args", |_ctx, args| {
         Response::display(args)
     })

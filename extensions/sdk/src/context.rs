@@ -2,10 +2,13 @@
 //! frames, and read what zot said about itself in `hello_ack`.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
+
+use serde_json::Value;
 
 use zot_ext_protocol::{
-    ClearNotes, ExtToHost, HelloAck, NoteLevel, Notify, PanelClose, PanelRender, PanelSpec, Submit,
+    ClearNotes, ExtToHost, HelloAck, NoteLevel, Notify, PanelClose, PanelRender, PanelSpec,
+    SettingValues, Submit,
 };
 
 use crate::wire::{self, Writer};
@@ -27,6 +30,9 @@ pub struct HostInfo {
     pub extension_dir: PathBuf,
     /// Where to keep state such as `todos.json`.
     pub data_dir: PathBuf,
+    /// The settings at start (the manifest's `config`, defaults filled
+    /// in, secrets included); [`Context::config`] has the current ones.
+    pub config: SettingValues,
 }
 
 impl From<HelloAck> for HostInfo {
@@ -39,6 +45,7 @@ impl From<HelloAck> for HostInfo {
             cwd: a.cwd.into(),
             extension_dir: a.extension_dir.into(),
             data_dir: a.data_dir.into(),
+            config: a.config,
         }
     }
 }
@@ -57,15 +64,42 @@ pub struct Context {
     host: Arc<HostInfo>,
     /// The frame pipe shared by every thread.
     out: Arc<Writer>,
+    /// The current settings: `hello_ack.config`, replaced by each
+    /// `config_changed`.
+    config: Arc<RwLock<SettingValues>>,
 }
 
 impl Context {
     pub(crate) fn new(name: &str, host: HostInfo, out: Arc<Writer>) -> Self {
+        let config = Arc::new(RwLock::new(host.config.clone()));
         Context {
             name: name.into(),
             host: Arc::new(host),
             out,
+            config,
         }
+    }
+
+    /// The extension's current settings (defaults filled in, secrets
+    /// included): never log or display a sensitive one.
+    pub fn config(&self) -> SettingValues {
+        self.config
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// One setting's current value, if it has one.
+    pub fn setting(&self, key: &str) -> Option<Value> {
+        self.config
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    pub(crate) fn set_config(&self, values: SettingValues) {
+        *self.config.write().unwrap_or_else(|e| e.into_inner()) = values;
     }
 
     /// zot's metadata from `hello_ack`.

@@ -14,8 +14,8 @@ use zot_ext_protocol::{
 use crate::context::Context;
 use crate::decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
 use crate::extension::{
-    AssistantFn, CommandFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, ShutdownFn, ToolCallFn,
-    ToolFn, TurnStartFn,
+    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, ShutdownFn,
+    ToolCallFn, ToolFn, TurnStartFn,
 };
 use crate::response::{Response, ToolResult};
 
@@ -31,6 +31,7 @@ pub(crate) struct Handlers {
     on_panel_key: Option<PanelKeyFn>,
     on_panel_close: Option<PanelCloseFn>,
     on_shutdown: Option<ShutdownFn>,
+    on_config_change: Option<ConfigFn>,
 }
 
 impl Handlers {
@@ -60,6 +61,7 @@ impl Handlers {
             on_panel_key: ext.on_panel_key.clone(),
             on_panel_close: ext.on_panel_close.clone(),
             on_shutdown: ext.on_shutdown.clone(),
+            on_config_change: ext.on_config_change.clone(),
         }
     }
 }
@@ -106,7 +108,7 @@ pub(crate) fn parse(line: &[u8]) -> Parsed {
     });
     match ty {
         "command_invoked" | "tool_call" | "event_intercept" | "event" | "panel_key"
-        | "panel_close" | "hello_ack" | "shutdown" => {
+        | "panel_close" | "hello_ack" | "shutdown" | "config_changed" => {
             Parsed::Bad(reply, format!("{msg}: {preview}"))
         }
         _ => Parsed::Bad(
@@ -121,7 +123,10 @@ pub(crate) fn parse(line: &[u8]) -> Parsed {
 pub(crate) fn is_ordered(frame: &HostToExt) -> bool {
     matches!(
         frame,
-        HostToExt::Event(_) | HostToExt::PanelKey(_) | HostToExt::PanelClose(_)
+        HostToExt::Event(_)
+            | HostToExt::PanelKey(_)
+            | HostToExt::PanelClose(_)
+            | HostToExt::ConfigChanged(_)
     )
 }
 
@@ -224,6 +229,12 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
             ctx.send(ExtToHost::ShutdownAck(ShutdownAck {}));
         }
         HostToExt::HelloAck(_) => ctx.log("ignoring a second hello_ack"),
+        HostToExt::ConfigChanged(c) => {
+            ctx.set_config(c.config.clone());
+            if let Some(f) = &h.on_config_change {
+                let _ = guarded(ctx, "config change handler", "", || f(ctx, &c.config));
+            }
+        }
     }
 }
 

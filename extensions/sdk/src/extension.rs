@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use zot_ext_protocol::{Event, LifecycleEvent, PanelKeyFrame};
+use zot_ext_protocol::{Event, LifecycleEvent, PanelKeyFrame, SettingValues};
 
 use crate::context::{Context, HostInfo};
 use crate::decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
@@ -19,6 +19,7 @@ pub(crate) type AssistantFn = Arc<dyn Fn(&Context, &str) -> AssistantMessageDeci
 pub(crate) type PanelKeyFn = Arc<dyn Fn(&Context, &PanelKeyFrame) + Send + Sync>;
 pub(crate) type PanelCloseFn = Arc<dyn Fn(&Context, &str) + Send + Sync>;
 pub(crate) type ShutdownFn = Arc<dyn Fn(&Context) + Send + Sync>;
+pub(crate) type ConfigFn = Arc<dyn Fn(&Context, &SettingValues) + Send + Sync>;
 pub(crate) type HelloFn = Box<dyn FnOnce(&mut Extension, &HostInfo)>;
 
 /// A registered slash command.
@@ -53,6 +54,7 @@ pub struct Extension {
     pub(crate) on_panel_key: Option<PanelKeyFn>,
     pub(crate) on_panel_close: Option<PanelCloseFn>,
     pub(crate) on_shutdown: Option<ShutdownFn>,
+    pub(crate) on_config_change: Option<ConfigFn>,
     /// Taken out and run once, between `hello_ack` and the registrations.
     pub(crate) on_hello: Option<HelloFn>,
 }
@@ -73,6 +75,7 @@ impl Extension {
             on_panel_key: None,
             on_panel_close: None,
             on_shutdown: None,
+            on_config_change: None,
             on_hello: None,
         }
     }
@@ -223,6 +226,17 @@ impl Extension {
         F: Fn(&Context, &str) + Send + Sync + 'static,
     {
         self.on_panel_close = Some(Arc::new(handler));
+        self
+    }
+
+    /// Runs on `config_changed`: the user changed the extension's settings
+    /// while it runs. The handler gets every value (defaults filled in,
+    /// secrets included); [`Context::config`] already returns them.
+    pub fn on_config_change<F>(&mut self, handler: F) -> &mut Self
+    where
+        F: Fn(&Context, &SettingValues) + Send + Sync + 'static,
+    {
+        self.on_config_change = Some(Arc::new(handler));
         self
     }
 

@@ -68,3 +68,18 @@ fn shutdown_before_hello_ack_is_acknowledged() {
     assert_eq!(ext.recv()["type"], "shutdown_ack");
     assert!(ext.closed());
 }
+
+#[test]
+fn config_arrives_in_hello_ack_and_config_changed_replaces_it() {
+    let (mut ext, _log) = Ext::spawn(example("kitchen_sink"));
+    ext.handshake_with("/proj", json!({"units":"metric","token":"tok-123"}));
+    ext.send(json!({"type":"command_invoked","id":"1","name":"units","args":""}));
+    let first = ext.recv();
+    assert_eq!(first["display"], "\"metric\"", "{first}");
+    ext.send(json!({"type":"config_changed","config":{"units":"imperial","token":"tok-123"}}));
+    let note = ext.recv();
+    assert_eq!(note["type"], "notify");
+    assert_eq!(note["message"], "units now \"imperial\"; token set: true");
+    ext.send(json!({"type":"command_invoked","id":"2","name":"units","args":""}));
+    assert_eq!(ext.recv()["display"], "\"imperial\"");
+}

@@ -151,6 +151,25 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .approvals
             .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
             .map(RpcResult::Approved),
+        RpcCommand::ExtConfigGet { name } => b
+            .inner
+            .host
+            .config_get(&name)
+            .await
+            .map(RpcResult::Config)
+            .map_err(|e| format!("ext_config_get: {e}")),
+        RpcCommand::ExtConfigSet { name, values } => {
+            let r = b
+                .inner
+                .host
+                .config_set(&name, values)
+                .await
+                .map_err(|e| format!("ext_config_set: {e}"));
+            // A new secret joins the ones masked in every later answer and
+            // event, this answer included.
+            b.refresh_secrets();
+            r.map(RpcResult::Config)
+        }
     }
 }
 

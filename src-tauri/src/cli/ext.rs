@@ -4,6 +4,7 @@
 //! Data goes to stdout, progress and errors to stderr.
 
 mod catalog;
+mod config;
 mod doctor;
 mod list;
 mod logs;
@@ -93,6 +94,19 @@ pub enum ExtCommand {
         /// Do not ask for confirmation.
         #[arg(long, short = 'y')]
         yes: bool,
+    },
+    /// Show or change an extension's settings (its manifest's `config`):
+    /// all of them, one, or set KEY to VALUE. A secret is typed at a prompt
+    /// without echo (or piped on stdin), never given on the command line.
+    Config {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+        /// One setting.
+        key: Option<String>,
+        /// Its new value (`true`/`false` for a boolean, a number for a number).
+        #[arg(allow_hyphen_values = true)]
+        value: Option<String>,
     },
     /// Re-enable a disabled extension.
     Enable {
@@ -188,6 +202,9 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         } => new::run(global, &name, &lang, panel, dir),
         ExtCommand::Test { dir, json, timeout } => test::run(global, &dir, json, timeout),
         ExtCommand::Remove { name, yes } => manage::remove(global, &name, yes),
+        ExtCommand::Config { name, key, value } => {
+            config::run(global, &name, key.as_deref(), value.as_deref())
+        }
         ExtCommand::Enable { name } => manage::set_enabled(global, &name, true),
         ExtCommand::Disable { name } => manage::set_enabled(global, &name, false),
         ExtCommand::Logs { name, follow } => logs::run(global, &name, follow),

@@ -68,8 +68,18 @@ pub async fn ext_install(
     let manifest =
         install::read_manifest(&installed.dir).map_err(|e| IpcError::new("install", e))?;
     state.reload().await?;
+    // Required settings without a value (a default counts): asked for in
+    // the summary, before the first start.
+    let settings_required = zot_ext_host::settings_store::resolve(
+        &state.ctx.zot_home,
+        &installed.name,
+        &manifest.config,
+    )
+    .map(|r| r.missing)
+    .unwrap_or_default();
     let seen = seen.as_ref();
     Ok(InstallSummary {
+        settings_required,
         name: installed.name,
         version: installed.version,
         dir: installed.dir.display().to_string(),

@@ -126,7 +126,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::UntrustProject { .. }
             | RpcCommand::ExtRestart { .. }
             | RpcCommand::SessionOpen { .. }
-            | RpcCommand::Compact { .. } => {
+            | RpcCommand::Compact { .. }
+            | RpcCommand::ExtConfigGet { .. }
+            | RpcCommand::ExtConfigSet { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -265,7 +267,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, approve_tool"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, ext_config_get, ext_config_set"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -315,6 +317,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SessionDelete { .. } => "session_delete",
         RpcCommand::Compact { .. } => "compact",
         RpcCommand::ApproveTool { .. } => "approve_tool",
+        RpcCommand::ExtConfigGet { .. } => "ext_config_get",
+        RpcCommand::ExtConfigSet { .. } => "ext_config_set",
     }
 }
 

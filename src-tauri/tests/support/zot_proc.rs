@@ -24,6 +24,10 @@ pub fn command(home: &Path, cwd: &Path, args: &[&str]) -> Command {
     c.args(args)
         .env("ZOT_HOME", home)
         .env("ZOT_RETRY_BASE_MS", "1")
+        // Keys and secrets stay in $ZOT_HOME files: a test must never write
+        // into the keychain of the machine it runs on (the keychain itself
+        // is tested under its own session bus, settings_keychain.rs).
+        .env("ZOT_KEYCHAIN", "off")
         .env_remove("ANTHROPIC_API_KEY")
         .env_remove("OPENAI_API_KEY")
         .env_remove("MOONSHOT_API_KEY")

@@ -71,3 +71,59 @@ async fn weather_answers_offline_and_activates_the_forecast() {
     );
     h.host.shutdown().await;
 }
+
+#[tokio::test]
+async fn weather_takes_its_units_and_source_from_its_settings() {
+    // Settings stored the way `zot ext config` and the manager store them.
+    let home = tempfile::TempDir::new().unwrap();
+    let dir = example_dir("weather");
+    let schema = zot_ext_host::manifest::load(&dir.join("extension.json"))
+        .unwrap()
+        .config;
+    let set = |v: serde_json::Value| {
+        zot_ext_host::settings_store::apply(
+            home.path(),
+            "weather",
+            &schema,
+            &serde_json::from_value(v).unwrap(),
+        )
+        .unwrap()
+    };
+    std::env::set_var("ZOT_KEYCHAIN", "off");
+    let key = "canary-weather-key-0042";
+    set(json!({"units": "imperial", "api_key": key}));
+    let h = Harness::start_in(home, std::slice::from_ref(&dir)).await;
+    let r = h
+        .host
+        .call_tool("weather", json!({"city":"Berlin"}))
+        .await
+        .unwrap();
+    assert_eq!(text(&r.content), "Berlin: 61°F, fog");
+    let said = h
+        .host
+        .invoke_command("weather-key", "")
+        .await
+        .unwrap()
+        .response;
+    assert_eq!(
+        said.display.as_deref(),
+        Some("API key received (23 characters)")
+    );
+    assert!(!h.log("weather").contains(key));
+    // Changed while it runs: the next answer uses the new source.
+    h.host
+        .config_set(
+            "weather",
+            serde_json::from_value(json!({"base_url": "https://example.invalid"})).unwrap(),
+        )
+        .await
+        .unwrap();
+    let r = h
+        .host
+        .call_tool("weather", json!({"city":"Berlin"}))
+        .await
+        .unwrap();
+    assert!(r.is_error);
+    assert!(text(&r.content).contains("base_url setting is \"https://example.invalid\""));
+    h.host.shutdown().await;
+}

@@ -112,11 +112,17 @@ impl Ext {
 
     /// hello → hello_ack → registrations until ready; returns (hello, registrations).
     pub fn handshake(&mut self, cwd: &str) -> (Value, Vec<Value>) {
+        self.handshake_with(cwd, json!({}))
+    }
+
+    /// [`Ext::handshake`] with `hello_ack.config`.
+    pub fn handshake_with(&mut self, cwd: &str, config: Value) -> (Value, Vec<Value>) {
         let hello = self.recv();
         assert_eq!(hello["type"], "hello", "first frame must be hello");
         self.send(
             json!({"type":"hello_ack","protocol_version":1,"zot_version":"0.1.0",
-            "provider":"test","model":"m","cwd":cwd,"extension_dir":"/tmp","data_dir":"/tmp"}),
+            "provider":"test","model":"m","cwd":cwd,"extension_dir":"/tmp","data_dir":"/tmp",
+            "config":config}),
         );
         let mut regs = Vec::new();
         loop {

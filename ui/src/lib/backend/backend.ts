@@ -13,6 +13,7 @@ import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
+import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
 import type { InstallSummary } from "../bindings/InstallSummary";
@@ -58,6 +59,8 @@ export type RpcResultOf = {
   session_rename: DoneResult;
   session_delete: SessionDeletedResult;
   approve_tool: ApproveToolResult;
+  ext_config_get: ExtConfigResult;
+  ext_config_set: ExtConfigResult;
 };
 
 // Fails to compile when a command has no result type above.

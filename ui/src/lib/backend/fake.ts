@@ -6,6 +6,9 @@ import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
+import type { ExtConfigResult } from "../bindings/ExtConfigResult";
+import type { SettingSpec } from "../bindings/SettingSpec";
+import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type {
   Backend,
   DevelopSummary,
@@ -41,6 +44,38 @@ export class FakeBackend implements Backend {
 
   /** When set, `approve_tool` fails with this message. */
   approveError: string | null = null;
+  /** Settings per extension, as the host stores them (secrets in full, as
+   * the keychain would hold them); answers are masked like the host's. */
+  config: Record<
+    string,
+    { schema: Record<string, SettingSpec>; order: string[]; values: Record<string, JsonValue> }
+  > = {};
+
+  #configView(name: string, delivered?: boolean): ExtConfigResult {
+    const c = this.config[name];
+    if (!c) throw { code: "ext_config", message: `no extension '${name}'` };
+    const values: Record<string, JsonValue> = {};
+    const missing: string[] = [];
+    for (const k of c.order) {
+      const spec = c.schema[k];
+      const v = c.values[k] ?? spec?.default;
+      if (v === undefined || v === null) {
+        if (spec?.required) missing.push(k);
+        continue;
+      }
+      values[k] = spec?.sensitive && typeof v === "string" ? "••••" + (v.length >= 12 ? v.slice(-4) : "") : v;
+    }
+    return {
+      name,
+      values,
+      schema: c.schema,
+      order: c.order,
+      missing,
+      secret_store: "keychain",
+      warnings: [],
+      delivered,
+    };
+  }
 
   /** The state an `ext_restart` answers; tests replace it. */
   restartState: "ready" | "failed" | "crashed" = "ready";
@@ -60,6 +95,27 @@ export class FakeBackend implements Backend {
       case "approve_tool":
         if (this.approveError) throw { code: "backend", message: this.approveError };
         return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };
+      case "ext_config_get":
+        return this.#configView(cmd.name);
+      case "ext_config_set": {
+        const c = this.config[cmd.name];
+        if (!c) throw { code: "ext_config", message: `no extension '${cmd.name}'` };
+        for (const [k, v] of Object.entries(cmd.values)) {
+          const spec = c.schema[k];
+          if (!spec)
+            throw { code: "ext_config", message: `setting '${k}': no such setting; nothing was stored` };
+          if (spec.type === "number" && typeof v === "number" && spec.max !== undefined && v > spec.max)
+            throw {
+              code: "ext_config",
+              message: `setting '${k}': must be at most ${spec.max}; nothing was stored`,
+            };
+        }
+        for (const [k, v] of Object.entries(cmd.values)) {
+          if (v === null) delete c.values[k];
+          else if (!(typeof v === "string" && v.startsWith("••••"))) c.values[k] = v;
+        }
+        return this.#configView(cmd.name, true);
+      }
       case "get_state":
         return { provider: this.settings.provider, model: this.settings.model, busy: false };
       case "get_models":
@@ -101,7 +157,14 @@ export class FakeBackend implements Backend {
     this.calls.push({ method: "install", args: source });
     onProgress({ source, message: `copying ${source}` });
     const name = source.split("/").filter(Boolean).pop() ?? "ext";
-    return { name, dir: `/zot/extensions/${name}`, commands: [], tools: [], themes: [] };
+    return {
+      name,
+      dir: `/zot/extensions/${name}`,
+      commands: [],
+      tools: [],
+      themes: [],
+      settings_required: [],
+    };
   }
   /** What `catalog()` returns; tests replace it. */
   catalogEntries: CatalogEntry[] = [

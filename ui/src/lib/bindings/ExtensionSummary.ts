@@ -87,4 +87,9 @@ last_exit: string | null,
 /**
  * Its tool calls and commands so far, and its log's size.
  */
-health: ExtHealth, };
+health: ExtHealth, 
+/**
+ * The names of its settings (its manifest's `config`), in order; the
+ * manager offers "Configure…" when there are any. Never values.
+ */
+settings?: Array<string>, };

@@ -36,4 +36,9 @@ themes: Array<string>,
 /**
  * Why its trial start failed, with the log path; `None` when it worked.
  */
-problem?: string | null, };
+problem?: string | null, 
+/**
+ * Required settings that have no value yet: the summary asks for them
+ * before the first start.
+ */
+settings_required: Array<string>, };

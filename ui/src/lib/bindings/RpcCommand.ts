@@ -2,6 +2,7 @@
 import type { ApprovalDecision } from "./ApprovalDecision";
 import type { ImageInput } from "./ImageInput";
 import type { PanelKey } from "./PanelKey";
+import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
  * Every command a client may send, tagged by `type`.
@@ -108,4 +109,16 @@ remember?: boolean,
  * the exact command, e.g. `cargo test *`; it must match the
  * command being approved (docs/security.md "Tool approvals").
  */
-rule?: string, };
+rule?: string, } | { "type": "ext_config_get", 
+/**
+ * The extension's name.
+ */
+name: string, } | { "type": "ext_config_set", 
+/**
+ * The extension's name.
+ */
+name: string, 
+/**
+ * The settings to change, keyed by name.
+ */
+values: { [key in string]: JsonValue }, };

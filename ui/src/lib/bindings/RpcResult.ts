@@ -5,6 +5,7 @@ import type { ClearedResult } from "./ClearedResult";
 import type { CommandResult } from "./CommandResult";
 import type { CompactResult } from "./CompactResult";
 import type { DoneResult } from "./DoneResult";
+import type { ExtConfigResult } from "./ExtConfigResult";
 import type { ExtListResult } from "./ExtListResult";
 import type { ExtRestartResult } from "./ExtRestartResult";
 import type { HelloResult } from "./HelloResult";
@@ -24,4 +25,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ExtConfigResult;

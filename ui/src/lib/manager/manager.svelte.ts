@@ -7,6 +7,7 @@ import type { DevelopSummary, InstallSummary } from "../backend/backend";
 import { errorMessage } from "../backend/errors";
 import { formatDoctor } from "./doctor";
 import { catalogRows, type CatalogRow } from "./catalog";
+import { SettingsFormState } from "./settingsForm.svelte";
 
 /** Reactive manager state. */
 export class ManagerState {
@@ -30,6 +31,8 @@ export class ManagerState {
   devDirs: string[] = $state([]);
   /** What the last "Develop a folder…" started. */
   developed: DevelopSummary | null = $state(null);
+  /** The open settings form ("Configure…"), if any. */
+  configFor: SettingsFormState | null = $state(null);
 
   constructor(app: AppState) {
     this.app = app;
@@ -133,6 +136,24 @@ export class ManagerState {
       this.developed = await this.app.backend.develop(picked);
     });
     await this.loadDevFolders();
+  }
+
+  /** Opens the settings form of `name` ("Configure…"). */
+  async configure(name: string): Promise<void> {
+    const form = new SettingsFormState(this.app.backend, name);
+    this.configFor = form;
+    await form.load();
+  }
+
+  /** After a save: the cards show the new state (an extension that only
+   * lacked a required setting has started); the install summary no longer
+   * asks for what was just set. */
+  async settingsSaved(): Promise<void> {
+    const r = this.configFor?.result;
+    if (r && this.installed?.name === r.name) {
+      this.installed = { ...this.installed, settings_required: r.missing };
+    }
+    await this.app.refreshExtensions();
   }
 
   /** Enables what was just installed. */
