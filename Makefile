@@ -10,7 +10,7 @@ SHELL := /bin/bash
 export CARGO_TERM_COLOR := never
 
 APT_PACKAGES := build-essential pkg-config libwebkit2gtk-4.1-dev \
-	webkit2gtk-driver xvfb xauth fonts-dejavu-core imagemagick xdotool python3 git
+	webkit2gtk-driver xvfb xauth fonts-dejavu-core imagemagick xdotool python3 git bubblewrap
 
 DEPS_TARGETS :=
 TEST_TARGETS :=

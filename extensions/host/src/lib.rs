@@ -70,6 +70,7 @@ mod restart;
 mod restart_policy;
 mod router;
 mod run_trust;
+pub mod sandbox;
 mod shutdown;
 mod state;
 mod supervisor;

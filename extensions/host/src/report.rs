@@ -116,6 +116,7 @@ impl Host {
             restarts: m.budget.in_window(tokio::time::Instant::now()),
             last_exit: m.last_exit.clone(),
             health: health(e),
+            sandboxed: man.is_some_and(|m| m.sandbox.is_some()),
         }
     }
 

@@ -25,7 +25,7 @@ use crate::restart_policy::{self, Decision};
 use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
 use crate::state::Shared;
-use crate::{panels, shutdown};
+use crate::{panels, sandbox, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
 /// may hold the pipe open).
@@ -84,8 +84,11 @@ pub(crate) async fn connect(
         .unwrap_or_default();
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
     let envs = sdk_env(inner, ext);
-    let sp = process::spawn(exec, &args, &ext.dir, &scrub, &envs)
-        .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
+    let sp = match ext.manifest.as_ref().and_then(|m| m.sandbox.as_ref()) {
+        None => process::spawn(exec, &args, &ext.dir, &scrub, &envs)
+            .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?,
+        Some(spec) => spawn_sandboxed(inner, ext, spec, exec, &args, &scrub, &envs).await?,
+    };
     let log_of = ext.clone();
     let stderr = sp.stderr;
     let pump = tokio::spawn(async move { crate::ext_log::pump_stderr(stderr, &log_of.log).await });
@@ -162,6 +165,53 @@ pub(crate) async fn connect(
         child,
         guard,
         source,
+    })
+}
+
+/// Starts `exec` under bubblewrap with the view `spec` grants
+/// (`sandbox.rs`). No sandbox, no start: the failure says why and how to
+/// fix it.
+async fn spawn_sandboxed(
+    inner: &Shared,
+    ext: &Ext,
+    spec: &zot_ext_protocol::Sandbox,
+    exec: &Path,
+    args: &[String],
+    scrub: &Scrub,
+    envs: &[(std::ffi::OsString, std::ffi::OsString)],
+) -> Result<process::Spawned, Failure> {
+    let bwrap = sandbox::probe(&inner.cfg.bwrap)
+        .await
+        .map_err(Failure::msg)?;
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let plan = sandbox::Plan {
+        spec,
+        ext_dir: &ext.dir,
+        sdk: inner.sdk.as_deref().ok(),
+        zot_home: &inner.cfg.zot_home,
+        home: home.as_deref(),
+    };
+    let mut built = sandbox::bwrap_args(&plan).map_err(Failure::msg)?;
+    for note in &built.notes {
+        ext.log.line(note);
+    }
+    let raw_exec = ext
+        .manifest
+        .as_ref()
+        .and_then(|m| m.exec.as_deref())
+        .unwrap_or_default();
+    built
+        .args
+        .push(sandbox::exec_inside(&plan, raw_exec, exec).map_err(Failure::msg)?);
+    built.args.extend(args.iter().map(std::ffi::OsString::from));
+    process::spawn_sandboxed(&bwrap, &built.args, &ext.dir, scrub, envs).map_err(|e| {
+        Failure::msg(format!(
+            "could not start {} under {}: {e}",
+            exec.display(),
+            bwrap.display()
+        ))
     })
 }
 

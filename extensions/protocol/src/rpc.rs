@@ -497,6 +497,10 @@ pub struct ExtensionSummary {
     /// Its tool calls and commands so far, and its log's size.
     #[serde(default)]
     pub health: ExtHealth,
+    /// Whether its manifest declares a `sandbox`, so it runs under one (or
+    /// does not run at all: docs/security.md).
+    #[serde(default)]
+    pub sandboxed: bool,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards
