@@ -87,4 +87,9 @@ last_exit: string | null,
 /**
  * Its tool calls and commands so far, and its log's size.
  */
-health: ExtHealth, };
+health: ExtHealth, 
+/**
+ * Whether its manifest declares a `sandbox`, so it runs under one (or
+ * does not run at all: docs/security.md).
+ */
+sandboxed: boolean, };
