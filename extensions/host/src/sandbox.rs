@@ -103,6 +103,9 @@ pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
     // The sandboxed process dies with bwrap; bwrap itself is in the
     // process group the reaper and shutdown signal (see process.rs).
     push(a, ["--die-with-parent"]);
+    // Unprivileged bwrap drops every capability anyway; run as root it
+    // would keep them inside the sandbox (and could remount its view).
+    push(a, ["--cap-drop", "ALL"]);
     for dir in RUNTIME {
         let path = Path::new(dir);
         match std::fs::symlink_metadata(path) {

@@ -64,6 +64,42 @@ fn pids_mentioning(needle: &Path) -> Vec<i32> {
     out
 }
 
+/// The process group of `pid` (field 5 of `/proc/<pid>/stat`).
+fn pgrp(pid: i32) -> i32 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    after
+        .split_whitespace()
+        .nth(2)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(-1)
+}
+
+#[tokio::test]
+async fn killing_the_group_as_the_reaper_does_ends_bwrap_and_the_extension() {
+    let env = Env::new();
+    let dir = probe(&env, "victim", json!({}));
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "victim").state, ExtState::Ready);
+    let running = pids_mentioning(&dir);
+    let leader = pgrp(running[0]);
+    // What the reaper does when zot dies: SIGKILL the registered group.
+    zot_ext_host::process::signal_group(leader, SIGKILL);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !pids_mentioning(&dir).is_empty() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(
+        pids_mentioning(&dir).is_empty(),
+        "{:?}",
+        pids_mentioning(&dir)
+    );
+    // zot notices the crash like any other.
+    host.shutdown().await;
+}
+
+const SIGKILL: i32 = 9;
+
 fn nobody_connected(listener: &TcpListener) -> bool {
     listener.set_nonblocking(true).unwrap();
     matches!(listener.accept(), Err(e) if e.kind() == ErrorKind::WouldBlock)
@@ -161,6 +197,24 @@ async fn a_sandboxed_extension_reaches_only_its_grants() {
     let got = ask(&host, "probe_list", json!({"path": env.global_dir()})).await;
     assert_eq!(got, "list: probe", "{got}");
 
+    // No capabilities (this test may run as root), and a pid namespace of
+    // its own: zot's process is not in its /proc.
+    let got = ask(&host, "probe_read", json!({"path": "/proc/self/status"})).await;
+    assert!(got.contains("CapEff:\t0000000000000000"), "{got}");
+    let got = ask(&host, "probe_list", json!({"path": "/proc"})).await;
+    let me = std::process::id().to_string();
+    assert!(
+        !got.split(',')
+            .any(|p| p == me || p.trim_start_matches("list: ") == me),
+        "{got}"
+    );
+    let pids = got
+        .trim_start_matches("list: ")
+        .split(',')
+        .filter(|p| p.parse::<u32>().is_ok())
+        .count();
+    assert!(pids <= 3, "more than bwrap's init and the extension: {got}");
+
     // No network: not even a listener on loopback.
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -180,9 +234,15 @@ async fn a_sandboxed_extension_reaches_only_its_grants() {
     assert_eq!(s.state, ExtState::Ready);
     assert_eq!(s.health.errors, 0);
 
-    // Shutdown ends bwrap and everything inside it.
+    // bwrap and everything inside are one process group led by bwrap (a
+    // new session), which is what the reaper and shutdown signal.
     let running = pids_mentioning(&dir);
-    assert!(!running.is_empty(), "bwrap is not running?");
+    assert!(running.len() >= 2, "bwrap and the extension: {running:?}");
+    let groups: std::collections::BTreeSet<i32> = running.iter().map(|p| pgrp(*p)).collect();
+    assert_eq!(groups.len(), 1, "{running:?} in groups {groups:?}");
+    let leader = *groups.first().unwrap();
+    assert!(running.contains(&leader), "the group is led by bwrap");
+    // Shutdown ends bwrap and everything inside it.
     host.shutdown().await;
     let left: Vec<i32> = pids_mentioning(&dir);
     assert!(left.is_empty(), "left running after shutdown: {left:?}");
