@@ -100,6 +100,29 @@ async fn killing_the_group_as_the_reaper_does_ends_bwrap_and_the_extension() {
 
 const SIGKILL: i32 = 9;
 
+#[tokio::test]
+async fn shutdown_ends_a_sandboxed_extension_that_ignores_stdin_close_and_sigterm() {
+    let env = Env::new();
+    let dir = probe(&env, "stubborn", json!({}));
+    // The fixture's second argument makes it stubborn.
+    let manifest = json!({
+        "name": "stubborn",
+        "exec": "python3",
+        "args": ["./probe.py", "stubborn", "stubborn"],
+        "sandbox": {},
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "stubborn").state, ExtState::Ready);
+    assert!(!pids_mentioning(&dir).is_empty());
+    host.shutdown().await;
+    assert!(
+        pids_mentioning(&dir).is_empty(),
+        "{:?}",
+        pids_mentioning(&dir)
+    );
+}
+
 fn nobody_connected(listener: &TcpListener) -> bool {
     listener.set_nonblocking(true).unwrap();
     matches!(listener.accept(), Err(e) if e.kind() == ErrorKind::WouldBlock)
@@ -396,4 +419,52 @@ async fn a_malformed_sandbox_fails_the_load_naming_the_field() {
         assert!(e.to_string().contains(&format!("field '{field}'")), "{e}");
     }
     host.shutdown().await;
+}
+
+/// In the victim process of the next test: a host with the sandboxed
+/// extension; writes `ready` once it runs, then waits to be SIGKILLed.
+#[test]
+fn sandboxed_victim_entry() {
+    let Ok(spec) = std::env::var("ZOT_SANDBOX_VICTIM") else {
+        return; // a normal test run: nothing to do
+    };
+    let spec: Value = serde_json::from_str(&spec).unwrap();
+    let field = |k: &str| spec.get(k).and_then(Value::as_str).unwrap().to_owned();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let mut cfg = zot_ext_host::HostConfig::new(field("home"), field("project"));
+        cfg.discover = false;
+        cfg.explicit = vec![PathBuf::from(field("ext"))];
+        let (host, _rx) = start(cfg).await;
+        std::fs::write(field("ready"), "ready").unwrap();
+        tokio::time::sleep(std::time::Duration::from_secs(600)).await;
+        drop(host);
+    });
+}
+
+#[tokio::test]
+async fn a_sigkilled_host_takes_bwrap_and_its_extension_with_it() {
+    let env = Env::new();
+    let dir = probe(&env, "sbvictim", json!({}));
+    let ready = env.loose.path().join("ready");
+    let spec = json!({
+        "home": env.home.path(), "project": env.project.path(),
+        "ext": dir, "ready": ready,
+    });
+    let mut victim = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "sandboxed_victim_entry",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("ZOT_SANDBOX_VICTIM", spec.to_string())
+        .spawn()
+        .unwrap();
+    eventually(|| ready.exists() && pids_mentioning(&dir).len() >= 2).await;
+    let running = pids_mentioning(&dir);
+    victim.kill().unwrap(); // SIGKILL: none of the host's cleanup runs
+    victim.wait().unwrap();
+    // The reaper SIGKILLs bwrap's group; --die-with-parent is the backstop.
+    eventually(|| running.iter().all(|p| !process_alive(*p))).await;
 }
