@@ -238,6 +238,13 @@ fn check_grant_path(p: &str) -> Result<(), String> {
     {
         return Err(format!("'{p}' contains '..'; write the path it means"));
     }
+    for own in ["/proc", "/dev"] {
+        if Path::new(p).starts_with(own) {
+            return Err(format!(
+                "'{p}': the sandbox has its own {own}; the host's would show zot's processes and environment"
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -377,6 +384,8 @@ mod tests {
             (r#"{"write":["/a/../etc"]}"#, "sandbox.write[0]"),
             (r#"{"read":[""]}"#, "sandbox.read[0]"),
             (r#"{"network":true}"#, "sandbox.network"),
+            (r#"{"read":["/proc/1/environ"]}"#, "sandbox.read[0]"),
+            (r#"{"write":["/dev"]}"#, "sandbox.write[0]"),
         ] {
             let text = format!(r#"{{"name":"a","sandbox":{sandbox}}}"#);
             let e = parse(&p(), &text).unwrap_err();

@@ -131,7 +131,7 @@ pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
             bind(a, "--ro-bind-try", path, path);
         }
     }
-    push(a, ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]);
+    push(a, ["--tmpfs", "/tmp"]);
 
     let zot_home = canonical(plan.zot_home);
     let mut hide_home_under: Vec<PathBuf> = Vec::new();
@@ -162,6 +162,10 @@ pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
             bind(a, flag, &source, &dest);
         }
     }
+    // After the grants, so a grant of `/` (binds are recursive) cannot
+    // bring the host's /proc back: that would show zot's environment and
+    // `/proc/<zot>/root`, the whole filesystem.
+    push(a, ["--proc", "/proc", "--dev", "/dev"]);
     // A grant of a parent (`~`, `/`) would show `$ZOT_HOME` (keys, other
     // extensions, sessions): an empty tmpfs covers it again.
     for dest in &hide_home_under {

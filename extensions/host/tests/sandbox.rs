@@ -296,11 +296,11 @@ async fn net_true_reaches_a_loopback_listener() {
 }
 
 #[tokio::test]
-async fn a_grant_of_the_whole_home_still_hides_zot_home() {
+async fn a_grant_of_root_still_hides_zot_home_and_the_hosts_proc() {
     let env = Env::new();
     std::fs::write(env.home.path().join("auth.json"), "ZOT-HOME-SECRET").unwrap();
-    let parent = env.home.path().parent().unwrap().to_path_buf();
-    probe(&env, "wide", json!({"read": [parent]}));
+    // The widest grant there is: `/` (bwrap binds recursively).
+    probe(&env, "wide", json!({"read": ["/"]}));
     let (host, _rx) = start(env.config()).await;
     let s = summary(&host, "wide");
     assert_eq!(
@@ -322,6 +322,13 @@ async fn a_grant_of_the_whole_home_still_hides_zot_home() {
     );
     let got = ask(&host, "probe_list", json!({"path": env.home.path()})).await;
     assert_eq!(got, "list: extensions,sdk", "{got}");
+    // Its /proc is still its own, whatever the grant covered.
+    let got = ask(&host, "probe_list", json!({"path": "/proc"})).await;
+    let me = std::process::id().to_string();
+    assert!(
+        !got.trim_start_matches("list: ").split(',').any(|p| p == me),
+        "{got}"
+    );
     host.shutdown().await;
 }
 
