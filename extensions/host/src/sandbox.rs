@@ -218,6 +218,22 @@ pub fn exec_inside(plan: &Plan, raw_exec: &str, resolved: &Path) -> Result<OsStr
     }
 }
 
+/// bwrap reports an extension killed by signal N as exit status 128+N;
+/// turned back into "killed by N" so `last_exit` and crash messages read
+/// `signal 9 (SIGKILL)` for a sandboxed extension too.
+pub fn unwrap_status(
+    status: std::process::ExitStatus,
+    sandboxed: bool,
+) -> std::process::ExitStatus {
+    use std::os::unix::process::ExitStatusExt;
+    match status.code() {
+        Some(code) if sandboxed && (129..=128 + 64).contains(&code) => {
+            std::process::ExitStatus::from_raw(code - 128)
+        }
+        _ => status,
+    }
+}
+
 /// `~` and `~/x` become the user's home; other paths are kept (the
 /// manifest check already refused relative ones and `..`).
 fn expand(raw: &str, home: Option<&Path>) -> Result<PathBuf, String> {
@@ -437,6 +453,18 @@ mod tests {
             err.contains("sandbox.write") && err.contains("inside zot's home"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn bwraps_128_plus_n_reads_as_the_signal_again() {
+        use std::os::unix::process::ExitStatusExt;
+        let exited = |code: i32| std::process::ExitStatus::from_raw(code << 8);
+        let s = unwrap_status(exited(137), true);
+        assert_eq!(s.signal(), Some(9));
+        assert_eq!(crate::process::describe_status(s), "signal 9 (SIGKILL)");
+        assert_eq!(unwrap_status(exited(137), false).code(), Some(137));
+        assert_eq!(unwrap_status(exited(3), true).code(), Some(3));
+        assert_eq!(unwrap_status(exited(128), true).code(), Some(128));
     }
 
     #[test]

@@ -154,7 +154,7 @@ pub(crate) async fn connect(
         data_dir: ext.dir.display().to_string(),
     });
     if sink.send(&encode(&ack)).is_err() {
-        let status = reap_soon(&mut child, guard.pgid()).await;
+        let status = reap_soon(&mut child, guard.pgid(), sandboxed(ext)).await;
         guard.disarm_if_gone();
         return Err(Failure::Failed {
             message: format!("exited ({status}) right after hello"),
@@ -166,6 +166,11 @@ pub(crate) async fn connect(
         guard,
         source,
     })
+}
+
+/// Whether `ext` runs under bwrap (its manifest declares a sandbox).
+fn sandboxed(ext: &Ext) -> bool {
+    ext.manifest.as_ref().is_some_and(|m| m.sandbox.is_some())
 }
 
 /// Starts `exec` under bubblewrap with the view `spec` grants
@@ -263,7 +268,7 @@ async fn first_line(
             r = fill(source.as_mut()) => match r {
                 Ok(true) => {}
                 Ok(false) => {
-                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0)).await;
+                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0), sandboxed(ext)).await;
                     return Err(Failure::Failed {
                         message: format!("exited ({status}) before sending hello"),
                         exit_status: Some(status),
@@ -401,9 +406,9 @@ async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending:
             let status = match exited {
                 Some(s) => {
                     kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
-                    describe_status(s)
+                    describe_status(sandbox::unwrap_status(s, sandboxed(ext)))
                 }
-                None => reap_soon(&mut child, pgid).await,
+                None => reap_soon(&mut child, pgid, sandboxed(ext)).await,
             };
             let message = format!("exited ({status})");
             finish(
@@ -630,7 +635,7 @@ pub(crate) fn relaunch(inner: &Arc<Shared>, ext: &Arc<Ext>, exec: PathBuf) -> Ar
 
 /// The exit status of a process whose stdout closed: it normally exits at
 /// once; if it lingers it is killed.
-async fn reap_soon(child: &mut Child, pgid: i32) -> String {
+async fn reap_soon(child: &mut Child, pgid: i32, sandboxed: bool) -> String {
     let status = match tokio::time::timeout(Duration::from_millis(500), child.wait()).await {
         Ok(Ok(s)) => Some(s),
         _ => None,
@@ -642,6 +647,7 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
         None => child.wait().await.ok(),
     };
     kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
+    let status = status.map(|s| sandbox::unwrap_status(s, sandboxed));
     match (status, lingered) {
         (Some(s), false) => describe_status(s),
         (Some(s), true) => format!("closed its stdout and was killed: {}", describe_status(s)),

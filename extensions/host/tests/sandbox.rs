@@ -101,6 +101,24 @@ async fn killing_the_group_as_the_reaper_does_ends_bwrap_and_the_extension() {
 const SIGKILL: i32 = 9;
 
 #[tokio::test]
+async fn a_sandboxed_extension_killed_by_a_signal_reports_the_signal_not_bwraps_status() {
+    let env = Env::new();
+    let dir = probe(&env, "selfkill", json!({}));
+    let manifest = json!({
+        "name": "selfkill", "exec": "python3", "args": ["./probe.py", "selfkill"],
+        "sandbox": {}, "restart": "never",
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "selfkill").state, ExtState::Ready);
+    let _ = host.call_tool("probe_selfkill", json!({})).await;
+    eventually(|| summary(&host, "selfkill").last_exit.is_some()).await;
+    let s = summary(&host, "selfkill");
+    assert_eq!(s.last_exit.as_deref(), Some("signal 9 (SIGKILL)"), "{s:?}");
+    host.shutdown().await;
+}
+
+#[tokio::test]
 async fn shutdown_ends_a_sandboxed_extension_that_ignores_stdin_close_and_sigterm() {
     let env = Env::new();
     let dir = probe(&env, "stubborn", json!({}));
