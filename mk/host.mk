@@ -22,3 +22,12 @@ bench-host:
 fuzz: fuzz-host
 fuzz-host:
 	ZOT_FUZZ_INPUTS=1000000 cargo test --release -p zot-ext-host --test fuzz -- --nocapture --test-threads=1
+
+# `make bench-sandbox`: spawn -> ready of a sandboxed Python extension
+# against the same one unsandboxed, with bwrap's own cost as the floor
+# (needs bubblewrap, in APT_PACKAGES).
+BENCH_TARGETS += bench-sandbox
+
+.PHONY: bench-sandbox
+bench-sandbox:
+	cargo bench -p zot-ext-host --bench sandbox

@@ -54,6 +54,17 @@ pub fn copy_example(name: &str) -> Copy {
     Copy { tmp, dir }
 }
 
+/// A scratch copy of a Rust example with its built `binary` next to
+/// `extension.json`, the way an installed copy ships it. The examples run
+/// in their sandbox, which shows them their own directory but not this
+/// workspace's `target/`, where `launch.sh` would otherwise look.
+pub fn copy_with_binary(name: &str, binary: &Path) -> Copy {
+    let copy = copy_example(name);
+    let file = binary.file_name().expect("a binary path");
+    std::fs::copy(binary, copy.dir.join(file)).unwrap();
+    copy
+}
+
 /// A host running one or more examples, with its temp dirs.
 pub struct Harness {
     /// The real host.

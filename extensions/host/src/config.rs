@@ -70,6 +70,10 @@ pub struct HostConfig {
     /// before start; `Host::trust_project` may grant it later). Remembered
     /// trust lives in `$ZOT_HOME/trust.json` ([`crate::trust`]).
     pub run_trust: crate::run_trust::RunTrust,
+    /// The bubblewrap binary sandboxed extensions run under: a path, or a
+    /// name looked up on `PATH`. From `$ZOT_BWRAP`, else `bwrap`
+    /// ([`crate::sandbox::default_bwrap`]).
+    pub bwrap: PathBuf,
 }
 
 impl HostConfig {
@@ -99,6 +103,7 @@ impl HostConfig {
             secret_env_names: Vec::new(),
             secret_env_values: Vec::new(),
             run_trust: crate::run_trust::RunTrust::default(),
+            bwrap: crate::sandbox::default_bwrap(),
         }
     }
 }

@@ -75,6 +75,7 @@ mod restart;
 mod restart_policy;
 mod router;
 mod run_trust;
+pub mod sandbox;
 mod settings_ops;
 mod shutdown;
 mod state;

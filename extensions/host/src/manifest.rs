@@ -153,6 +153,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
             ManifestError::new(path, Some(&field), e.rule)
         })?),
     };
+    if let Some(sandbox) = obj.get("sandbox") {
+        check_sandbox(path, sandbox)?;
+    }
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
     cleaned.retain(|_, v| !v.is_null());
@@ -163,6 +166,102 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
         .map_err(|e| ManifestError::new(path, None, format!("invalid: {e}")))?;
     manifest.config = schema.unwrap_or_default();
     Ok(manifest)
+}
+
+/// Checks the `sandbox` object: only `read`, `write` (arrays of paths)
+/// and `net` (a boolean). A path is absolute or starts with `~/` (or is
+/// `~`): `~` is the home of the user running zot, expanded when the
+/// extension starts. A relative path is refused: relative to what (zot's
+/// cwd, the project, the extension's own directory, which it sees anyway)
+/// would be a guess, and a guessed grant is a security hole. `..` is
+/// refused too, so the path a user reads is the path granted.
+fn check_sandbox(path: &Path, sandbox: &Value) -> Result<(), ManifestError> {
+    let obj = match sandbox {
+        Value::Null => return Ok(()),
+        Value::Object(o) => o,
+        _ => {
+            return Err(ManifestError::new(
+                path,
+                Some("sandbox"),
+                "must be an object like {\"read\":[], \"write\":[], \"net\":false}",
+            ))
+        }
+    };
+    for (key, value) in obj {
+        match key.as_str() {
+            "net" => {
+                if !value.is_boolean() {
+                    return Err(ManifestError::new(
+                        path,
+                        Some("sandbox.net"),
+                        "must be true or false",
+                    ));
+                }
+            }
+            "read" | "write" => {
+                let field = format!("sandbox.{key}");
+                let list = value.as_array().ok_or_else(|| {
+                    ManifestError::new(path, Some(&field), "must be an array of paths")
+                })?;
+                for (i, item) in list.iter().enumerate() {
+                    let field = format!("sandbox.{key}[{i}]");
+                    let p = item.as_str().ok_or_else(|| {
+                        ManifestError::new(path, Some(&field), "must be a string (a path)")
+                    })?;
+                    if let Err(why) = check_grant_path(p) {
+                        return Err(ManifestError::new(path, Some(&field), why));
+                    }
+                }
+            }
+            other => {
+                return Err(ManifestError::new(
+                    path,
+                    Some(&format!("sandbox.{other}")),
+                    "is not a sandbox setting; use \"read\", \"write\" or \"net\"",
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Why a sandbox path is refused, if it is.
+fn check_grant_path(p: &str) -> Result<(), String> {
+    if p.is_empty() {
+        return Err("is empty".into());
+    }
+    if p.chars().any(char::is_control) {
+        return Err("contains a control character".into());
+    }
+    let rest = if p == "~" {
+        ""
+    } else if let Some(rest) = p.strip_prefix("~/") {
+        rest
+    } else if p.starts_with('~') {
+        return Err(format!(
+            "'{p}': only '~' or '~/…' (your own home) is understood, not another user's"
+        ));
+    } else if p.starts_with('/') {
+        p
+    } else {
+        return Err(format!(
+            "'{p}' is relative; write an absolute path or one starting with '~/' (the extension's own directory is always granted)"
+        ));
+    };
+    if Path::new(rest)
+        .components()
+        .any(|c| matches!(c, std::path::Component::ParentDir))
+    {
+        return Err(format!("'{p}' contains '..'; write the path it means"));
+    }
+    for own in ["/proc", "/dev"] {
+        if Path::new(p).starts_with(own) {
+            return Err(format!(
+                "'{p}': the sandbox has its own {own}; the host's would show zot's processes and environment"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Resolves `exec` the way the spec says: an absolute path as is, a path
@@ -262,6 +361,52 @@ mod tests {
         ] {
             let e = parse(&p(), text).unwrap_err();
             assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_sandbox_is_parsed_with_defaults() {
+        let m = parse(
+            &p(),
+            r#"{"name":"a","sandbox":{"read":["~/notes","/srv/x"]}}"#,
+        )
+        .unwrap();
+        let s = m.sandbox.unwrap();
+        assert_eq!(s.read, ["~/notes", "/srv/x"]);
+        assert!(s.write.is_empty());
+        assert!(!s.net);
+        let m = parse(&p(), r#"{"name":"a","sandbox":{}}"#).unwrap();
+        assert_eq!(m.sandbox, Some(zot_ext_protocol::Sandbox::default()));
+        assert_eq!(parse(&p(), r#"{"name":"a"}"#).unwrap().sandbox, None);
+        assert_eq!(
+            parse(&p(), r#"{"name":"a","sandbox":null}"#)
+                .unwrap()
+                .sandbox,
+            None
+        );
+    }
+
+    #[test]
+    fn a_malformed_sandbox_names_the_field() {
+        for (sandbox, field) in [
+            (r#"true"#, "sandbox"),
+            (r#"["/x"]"#, "sandbox"),
+            (r#"{"net":"yes"}"#, "sandbox.net"),
+            (r#"{"read":"/x"}"#, "sandbox.read"),
+            (r#"{"write":[3]}"#, "sandbox.write[0]"),
+            (r#"{"read":["/ok","notes"]}"#, "sandbox.read[1]"),
+            (r#"{"read":["./here"]}"#, "sandbox.read[0]"),
+            (r#"{"read":["~bob/x"]}"#, "sandbox.read[0]"),
+            (r#"{"write":["/a/../etc"]}"#, "sandbox.write[0]"),
+            (r#"{"read":[""]}"#, "sandbox.read[0]"),
+            (r#"{"network":true}"#, "sandbox.network"),
+            (r#"{"read":["/proc/1/environ"]}"#, "sandbox.read[0]"),
+            (r#"{"write":["/dev"]}"#, "sandbox.write[0]"),
+        ] {
+            let text = format!(r#"{{"name":"a","sandbox":{sandbox}}}"#);
+            let e = parse(&p(), &text).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
+            assert!(e.to_string().contains(&format!("field '{field}'")), "{e}");
         }
     }
 

@@ -41,12 +41,51 @@ pub fn spawn(
     envs: &[(OsString, OsString)],
 ) -> io::Result<Spawned> {
     let mut cmd = Command::new(exec);
-    cmd.args(args)
-        .current_dir(dir)
+    cmd.args(args).process_group(0);
+    finish_spawn(cmd, dir, scrub, envs)
+}
+
+/// Spawns `bwrap bwrap_args…` (a sandboxed extension: see `sandbox.rs`) as
+/// the leader of a new session rather than only a new group: it then has
+/// no controlling terminal, so nothing inside can inject keystrokes into
+/// the terminal zot runs in (TIOCSTI). Its session id is its pid, which is
+/// also its process group id, so signals, the guard and the reaper reach
+/// bwrap and everything inside exactly as for [`spawn`] (bwrap is not
+/// given `--new-session`, which would move the extension to a group of
+/// its own).
+pub fn spawn_sandboxed(
+    bwrap: &Path,
+    bwrap_args: &[OsString],
+    dir: &Path,
+    scrub: &Scrub,
+    envs: &[(OsString, OsString)],
+) -> io::Result<Spawned> {
+    let mut cmd = Command::new(bwrap);
+    cmd.args(bwrap_args);
+    // SAFETY: `setsid` is async-signal-safe and touches no memory; it runs
+    // in the forked child before exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setsid() == -1 {
+                Err(io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
+        });
+    }
+    finish_spawn(cmd, dir, scrub, envs)
+}
+
+fn finish_spawn(
+    mut cmd: Command,
+    dir: &Path,
+    scrub: &Scrub,
+    envs: &[(OsString, OsString)],
+) -> io::Result<Spawned> {
+    cmd.current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .process_group(0)
         .kill_on_drop(true);
     for name in scrub.to_remove_from_current() {
         cmd.env_remove(name);

@@ -137,6 +137,7 @@ impl Host {
             settings: man
                 .map(|m| m.config.keys().cloned().collect())
                 .unwrap_or_default(),
+            sandboxed: man.is_some_and(|m| m.sandbox.is_some()),
         }
     }
 

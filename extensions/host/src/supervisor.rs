@@ -25,7 +25,7 @@ use crate::restart_policy::{self, Decision};
 use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
 use crate::state::Shared;
-use crate::{panels, shutdown};
+use crate::{panels, sandbox, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
 /// may hold the pipe open).
@@ -85,8 +85,11 @@ pub(crate) async fn connect(
     let config = settings_for(inner, ext).await?;
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
     let envs = sdk_env(inner, ext);
-    let sp = process::spawn(exec, &args, &ext.dir, &scrub, &envs)
-        .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?;
+    let sp = match ext.manifest.as_ref().and_then(|m| m.sandbox.as_ref()) {
+        None => process::spawn(exec, &args, &ext.dir, &scrub, &envs)
+            .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?,
+        Some(spec) => spawn_sandboxed(inner, ext, spec, exec, &args, &scrub, &envs).await?,
+    };
     let log_of = ext.clone();
     let stderr = sp.stderr;
     let pump = tokio::spawn(async move { crate::ext_log::pump_stderr(stderr, &log_of.log).await });
@@ -153,7 +156,7 @@ pub(crate) async fn connect(
         config,
     });
     if sink.send(&encode(&ack)).is_err() {
-        let status = reap_soon(&mut child, guard.pgid()).await;
+        let status = reap_soon(&mut child, guard.pgid(), sandboxed(ext)).await;
         guard.disarm_if_gone();
         return Err(Failure::Failed {
             message: format!("exited ({status}) right after hello"),
@@ -204,6 +207,58 @@ async fn settings_for(
     Ok(resolved.values)
 }
 
+/// Whether `ext` runs under bwrap (its manifest declares a sandbox).
+fn sandboxed(ext: &Ext) -> bool {
+    ext.manifest.as_ref().is_some_and(|m| m.sandbox.is_some())
+}
+
+/// Starts `exec` under bubblewrap with the view `spec` grants
+/// (`sandbox.rs`). No sandbox, no start: the failure says why and how to
+/// fix it.
+async fn spawn_sandboxed(
+    inner: &Shared,
+    ext: &Ext,
+    spec: &zot_ext_protocol::Sandbox,
+    exec: &Path,
+    args: &[String],
+    scrub: &Scrub,
+    envs: &[(std::ffi::OsString, std::ffi::OsString)],
+) -> Result<process::Spawned, Failure> {
+    let bwrap = sandbox::probe(&inner.cfg.bwrap)
+        .await
+        .map_err(Failure::msg)?;
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
+    let plan = sandbox::Plan {
+        spec,
+        ext_dir: &ext.dir,
+        sdk: inner.sdk.as_deref().ok(),
+        zot_home: &inner.cfg.zot_home,
+        home: home.as_deref(),
+    };
+    let mut built = sandbox::bwrap_args(&plan).map_err(Failure::msg)?;
+    for note in &built.notes {
+        ext.log.line(note);
+    }
+    let raw_exec = ext
+        .manifest
+        .as_ref()
+        .and_then(|m| m.exec.as_deref())
+        .unwrap_or_default();
+    built
+        .args
+        .push(sandbox::exec_inside(&plan, raw_exec, exec).map_err(Failure::msg)?);
+    built.args.extend(args.iter().map(std::ffi::OsString::from));
+    process::spawn_sandboxed(&bwrap, &built.args, &ext.dir, scrub, envs).map_err(|e| {
+        Failure::msg(format!(
+            "could not start {} under {}: {e}",
+            exec.display(),
+            bwrap.display()
+        ))
+    })
+}
+
 /// The reference zot trusts the manifest's name and ignores what `hello`
 /// says, and extensions in the wild rely on it (docs/compat.md): accept,
 /// keep the manifest's name, and tell the author through the log and the
@@ -252,7 +307,7 @@ async fn first_line(
             r = fill(source.as_mut()) => match r {
                 Ok(true) => {}
                 Ok(false) => {
-                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0)).await;
+                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0), sandboxed(ext)).await;
                     return Err(Failure::Failed {
                         message: format!("exited ({status}) before sending hello"),
                         exit_status: Some(status),
@@ -390,9 +445,9 @@ async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending:
             let status = match exited {
                 Some(s) => {
                     kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
-                    describe_status(s)
+                    describe_status(sandbox::unwrap_status(s, sandboxed(ext)))
                 }
-                None => reap_soon(&mut child, pgid).await,
+                None => reap_soon(&mut child, pgid, sandboxed(ext)).await,
             };
             let message = format!("exited ({status})");
             finish(
@@ -619,7 +674,7 @@ pub(crate) fn relaunch(inner: &Arc<Shared>, ext: &Arc<Ext>, exec: PathBuf) -> Ar
 
 /// The exit status of a process whose stdout closed: it normally exits at
 /// once; if it lingers it is killed.
-async fn reap_soon(child: &mut Child, pgid: i32) -> String {
+async fn reap_soon(child: &mut Child, pgid: i32, sandboxed: bool) -> String {
     let status = match tokio::time::timeout(Duration::from_millis(500), child.wait()).await {
         Ok(Ok(s)) => Some(s),
         _ => None,
@@ -631,6 +686,7 @@ async fn reap_soon(child: &mut Child, pgid: i32) -> String {
         None => child.wait().await.ok(),
     };
     kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
+    let status = status.map(|s| sandbox::unwrap_status(s, sandboxed));
     match (status, lingered) {
         (Some(s), false) => describe_status(s),
         (Some(s), true) => format!("closed its stdout and was killed: {}", describe_status(s)),

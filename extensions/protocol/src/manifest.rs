@@ -48,6 +48,30 @@ pub struct Manifest {
         optional
     )]
     pub config: crate::settings::SettingsSchema,
+    /// The OS sandbox the extension runs in (docs/security.md). Absent:
+    /// it runs with the user's full rights, as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub sandbox: Option<Sandbox>,
+}
+
+/// The manifest's `sandbox`: what the extension may see besides its own
+/// directory, zot's SDKs and the system's read-only runtime. Paths are
+/// absolute or start with `~/` (the user's home).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(export)]
+pub struct Sandbox {
+    /// Paths it may read (missing ones are skipped at start).
+    #[serde(default)]
+    pub read: Vec<String>,
+    /// Paths it may read and write (missing ones are skipped at start).
+    #[serde(default)]
+    pub write: Vec<String>,
+    /// Whether it may use the network; `false` gives it no network at all
+    /// (not even loopback).
+    #[serde(default)]
+    pub net: bool,
 }
 
 /// The manifest's `restart`: whether a crashed extension is started again.

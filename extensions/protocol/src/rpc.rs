@@ -604,6 +604,10 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub settings: Vec<String>,
+    /// Whether its manifest declares a `sandbox`, so it runs under one (or
+    /// does not run at all: docs/security.md).
+    #[serde(default)]
+    pub sandboxed: bool,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

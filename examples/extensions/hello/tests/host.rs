@@ -1,14 +1,18 @@
 //! The hello example through the real host: its commands, including the
 //! one registered in `on_hello`, answer as documented.
 
-use zot_examples_tests::{example_dir, Harness};
+use zot_examples_tests::{copy_with_binary, Harness};
 use zot_ext_protocol::CommandAction;
 
 #[tokio::test]
 async fn hello_registers_its_commands_and_answers_them() {
-    // Building this test built the binary the launcher starts.
-    assert!(std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-hello")).exists());
-    let h = Harness::start(&[example_dir("hello")]).await;
+    // Building this test built the binary; it ships next to the manifest,
+    // as installed, because the sandbox does not show target/.
+    let copy = copy_with_binary(
+        "hello",
+        std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-hello")),
+    );
+    let h = Harness::start(std::slice::from_ref(&copy.dir)).await;
     let names: Vec<String> = h.host.commands().into_iter().map(|c| c.name).collect();
     assert_eq!(names, ["hello", "shout", "cwd", "model-info"]);
 

@@ -3,7 +3,7 @@
 //! deferred forecast tool.
 
 use serde_json::json;
-use zot_examples_tests::{example_dir, Harness};
+use zot_examples_tests::{copy_with_binary, Harness};
 use zot_ext_protocol::ContentBlock;
 
 fn text(c: &[ContentBlock]) -> String {
@@ -15,8 +15,13 @@ fn text(c: &[ContentBlock]) -> String {
 
 #[tokio::test]
 async fn weather_answers_offline_and_activates_the_forecast() {
-    assert!(std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-weather")).exists());
-    let h = Harness::start(&[example_dir("weather")]).await;
+    // Building this test built the binary; it ships next to the manifest,
+    // as installed, because the sandbox does not show target/.
+    let copy = copy_with_binary(
+        "weather",
+        std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-weather")),
+    );
+    let h = Harness::start(std::slice::from_ref(&copy.dir)).await;
     let tools: Vec<String> = h.host.tools().into_iter().map(|t| t.name).collect();
     assert_eq!(
         tools,
@@ -76,7 +81,12 @@ async fn weather_answers_offline_and_activates_the_forecast() {
 async fn weather_takes_its_units_and_source_from_its_settings() {
     // Settings stored the way `zot ext config` and the manager store them.
     let home = tempfile::TempDir::new().unwrap();
-    let dir = example_dir("weather");
+    // As installed: the binary beside the manifest (the sandbox hides target/).
+    let copy = copy_with_binary(
+        "weather",
+        std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-weather")),
+    );
+    let dir = copy.dir.clone();
     let schema = zot_ext_host::manifest::load(&dir.join("extension.json"))
         .unwrap()
         .config;

@@ -111,6 +111,15 @@ fn extension(o: &mut String, e: &DoctorExtension) {
     };
     let _ = writeln!(o, "  {}{version} [{}] {state}", s.name, word(&s.scope));
     let _ = writeln!(o, "    dir: {}", s.dir);
+    let _ = writeln!(
+        o,
+        "    sandbox: {}",
+        if s.sandboxed {
+            "yes (bubblewrap: its own dir, the grants in its manifest)"
+        } else {
+            "no (runs with your full rights)"
+        }
+    );
     if let Some(error) = &s.error {
         let _ = writeln!(o, "    error: {error}");
     }

@@ -92,4 +92,9 @@ health: ExtHealth,
  * The names of its settings (its manifest's `config`), in order; the
  * manager offers "Configure…" when there are any. Never values.
  */
-settings?: Array<string>, };
+settings?: Array<string>, 
+/**
+ * Whether its manifest declares a `sandbox`, so it runs under one (or
+ * does not run at all: docs/security.md).
+ */
+sandboxed: boolean, };

@@ -16,6 +16,7 @@ function ext(name: string, commands: [string, string][]): ExtensionSummary {
     restarts: 0,
     last_exit: null,
     health: { calls: 0, errors: 0, log_bytes: 0, busy_ms: 0 },
+    sandboxed: false,
   };
 }
 
