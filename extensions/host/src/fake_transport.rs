@@ -92,6 +92,8 @@ impl Rig {
             manifest_path: self._home.path().join(name).join("extension.json"),
             manifest: None,
             exec: None,
+            grant: crate::permissions::PermSet::UNRESTRICTED,
+            unaccepted: Vec::new(),
         };
         let ext = Ext::new(
             inner.new_ext_id(),

@@ -24,6 +24,7 @@
 )]
 
 pub mod catalog;
+pub mod consent;
 pub mod ext_ops;
 pub mod home;
 pub mod install;
@@ -59,6 +60,8 @@ pub mod intercept;
 pub mod limits;
 mod load;
 pub mod manifest;
+pub mod permission_words;
+mod permissions;
 mod panel_table;
 mod panels;
 pub mod process;

@@ -116,6 +116,9 @@ impl Host {
             restarts: m.budget.in_window(tokio::time::Instant::now()),
             last_exit: m.last_exit.clone(),
             health: health(e),
+            permissions: e.grant.grant(),
+            refused: e.refusals.counts(),
+            unaccepted: e.unaccepted.clone(),
         }
     }
 

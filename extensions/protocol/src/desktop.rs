@@ -40,6 +40,17 @@ pub struct InstallSummary {
     /// Why its trial start failed, with the log path; `None` when it worked.
     #[ts(optional = nullable)]
     pub problem: Option<String>,
+    /// What its manifest grants: the list, or `"unrestricted"`.
+    pub permissions: crate::PermissionGrant,
+    /// The grant in plain words, one line each (`zot_ext_host::
+    /// permission_words`), the same lines `zot ext install` prints.
+    pub permission_words: Vec<String>,
+    /// What it still needs before it can start (a build, a missing tool).
+    pub notes: Vec<String>,
+    /// Whether it replaced an installed copy.
+    pub replaced: bool,
+    /// Whether it is enabled now.
+    pub enabled: bool,
 }
 
 /// New bytes of a log from `offset`, for the viewer that follows it.

@@ -497,6 +497,21 @@ pub struct ExtensionSummary {
     /// Its tool calls and commands so far, and its log's size.
     #[serde(default)]
     pub health: ExtHealth,
+    /// What its manifest grants (spec/rpc.md "Permissions"): the list, or
+    /// `"unrestricted"` when the manifest has no `permissions` field.
+    #[serde(default)]
+    pub permissions: crate::PermissionGrant,
+    /// Frames refused because their permission was not granted, counted
+    /// per permission (its manifest spelling) in this load.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(type = "Record<string, number>", optional)]
+    pub refused: std::collections::BTreeMap<String, u64>,
+    /// Permissions its manifest asks for that the user has not accepted
+    /// (an update asked for more): it is `failed` until they are accepted
+    /// (`zot ext accept NAME`, or the manager's dialog).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<crate::Permission>>", optional)]
+    pub unaccepted: Vec<crate::Permission>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards
