@@ -109,7 +109,7 @@ pub enum OpsError {
     },
     /// An update asks for permissions the user did not accept; nothing
     /// on disk was changed.
-    #[error("not updating `{name}`: the new version asks for more than you accepted: it {}; to accept, run again and answer yes, or pass --yes", asks.join("; it "))]
+    #[error("not updating `{name}`: the new version asks for more than you accepted: {}; the installed copy is unchanged. To accept, run the install again on a terminal and answer yes, or pass --yes", asks.join("; "))]
     PermissionsNotAccepted {
         /// The extension.
         name: String,

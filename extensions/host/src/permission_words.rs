@@ -25,7 +25,7 @@ pub fn permission_words(p: Permission) -> &'static str {
 
 /// The line an unrestricted extension (no `permissions` in its manifest)
 /// gets instead of a list.
-pub const UNRESTRICTED_WORDS: &str = "is unrestricted: its manifest declares no permissions, so it can do everything extensions can (read every tool call and its arguments, block or rewrite tool calls, submit prompts to the agent, …)";
+pub const UNRESTRICTED_WORDS: &str = "unrestricted: its manifest declares no permissions, so it can do everything an extension can (read every tool call and its arguments, block or rewrite tool calls, submit prompts to the agent, …)";
 
 /// A grant in plain words, one line each; an unrestricted grant says so
 /// in one line, and an empty list says it can do nothing through zot.
