@@ -119,6 +119,11 @@ impl Host {
             permissions: e.grant.grant(),
             refused: e.refusals.counts(),
             unaccepted: e.unaccepted.clone(),
+            unaccepted_words: e
+                .unaccepted
+                .iter()
+                .map(|p| crate::permission_words::permission_words(*p).to_owned())
+                .collect(),
         }
     }
 

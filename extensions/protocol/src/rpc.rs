@@ -500,6 +500,7 @@ pub struct ExtensionSummary {
     /// What its manifest grants (spec/rpc.md "Permissions"): the list, or
     /// `"unrestricted"` when the manifest has no `permissions` field.
     #[serde(default)]
+    #[ts(as = "Option<crate::PermissionGrant>", optional)]
     pub permissions: crate::PermissionGrant,
     /// Frames refused because their permission was not granted, counted
     /// per permission (its manifest spelling) in this load.
@@ -512,6 +513,11 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<crate::Permission>>", optional)]
     pub unaccepted: Vec<crate::Permission>,
+    /// `unaccepted` in plain words (the host's one wording), for the
+    /// manager's review dialog.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub unaccepted_words: Vec<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

@@ -94,7 +94,18 @@ export class FakeBackend implements Backend {
     this.calls.push({ method: "install", args: source });
     onProgress({ source, message: `copying ${source}` });
     const name = source.split("/").filter(Boolean).pop() ?? "ext";
-    return { name, dir: `/zot/extensions/${name}`, commands: [], tools: [], themes: [] };
+    return {
+      name,
+      dir: `/zot/extensions/${name}`,
+      commands: [],
+      tools: [],
+      themes: [],
+      permissions: "unrestricted",
+      permission_words: ["unrestricted: its manifest declares no permissions"],
+      notes: [],
+      replaced: false,
+      enabled: false,
+    };
   }
   /** What `catalog()` returns; tests replace it. */
   catalogEntries: CatalogEntry[] = [
@@ -146,6 +157,9 @@ export class FakeBackend implements Backend {
   }
   async remove(name: string): Promise<void> {
     this.calls.push({ method: "remove", args: name });
+  }
+  async acceptPermissions(name: string): Promise<void> {
+    this.calls.push({ method: "acceptPermissions", args: name });
   }
   async doctor(): Promise<unknown> {
     return "no extensions found";

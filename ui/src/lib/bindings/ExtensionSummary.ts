@@ -94,7 +94,7 @@ health: ExtHealth,
  * What its manifest grants (spec/rpc.md "Permissions"): the list, or
  * `"unrestricted"` when the manifest has no `permissions` field.
  */
-permissions: PermissionGrant, 
+permissions?: PermissionGrant, 
 /**
  * Frames refused because their permission was not granted, counted
  * per permission (its manifest spelling) in this load.
@@ -105,4 +105,9 @@ refused?: Record<string, number>,
  * (an update asked for more): it is `failed` until they are accepted
  * (`zot ext accept NAME`, or the manager's dialog).
  */
-unaccepted?: Array<Permission>, };
+unaccepted?: Array<Permission>, 
+/**
+ * `unaccepted` in plain words (the host's one wording), for the
+ * manager's review dialog.
+ */
+unaccepted_words?: Array<string>, };
