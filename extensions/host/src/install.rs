@@ -14,7 +14,8 @@ mod policy;
 pub(crate) mod staging;
 
 pub use policy::{
-    install_and_describe, resolve_source, Consent, InstallOptions, InstallOutcome, MoreAsked,
+    install_and_describe, resolve_source, Consent, Hooks, InstallOptions, InstallOutcome,
+    MoreAsked,
 };
 
 use std::path::{Path, PathBuf};

@@ -28,6 +28,7 @@ pub async fn ext_install(
     progress: Channel<InstallProgress>,
 ) -> IpcResult<InstallSummary> {
     let zot_home = state.ctx.zot_home.clone();
+    let cwd = state.ctx.cwd.clone();
     let arg = source.clone();
     let send = progress.clone();
     let done = tauri::async_runtime::spawn_blocking(move || {
@@ -47,26 +48,28 @@ pub async fn ext_install(
             force: false,
             consent: Consent::OnSummary,
         };
-        // Not an update (no force): nothing more to approve.
-        install::install_and_describe(
-            &zot_home,
-            &arg,
-            options,
-            &Cancel::new(),
-            &mut report,
-            &mut |_| false,
-        )
-        .map_err(|e| IpcError::new("install", e))
+        let home = zot_home.clone();
+        let mut trial = |dir: &std::path::Path| {
+            let _ = send.send(InstallProgress {
+                source: arg.clone(),
+                message: format!("starting {} once to see what it registers", dir.display()),
+            });
+            // A blocking-pool thread may wait on the runtime.
+            tauri::async_runtime::block_on(preview(&home, &cwd, dir))
+        };
+        let hooks = install::Hooks {
+            progress: &mut report,
+            // Not an update (no force): nothing more to approve.
+            approve_more: &mut |_| false,
+            trial: Some(&mut trial),
+        };
+        install::install_and_describe(&zot_home, &arg, options, &Cancel::new(), hooks)
+            .map_err(|e| IpcError::new("install", e))
     })
     .await
     .map_err(|e| IpcError::new("install", e))??;
-    let _ = progress.send(InstallProgress {
-        source: source.clone(),
-        message: format!("starting {} once to see what it registers", done.name),
-    });
-    let seen = preview(&state.ctx.zot_home, &state.ctx.cwd, &done.dir).await;
     state.reload().await?;
-    Ok(done.summary(seen.as_ref()))
+    Ok(done.summary())
 }
 
 /// Accepts the permissions an extension asks for now (an update asked

@@ -8,7 +8,9 @@
 //!    installed copy stays as it was;
 //! 4. the copy replaces the old one, and its permissions are recorded as
 //!    accepted (`$ZOT_HOME/permissions.json`);
-//! 5. the summary says what it may do in plain words, and what it still
+//! 5. a trial start, when the front end asks for one (the manager does:
+//!    `preview` learns what it registers), runs it once alone;
+//! 6. the summary says what it may do in plain words, and what it still
 //!    needs (a build) as notes.
 //!
 //! The one thing the front ends choose is when the user says yes to a
@@ -82,11 +84,14 @@ pub struct InstallOutcome {
     pub added: Vec<Permission>,
     /// What it still needs before it can start.
     pub notes: Vec<String>,
+    /// What its trial start found, when there was one.
+    pub trial: Option<ExtensionSummary>,
 }
 
 impl InstallOutcome {
     /// The manager's summary, with what a trial start (`preview`) found.
-    pub fn summary(&self, trial: Option<&ExtensionSummary>) -> InstallSummary {
+    pub fn summary(&self) -> InstallSummary {
+        let trial = self.trial.as_ref();
         InstallSummary {
             name: self.name.clone(),
             version: self.version.clone(),
@@ -123,18 +128,34 @@ pub fn resolve_source(zot_home: &Path, arg: &str) -> OpsResult<Source> {
     }
 }
 
-/// Installs `arg` by the one policy (see the module's comment). Blocking.
-/// `approve_more` is asked only for an update that asks for more than the
-/// user accepted; `false` refuses it with
-/// [`OpsError::PermissionsNotAccepted`] and changes nothing.
+/// What a front end plugs into the policy.
+pub struct Hooks<'a> {
+    /// Progress lines of the copy or clone.
+    pub progress: &'a mut dyn FnMut(Progress),
+    /// Asked only for an update that asks for more than the user accepted;
+    /// `false` refuses it with [`OpsError::PermissionsNotAccepted`] and
+    /// changes nothing.
+    pub approve_more: &'a mut dyn FnMut(&MoreAsked) -> bool,
+    /// Starts the installed extension (its directory) once alone and says
+    /// what it registered (the manager's `preview`); it runs before a
+    /// [`Consent::OnSummary`] install is disabled. `None` skips it.
+    pub trial: Option<&'a mut dyn FnMut(&Path) -> Option<ExtensionSummary>>,
+}
+
+/// Installs `arg` by the one policy (see the module's comment). Blocking
+/// (the trial hook may block on an async start).
 pub fn install_and_describe(
     zot_home: &Path,
     arg: &str,
     options: InstallOptions,
     cancel: &Cancel,
-    progress: &mut dyn FnMut(Progress),
-    approve_more: &mut dyn FnMut(&MoreAsked) -> bool,
+    hooks: Hooks<'_>,
 ) -> OpsResult<InstallOutcome> {
+    let Hooks {
+        progress,
+        approve_more,
+        trial,
+    } = hooks;
     let source = resolve_source(zot_home, arg)?;
     let mut added = Vec::new();
     let installed = install_reviewed(
@@ -166,6 +187,7 @@ pub fn install_and_describe(
     let manifest = read_manifest(&installed.dir)?;
     let grant = manifest.grant();
     consent::record(zot_home, &installed.dir, &manifest.name, &grant)?;
+    let trial = trial.and_then(|start| start(&installed.dir));
     let enabled = match options.consent {
         Consent::AtCommand => manifest.enabled,
         Consent::OnSummary => {
@@ -184,6 +206,7 @@ pub fn install_and_describe(
         enabled,
         grant,
         added,
+        trial,
     })
 }
 

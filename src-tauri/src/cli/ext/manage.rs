@@ -5,7 +5,9 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::{bail, Context, Result};
 use zot_ext_host::ext_ops::{locate, OpsError};
-use zot_ext_host::install::{install_and_describe, Cancel, Consent, InstallOptions, MoreAsked};
+use zot_ext_host::install::{
+    install_and_describe, Cancel, Consent, Hooks, InstallOptions, MoreAsked,
+};
 use zot_ext_host::{remove as ops_remove, toggle};
 
 use super::output::{interrupted_code, on_interrupt, ProgressPrinter};
@@ -24,14 +26,12 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
         consent: Consent::AtCommand,
     };
     let mut approve = |asked: &MoreAsked| approve_more(asked, yes);
-    let result = install_and_describe(
-        &global.zot_home,
-        source,
-        options,
-        &cancel,
-        &mut |p| printer.show(&p),
-        &mut approve,
-    );
+    let hooks = Hooks {
+        progress: &mut |p| printer.show(&p),
+        approve_more: &mut approve,
+        trial: None,
+    };
+    let result = install_and_describe(&global.zot_home, source, options, &cancel, hooks);
     printer.finish();
     let done = match result {
         Ok(done) => done,
