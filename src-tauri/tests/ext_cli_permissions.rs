@@ -39,7 +39,10 @@ fn an_unrestricted_install_says_so_plainly() {
     let src = env.path("src/free");
     write_ext(&src, r#"{"name":"free"}"#);
     let out = env.zot(&["ext", "install", src.to_str().unwrap()]).ok();
-    assert!(out.contains("unrestricted: its manifest declares no permissions"), "{out}");
+    assert!(
+        out.contains("unrestricted: its manifest declares no permissions"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -47,7 +50,10 @@ fn an_update_asking_for_more_needs_yes_without_a_terminal() {
     let env = Env::new();
     let v1 = env.path("v1");
     let v2 = env.path("v2");
-    write_ext(&v1, r#"{"name":"grow","version":"1","permissions":["commands"]}"#);
+    write_ext(
+        &v1,
+        r#"{"name":"grow","version":"1","permissions":["commands"]}"#,
+    );
     write_ext(
         &v2,
         r#"{"name":"grow","version":"2","permissions":["commands","prompt","submit"]}"#,
@@ -64,7 +70,10 @@ fn an_update_asking_for_more_needs_yes_without_a_terminal() {
         "{err}"
     );
     let kept = std::fs::read_to_string(env.extensions().join("grow/extension.json")).unwrap();
-    assert!(kept.contains(r#""version":"1""#), "the old copy was replaced: {kept}");
+    assert!(
+        kept.contains(r#""version":"1""#),
+        "the old copy was replaced: {kept}"
+    );
 
     let out = env
         .zot(&["ext", "install", "--force", "--yes", v2.to_str().unwrap()])
@@ -75,7 +84,10 @@ fn an_update_asking_for_more_needs_yes_without_a_terminal() {
     assert!(book.contains("submit"), "{book}");
 
     // Asking for less (or the same) needs no yes.
-    write_ext(&v1, r#"{"name":"grow","version":"3","permissions":["commands"]}"#);
+    write_ext(
+        &v1,
+        r#"{"name":"grow","version":"3","permissions":["commands"]}"#,
+    );
     env.zot(&["ext", "install", "--force", v1.to_str().unwrap()])
         .ok();
 }
@@ -99,7 +111,8 @@ fn accept_records_what_an_extension_asks_for_now() {
     executable(&dir.join("run.sh"));
     let doctor = env.zot(&["ext", "doctor"]).stdout();
     assert!(
-        doctor.contains("asks for, not accepted: insert") && doctor.contains("zot ext accept later"),
+        doctor.contains("asks for, not accepted: insert")
+            && doctor.contains("zot ext accept later"),
         "{doctor}"
     );
     let out = env.zot(&["ext", "accept", "later"]).ok();

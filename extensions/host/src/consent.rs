@@ -225,7 +225,10 @@ pub fn accept(zot_home: &Path, cwd: &Path, name: &str) -> OpsResult<AcceptOutcom
         name: name.to_owned(),
         dir: found.dir,
         words: grant_words(&grant),
-        added_words: added.iter().map(|p| permission_words(*p).to_owned()).collect(),
+        added_words: added
+            .iter()
+            .map(|p| permission_words(*p).to_owned())
+            .collect(),
         added,
         grant,
     })
@@ -305,7 +308,10 @@ mod tests {
         );
         assert_eq!(book.check(&dir, "ext", &small), Verdict::Accepted);
         record(home.path(), &dir, "ext", &more).unwrap();
-        assert_eq!(Book::open(home.path()).check(&dir, "ext", &more), Verdict::Accepted);
+        assert_eq!(
+            Book::open(home.path()).check(&dir, "ext", &more),
+            Verdict::Accepted
+        );
     }
 
     #[test]
@@ -318,6 +324,9 @@ mod tests {
             Verdict::Accepted
         );
         book.save().unwrap();
-        assert_eq!(std::fs::read_to_string(consent_file(home.path())).unwrap(), "{");
+        assert_eq!(
+            std::fs::read_to_string(consent_file(home.path())).unwrap(),
+            "{"
+        );
     }
 }

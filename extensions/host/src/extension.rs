@@ -15,8 +15,8 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 use zot_ext_protocol::rpc::{ExtState, Scope, Shadowing};
 use zot_ext_protocol::{
-    CommandResponse, EventInterceptResponse, LifecycleEvent, Manifest, Permission,
-    RegisterCommand, RegisterTool, RequestId, ToolResult,
+    CommandResponse, EventInterceptResponse, LifecycleEvent, Manifest, Permission, RegisterCommand,
+    RegisterTool, RequestId, ToolResult,
 };
 
 use crate::call_stats::CallStats;

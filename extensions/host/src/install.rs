@@ -14,8 +14,7 @@ mod policy;
 pub(crate) mod staging;
 
 pub use policy::{
-    install_and_describe, resolve_source, Consent, Hooks, InstallOptions, InstallOutcome,
-    MoreAsked,
+    install_and_describe, resolve_source, Consent, Hooks, InstallOptions, InstallOutcome, MoreAsked,
 };
 
 use std::path::{Path, PathBuf};
@@ -142,7 +141,14 @@ pub fn install(
     cancel: &Cancel,
     progress: &mut dyn FnMut(Progress),
 ) -> OpsResult<Installed> {
-    install_reviewed(zot_home, source, force, cancel, progress, &mut |_, _| Ok(()))
+    install_reviewed(
+        zot_home,
+        source,
+        force,
+        cancel,
+        progress,
+        &mut |_, _| Ok(()),
+    )
 }
 
 /// [`install`], with `review` called on the new manifest and the

@@ -131,10 +131,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
 /// accepted is not started (it is listed as failed): the
 /// permissions and the error that says how to accept them are returned.
 /// `--ext` extensions are the author's own and are not checked.
-fn unaccepted(
-    book: &mut consent::Book,
-    f: &discovery::Found,
-) -> Option<(Vec<Permission>, String)> {
+fn unaccepted(book: &mut consent::Book, f: &discovery::Found) -> Option<(Vec<Permission>, String)> {
     if f.scope == Scope::Explicit || !matches!(f.kind, FoundKind::Spawn { .. }) {
         return None;
     }

@@ -255,10 +255,7 @@ mod tests {
     #[test]
     fn capabilities_beyond_the_grant_are_warned_and_others_ignored() {
         let s = set(&[Permission::Commands]);
-        let w = capability_warnings(
-            s,
-            &["commands".into(), "panels".into(), "colours".into()],
-        );
+        let w = capability_warnings(s, &["commands".into(), "panels".into(), "colours".into()]);
         assert_eq!(w.len(), 1, "{w:?}");
         assert!(w[0].contains("\"panels\""), "{w:?}");
     }

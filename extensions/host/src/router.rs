@@ -57,8 +57,8 @@ pub(crate) fn route_line(inner: &Arc<Shared>, ext: &Arc<Ext>, line: &[u8]) -> Ro
 /// Acts on one frame from `ext`, if its manifest grants it.
 pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
     let frame = match check(ext, frame) {
-        Checked::Pass(frame) => frame,
-        Checked::Refused(routed) => return routed,
+        Ok(frame) => frame,
+        Err(refused) => return refused,
     };
     match frame {
         ExtToHost::Hello(h) => {
@@ -156,18 +156,12 @@ fn action_permission(action: Option<CommandAction>) -> Option<Permission> {
     }
 }
 
-/// What the permission check left of a frame.
-enum Checked {
-    /// Granted (possibly trimmed: a `subscribe` loses an ungranted half,
-    /// a `command_response` an ungranted action).
-    Pass(ExtToHost),
-    /// Refused whole; route returns this.
-    Refused(Routed),
-}
-
 /// Checks `frame` against `ext`'s grant: one bit test for a granted
 /// frame, so an unrestricted or a granted extension pays nothing more.
-fn check(ext: &Ext, frame: ExtToHost) -> Checked {
+/// `Ok`: the frame to route, possibly trimmed (a `subscribe` loses an
+/// ungranted half, a `command_response` an ungranted action). `Err`:
+/// refused whole; what `route` returns.
+fn check(ext: &Ext, frame: ExtToHost) -> Result<ExtToHost, Routed> {
     let grant = ext.spec.grant;
     let need = permission_of(&frame);
     if let Some(p) = need.filter(|p| !grant.allows(*p)) {
@@ -181,14 +175,16 @@ fn check(ext: &Ext, frame: ExtToHost) -> Checked {
             ] {
                 if !names.is_empty() && !grant.allows(p) {
                     let list: Vec<&str> = names.iter().map(|n| n.0.as_str()).collect();
-                    let half = if p == Permission::Events { "events" } else { "intercept" };
-                    ext.refuse_ungranted(p, || {
-                        format!("subscribe.{half} [{}]", list.join(", "))
-                    });
+                    let half = if p == Permission::Events {
+                        "events"
+                    } else {
+                        "intercept"
+                    };
+                    ext.refuse_ungranted(p, || format!("subscribe.{half} [{}]", list.join(", ")));
                     names.clear();
                 }
             }
-            Checked::Pass(ExtToHost::Subscribe(s))
+            Ok(ExtToHost::Subscribe(s))
         }
         ExtToHost::CommandResponse(mut r) => {
             if let Some(p) = action_permission(r.action).filter(|p| !grant.allows(*p)) {
@@ -196,15 +192,15 @@ fn check(ext: &Ext, frame: ExtToHost) -> Checked {
                 ext.refuse_ungranted(p, || format!("command_response action '{action}'"));
                 r = refused_response(&ext.name, r.id, action, p);
             }
-            Checked::Pass(ExtToHost::CommandResponse(r))
+            Ok(ExtToHost::CommandResponse(r))
         }
-        other => Checked::Pass(other),
+        other => Ok(other),
     }
 }
 
 /// Refuses a frame whose permission is not granted at all. A reply
 /// still completes its request (see the module's comment).
-fn refuse_whole(ext: &Ext, p: Permission, frame: ExtToHost) -> Checked {
+fn refuse_whole(ext: &Ext, p: Permission, frame: ExtToHost) -> Result<ExtToHost, Routed> {
     let routed = match &frame {
         ExtToHost::RegisterCommand(_) | ExtToHost::RegisterTool(_) => Routed::Registration,
         _ => Routed::Other,
@@ -225,7 +221,7 @@ fn refuse_whole(ext: &Ext, p: Permission, frame: ExtToHost) -> Checked {
         }
         _ => {}
     }
-    Checked::Refused(routed)
+    Err(routed)
 }
 
 /// The action's wire name, for messages.
@@ -267,16 +263,17 @@ fn describe(frame: &ExtToHost) -> String {
         ExtToHost::ToolResult(r) => format!("tool_result for id '{}'", r.id),
         ExtToHost::CommandResponse(r) => format!("command_response for id '{}'", r.id),
         ExtToHost::EventInterceptResponse(r) => {
-            format!("event_intercept_response for id '{}' (treated as allow)", r.id)
+            format!(
+                "event_intercept_response for id '{}' (treated as allow)",
+                r.id
+            )
         }
         ExtToHost::Submit(_) => "submit".to_owned(),
         ExtToHost::Notify(_) => "notify".to_owned(),
         ExtToHost::ClearNotes(_) => "clear_notes".to_owned(),
         ExtToHost::PanelRender(p) => format!("panel_render '{}'", p.panel_id),
         ExtToHost::PanelClose(p) => format!("panel_close '{}'", p.panel_id),
-        ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => {
-            "frame".to_owned()
-        }
+        ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => "frame".to_owned(),
         ExtToHost::Subscribe(_) => "subscribe".to_owned(),
     }
 }

@@ -41,7 +41,8 @@ async fn until_note(
 ) -> Vec<HostEvent> {
     let mut seen = Vec::new();
     wait_event(rx, |ev| {
-        let done = matches!(ev, HostEvent::Ui(UiEvent::ExtNotify { message: m, .. }) if m == message);
+        let done =
+            matches!(ev, HostEvent::Ui(UiEvent::ExtNotify { message: m, .. }) if m == message);
         if !done {
             seen.push(ev.clone());
         }
@@ -85,7 +86,10 @@ async fn registrations_and_subscriptions_not_granted_are_refused() {
     let s = summary(&host, "quiet");
     assert_eq!(s.state, ExtState::Ready);
     assert!(s.commands.is_empty() && s.tools.is_empty(), "{s:?}");
-    assert_eq!(s.permissions, PermissionGrant::List(vec![Permission::Notes]));
+    assert_eq!(
+        s.permissions,
+        PermissionGrant::List(vec![Permission::Notes])
+    );
     for p in ["commands", "tools", "events", "intercept"] {
         assert_eq!(s.refused.get(p), Some(&1), "{p}: {:?}", s.refused);
     }
@@ -134,7 +138,11 @@ async fn one_way_frames_not_granted_never_reach_the_ui_or_the_agent() {
         assert_eq!(s.refused.get(p), Some(&n), "{p}: {:?}", s.refused);
     }
     host.shutdown().await;
-    assert!(env.log("sly").contains("refused submit"), "{}", env.log("sly"));
+    assert!(
+        env.log("sly").contains("refused submit"),
+        "{}",
+        env.log("sly")
+    );
 }
 
 #[tokio::test]
@@ -167,13 +175,15 @@ async fn command_answers_not_granted_become_a_noop_that_says_why() {
         .iter()
         .map(|n| json!({"type":"register_command","name":n,"description":"x"}))
         .collect();
-    let dir = env.global(
-        "cmds",
-        json!({"register": register, "commands": commands}),
-    );
+    let dir = env.global("cmds", json!({"register": register, "commands": commands}));
     set_permissions(&dir, json!(["commands"]));
     let (host, mut rx) = start(env.config()).await;
-    for (name, perm) in [("p", "prompt"), ("i", "insert"), ("d", "notes"), ("o", "panels")] {
+    for (name, perm) in [
+        ("p", "prompt"),
+        ("i", "insert"),
+        ("d", "notes"),
+        ("o", "panels"),
+    ] {
         let out = host.invoke_command(name, "").await.unwrap();
         assert_eq!(
             out.response.action,
@@ -215,7 +225,7 @@ async fn a_flood_of_ungranted_frames_is_refused_and_the_log_stays_short() {
     let lines = log.lines().filter(|l| l.contains("refused")).count();
     // The first 20 one by one, a note that summaries follow, then at most
     // one summary a second (this flood takes a few at most).
-    assert!(lines >= 21 && lines < 60, "{lines} refusal lines:\n{log}");
+    assert!((21..60).contains(&lines), "{lines} refusal lines:\n{log}");
 }
 
 #[tokio::test]

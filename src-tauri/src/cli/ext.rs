@@ -192,9 +192,7 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::List { json } => list::run(global, json),
         ExtCommand::Doctor { json } => doctor::run(global, json),
         ExtCommand::Catalog { json } => catalog::run(global, json),
-        ExtCommand::Install { source, force, yes } => {
-            manage::install(global, &source, force, yes)
-        }
+        ExtCommand::Install { source, force, yes } => manage::install(global, &source, force, yes),
         ExtCommand::Accept { name } => manage::accept(global, &name),
         ExtCommand::New {
             name,

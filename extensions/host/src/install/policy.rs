@@ -128,6 +128,10 @@ pub fn resolve_source(zot_home: &Path, arg: &str) -> OpsResult<Source> {
     }
 }
 
+/// Starts an installed extension (its directory) once alone and returns
+/// what it registered.
+pub type TrialStart<'a> = &'a mut dyn FnMut(&Path) -> Option<ExtensionSummary>;
+
 /// What a front end plugs into the policy.
 pub struct Hooks<'a> {
     /// Progress lines of the copy or clone.
@@ -139,7 +143,7 @@ pub struct Hooks<'a> {
     /// Starts the installed extension (its directory) once alone and says
     /// what it registered (the manager's `preview`); it runs before a
     /// [`Consent::OnSummary`] install is disabled. `None` skips it.
-    pub trial: Option<&'a mut dyn FnMut(&Path) -> Option<ExtensionSummary>>,
+    pub trial: Option<TrialStart<'a>>,
 }
 
 /// Installs `arg` by the one policy (see the module's comment). Blocking
@@ -171,7 +175,10 @@ pub fn install_and_describe(
             }
             let asked = MoreAsked {
                 name: manifest.name.clone(),
-                words: added.iter().map(|p| permission_words(*p).to_owned()).collect(),
+                words: added
+                    .iter()
+                    .map(|p| permission_words(*p).to_owned())
+                    .collect(),
                 more: added.clone(),
             };
             if approve_more(&asked) {

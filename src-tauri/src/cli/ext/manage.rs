@@ -46,7 +46,11 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
         .as_deref()
         .map(|v| format!(" {v}"))
         .unwrap_or_default();
-    let verb = if done.replaced { "replaced" } else { "installed" };
+    let verb = if done.replaced {
+        "replaced"
+    } else {
+        "installed"
+    };
     println!("{verb} {}{version} in {}", done.name, done.dir.display());
     println!("what it may do:");
     for line in &done.words {
@@ -75,7 +79,10 @@ fn approve_more(asked: &MoreAsked, yes: bool) -> bool {
     if !std::io::stdin().is_terminal() {
         return false;
     }
-    eprintln!("the new version of `{}` asks for more than you accepted:", asked.name);
+    eprintln!(
+        "the new version of `{}` asks for more than you accepted:",
+        asked.name
+    );
     for line in &asked.words {
         eprintln!("  + {line}");
     }
@@ -86,7 +93,11 @@ fn approve_more(asked: &MoreAsked, yes: bool) -> bool {
 /// now, so it starts on the next load.
 pub(super) fn accept(global: &ExtGlobals, name: &str) -> Result<i32> {
     let done = zot_ext_host::consent::accept(&global.zot_home, &global.cwd, name)?;
-    println!("accepted the permissions of {} ({}):", done.name, done.dir.display());
+    println!(
+        "accepted the permissions of {} ({}):",
+        done.name,
+        done.dir.display()
+    );
     for line in &done.words {
         println!("  - {line}");
     }
