@@ -34,10 +34,15 @@ impl PermSet {
     pub fn of(manifest: Option<&Manifest>) -> PermSet {
         match manifest.and_then(|m| m.permissions.as_ref()) {
             None => PermSet::UNRESTRICTED,
-            Some(list) => PermSet {
-                bits: list.iter().fold(0, |b, p| b | bit(*p)),
-                unrestricted: false,
-            },
+            Some(list) => PermSet::only(list),
+        }
+    }
+
+    /// Exactly `list`, as a manifest's `permissions` would grant it.
+    pub fn only(list: &[Permission]) -> PermSet {
+        PermSet {
+            bits: list.iter().fold(0, |b, p| b | bit(*p)),
+            unrestricted: false,
         }
     }
 
