@@ -121,3 +121,65 @@ fn accept_records_what_an_extension_asks_for_now() {
     assert!(doctor.contains("permissions: notes, insert"), "{doctor}");
     assert!(!doctor.contains("not accepted"), "{doctor}");
 }
+
+/// `zot ext install --force` on a terminal (a pty made by util-linux
+/// `script`), answering `answer` to the question about new permissions.
+fn install_on_a_terminal(env: &Env, src: &std::path::Path, answer: &str) -> Option<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: util-linux `script` (to make a terminal) is not installed");
+        return None;
+    }
+    let line = format!(
+        "{} ext install --force {}",
+        env!("CARGO_BIN_EXE_zot"),
+        src.display()
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .current_dir(&env.project)
+        .env("ZOT_HOME", &env.home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Held open until it exits: typed ahead into the terminal, read when asked.
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(format!("{answer}\n").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn on_a_terminal_the_update_asks_and_no_keeps_the_old_copy() {
+    let env = Env::new();
+    let v1 = env.path("v1");
+    let v2 = env.path("v2");
+    write_ext(
+        &v1,
+        r#"{"name":"ask","version":"1","permissions":["commands"]}"#,
+    );
+    write_ext(
+        &v2,
+        r#"{"name":"ask","version":"2","permissions":["commands","submit"]}"#,
+    );
+    env.zot(&["ext", "install", v1.to_str().unwrap()]).ok();
+    let manifest = || std::fs::read_to_string(env.extensions().join("ask/extension.json")).unwrap();
+
+    let Some(said) = install_on_a_terminal(&env, &v2, "n") else {
+        return;
+    };
+    assert!(
+        said.contains("asks for more than you accepted")
+            && said.contains("+ can submit prompts to the agent at any time")
+            && said.contains("[y/N]"),
+        "{said}"
+    );
+    assert!(manifest().contains(r#""version":"1""#), "{said}");
+
+    let said = install_on_a_terminal(&env, &v2, "y").unwrap();
+    assert!(said.contains("replaced ask 2"), "{said}");
+    assert!(manifest().contains(r#""version":"2""#), "{said}");
+}
