@@ -109,6 +109,7 @@ pub fn run(opts: BackendOptions) -> i32 {
             commands::rpc,
             commands::ui_ready,
             manager::ext_install,
+            manager::ext_accept_permissions,
             manager::ext_catalog,
             manager::ext_new,
             manager::ext_develop,

@@ -147,6 +147,9 @@ fn main() {
                 if on("intercept") {
                     interception(&mut b).await;
                 }
+                if on("perms") {
+                    permission_check(&mut b).await;
+                }
                 if on("spawn") {
                     spawn_to_ready(&mut b).await;
                 }
@@ -256,6 +259,58 @@ async fn round_trips(b: &mut Bench) {
         );
     }
     let _ = writeln!(b.out);
+}
+
+/// The router's permission check: the same Rust child twice in one
+/// host, once with a `permissions` list (every frame checked against it)
+/// and once unrestricted, taking turns in blocks; the ratio should be
+/// within noise of 1.
+async fn permission_check(b: &mut Bench) {
+    let _ = writeln!(
+        b.out,
+        "| tool_call round trip, Rust SDK child | unrestricted p50 / p99 (µs) | `permissions: [tools]` p50 / p99 (µs) | ratio p50 / p99 |"
+    );
+    let _ = writeln!(b.out, "|---|---|---|---|");
+    let open = b.ext_dir(Kind::Rust, "perm_open", false);
+    let scoped = b.ext_dir(Kind::Rust, "perm_scoped", false);
+    let file = scoped.join("extension.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    m.as_object_mut()
+        .unwrap()
+        .insert("permissions".into(), json!(["tools"]));
+    std::fs::write(&file, m.to_string()).unwrap();
+    let (host, _rx) = Host::start(b.config(vec![open, scoped]));
+    host.wait_ready().await;
+    let (mut un, mut re) = (Vec::new(), Vec::new());
+    for block in 0..=BLOCKS {
+        let n = if block == 0 {
+            WARMUP
+        } else {
+            ROUND_TRIPS / BLOCKS
+        };
+        for (tool, into) in [("echo_perm_open", &mut un), ("echo_perm_scoped", &mut re)] {
+            for _ in 0..n {
+                let t = Instant::now();
+                host.call_tool(tool, json!({"x":1})).await.unwrap();
+                if block > 0 {
+                    into.push(t.elapsed());
+                }
+            }
+        }
+    }
+    host.shutdown().await;
+    let (u, r) = (summarize(un), summarize(re));
+    let _ = writeln!(
+        b.out,
+        "| same host, same child | {:.1} / {:.1} | {:.1} / {:.1} | {:.2}× / {:.2}× |\n",
+        u.p50,
+        u.p99,
+        r.p50,
+        r.p99,
+        r.p50 / u.p50,
+        r.p99 / u.p99
+    );
 }
 
 async fn interception(b: &mut Bench) {

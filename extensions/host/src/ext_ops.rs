@@ -107,6 +107,26 @@ pub enum OpsError {
         /// Where the log will be.
         path: PathBuf,
     },
+    /// An update asks for permissions the user did not accept; nothing
+    /// on disk was changed.
+    #[error("not updating `{name}`: the new version asks for more than you accepted: {}; the installed copy is unchanged. To accept, run the install again on a terminal and answer yes, or pass --yes", asks.join("; "))]
+    PermissionsNotAccepted {
+        /// The extension.
+        name: String,
+        /// What it newly asks for, in plain words.
+        asks: Vec<String>,
+    },
+    /// A catalog name that could not be resolved.
+    #[error(transparent)]
+    Catalog(#[from] crate::catalog::CatalogError),
+    /// `$ZOT_HOME/permissions.json` could not be written.
+    #[error("cannot write {path}: {message}; check that the directory is writable")]
+    ConsentWrite {
+        /// The file.
+        path: PathBuf,
+        /// The OS's reason.
+        message: String,
+    },
     /// A filesystem error, with the path and what was being done.
     #[error("cannot {action} {path}: {source}")]
     Io {

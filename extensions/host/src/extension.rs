@@ -15,7 +15,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 use zot_ext_protocol::rpc::{ExtState, Scope, Shadowing};
 use zot_ext_protocol::{
-    CommandResponse, EventInterceptResponse, LifecycleEvent, Manifest, RegisterCommand,
+    CommandResponse, EventInterceptResponse, LifecycleEvent, Manifest, Permission, RegisterCommand,
     RegisterTool, RequestId, ToolResult,
 };
 
@@ -25,6 +25,7 @@ use crate::deadlines::{Deadlines, Expiring};
 use crate::error::HostError;
 use crate::ext_id::ExtId;
 use crate::ext_log::{ExtLog, Throttle};
+use crate::permissions::{PermSet, Refusals};
 
 /// How an extension finished its registration window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -228,6 +229,11 @@ pub(crate) struct ExtSpec {
     /// The program to run; `None` for one that is not spawned (disabled,
     /// shadowed, theme-only or invalid).
     pub exec: Option<PathBuf>,
+    /// What its manifest grants; the router checks every frame against it.
+    pub grant: PermSet,
+    /// What its manifest asks for beyond what the user accepted (an update
+    /// that asks for more): it is not started while this is not empty.
+    pub unaccepted: Vec<Permission>,
 }
 
 /// One run of the process: its pipe, its requests in flight, and the
@@ -287,6 +293,8 @@ pub(crate) struct Ext {
     pub dropped_events: Throttle,
     /// Its tool calls and commands, across runs (`ext_list`'s `health`).
     pub stats: Mutex<CallStats>,
+    /// Frames the router refused for want of a permission, across runs.
+    pub refusals: Refusals,
     pub next_id: Arc<AtomicU64>,
     /// The host's request timeouts.
     pub deadlines: Arc<Deadlines>,
@@ -323,6 +331,7 @@ impl Ext {
             run: RwLock::new(Arc::new(ExtRuntime::new(running))),
             dropped_events: Throttle::default(),
             stats: Mutex::new(CallStats::default()),
+            refusals: Refusals::default(),
             next_id,
             deadlines,
         });
@@ -363,6 +372,12 @@ impl Ext {
 
     pub fn log_path(&self) -> PathBuf {
         self.log.path().to_path_buf()
+    }
+
+    /// Refuses a frame whose permission `p` its manifest does not grant:
+    /// counted for `ext_list`, logged (throttled) with `what` and why.
+    pub fn refuse_ungranted(&self, p: Permission, what: impl FnOnce() -> String) {
+        self.refusals.refuse(&self.log, self.spec.grant, p, what);
     }
 
     /// Refuses something the extension sent: a log line and a warning
@@ -490,6 +505,16 @@ impl Ext {
                 false
             }
         }
+    }
+
+    /// Completes the request `id` when one is pending; quiet otherwise (a
+    /// refused reply to nothing needs no second log line).
+    pub fn complete_if_pending(&self, id: &RequestId, reply: Reply) -> bool {
+        let pending = id
+            .as_str()
+            .parse::<u64>()
+            .is_ok_and(|n| self.run().pending().map.contains_key(&n));
+        pending && self.complete(id, reply)
     }
 
     /// Fails every pending request and refuses new ones.

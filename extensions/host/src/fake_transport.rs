@@ -84,6 +84,11 @@ impl Rig {
 
     /// A connected, loading extension named `name`, last in load order.
     fn add(&self, name: &str) -> Fake {
+        self.add_granted(name, crate::permissions::PermSet::UNRESTRICTED)
+    }
+
+    /// [`Rig::add`] with a manifest that grants `grant`.
+    fn add_granted(&self, name: &str, grant: crate::permissions::PermSet) -> Fake {
         let inner = self.inner();
         let spec = ExtSpec {
             name: name.into(),
@@ -92,6 +97,8 @@ impl Rig {
             manifest_path: self._home.path().join(name).join("extension.json"),
             manifest: None,
             exec: None,
+            grant,
+            unaccepted: Vec::new(),
         };
         let ext = Ext::new(
             inner.new_ext_id(),
@@ -237,6 +244,72 @@ async fn notes_and_submits_reach_the_app_and_blank_submits_do_not() {
         }
     );
     assert_eq!(evs.len(), 2);
+}
+
+// --- permissions (the router's check) ---
+
+#[tokio::test]
+async fn ungranted_frames_go_nowhere_and_are_counted() {
+    use zot_ext_protocol::Permission;
+    let mut rig = Rig::new();
+    let a = rig.add_granted("a", crate::permissions::PermSet::only(&[Permission::Notes]));
+    rig.frame(&a, json!({"type":"submit","text":"go"}));
+    rig.frame(&a, tool("t"));
+    rig.frame(
+        &a,
+        json!({"type":"subscribe","events":["turn_end"],"intercept":["tool_call"]}),
+    );
+    rig.frame(&a, json!({"type":"notify","message":"allowed"}));
+    rig.ready(&a);
+    let evs: Vec<UiEvent> = rig
+        .ui()
+        .into_iter()
+        .filter(|e| !matches!(e, UiEvent::ExtChanged { .. }))
+        .collect();
+    assert_eq!(evs.len(), 1, "only the note: {evs:?}");
+    assert!(rig.host.tools().is_empty());
+    assert!(a.ext.lock().events.is_empty() && a.ext.lock().intercepts.is_empty());
+    let counts = a.ext.refusals.counts();
+    for p in ["submit", "tools", "events", "intercept"] {
+        assert_eq!(counts.get(p), Some(&1), "{p}: {counts:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_ungranted_action_answers_the_command_at_once_with_why() {
+    use zot_ext_protocol::Permission;
+    let mut rig = Rig::new();
+    let mut a = rig.add_granted(
+        "a",
+        crate::permissions::PermSet::only(&[Permission::Commands]),
+    );
+    rig.frame(&a, json!({"type":"register_command","name":"c"}));
+    rig.ready(&a);
+    let host = rig.host.clone();
+    let call = tokio::spawn(async move { host.invoke_command("c", "").await });
+    answer(
+        &rig,
+        &mut a,
+        |_| json!({"type":"command_response","action":"insert","insert":"typed"}),
+    )
+    .await;
+    let out = call.await.unwrap().unwrap();
+    assert_eq!(
+        out.response.action,
+        Some(zot_ext_protocol::CommandAction::Noop)
+    );
+    assert_eq!(out.response.insert, None);
+    assert!(out
+        .response
+        .error
+        .unwrap_or_default()
+        .contains("\"insert\""));
+    let leaked: Vec<UiEvent> = rig
+        .ui()
+        .into_iter()
+        .filter(|e| !matches!(e, UiEvent::ExtChanged { .. }))
+        .collect();
+    assert!(leaked.is_empty(), "it reached the UI: {leaked:?}");
 }
 
 // --- the pending table ---

@@ -4,12 +4,18 @@
 //! Everything is built in a hidden temporary sibling of the destination and
 //! renamed into place only once its manifest is valid, so a failed, refused
 //! or interrupted install leaves nothing that discovery could pick up. The
-//! CLI and the desktop manager both call [`install`]; progress goes through
-//! a callback so each can show it its own way.
+//! CLI and the desktop manager both call [`install_and_describe`], the one
+//! install policy (source names, permissions, notes; docs/extensions.md);
+//! progress goes through a callback so each can show it its own way.
 
 mod clone;
 mod copy;
+mod policy;
 pub(crate) mod staging;
+
+pub use policy::{
+    install_and_describe, resolve_source, Consent, Hooks, InstallOptions, InstallOutcome, MoreAsked,
+};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -135,6 +141,27 @@ pub fn install(
     cancel: &Cancel,
     progress: &mut dyn FnMut(Progress),
 ) -> OpsResult<Installed> {
+    install_reviewed(
+        zot_home,
+        source,
+        force,
+        cancel,
+        progress,
+        &mut |_, _| Ok(()),
+    )
+}
+
+/// [`install`], with `review` called on the new manifest and the
+/// destination once the copy is checked and before anything replaces what
+/// is installed: an error from it leaves the old install as it was.
+pub fn install_reviewed(
+    zot_home: &Path,
+    source: &Source,
+    force: bool,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(Progress),
+    review: &mut dyn FnMut(&Manifest, &Path) -> OpsResult<()>,
+) -> OpsResult<Installed> {
     let base = home::extensions_dir(zot_home);
     // Fail before copying anything when the directory is plainly wrong.
     if let Source::Dir(dir) = source {
@@ -160,6 +187,7 @@ pub fn install(
     let manifest = read_manifest(staging.path())?;
     let dest = base.join(&manifest.name);
     let replaced = refuse_existing(&base, &manifest.name, force)?;
+    review(&manifest, &dest)?;
     staging.commit(&dest, replaced)?;
     Ok(Installed {
         name: manifest.name,

@@ -24,6 +24,7 @@
 )]
 
 pub mod catalog;
+pub mod consent;
 pub mod ext_ops;
 pub mod home;
 pub mod install;
@@ -64,6 +65,8 @@ mod load;
 pub mod manifest;
 mod panel_table;
 mod panels;
+pub mod permission_words;
+mod permissions;
 mod private_file;
 mod proc_usage;
 pub mod process;

@@ -5,12 +5,16 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use zot_ext_protocol::rpc::{ExtState, ShadowKind, Shadowing, UiEvent};
+use zot_ext_protocol::rpc::{ExtState, Scope, ShadowKind, Shadowing, UiEvent};
+use zot_ext_protocol::{Permission, PermissionGrant};
 
+use crate::consent;
 use crate::discovery::{self, FoundKind};
 use crate::events::HostEvent;
 use crate::extension::{Ext, ExtSpec};
 use crate::home;
+use crate::permission_words::permission_words;
+use crate::permissions::PermSet;
 use crate::registry::Registry;
 use crate::state::{scope_word, Shared};
 use crate::supervisor;
@@ -24,9 +28,12 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
     let mut to_launch = Vec::new();
     let mut manifest_errors = Vec::new();
     let mut themes: Vec<LoadedTheme> = Vec::new();
+    let mut book = consent::Book::open(&inner.cfg.zot_home);
     for f in found {
         let log_path = home::log_path(&inner.cfg.zot_home, &f.name);
+        let unaccepted = unaccepted(&mut book, &f);
         let state = match &f.kind {
+            _ if unaccepted.is_some() => ExtState::Failed,
             FoundKind::Spawn { .. } => ExtState::Loading,
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
             FoundKind::Theme => ExtState::Theme,
@@ -34,6 +41,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             FoundKind::Untrusted { .. } => ExtState::Untrusted,
         };
         let exec = match &f.kind {
+            FoundKind::Spawn { .. } if unaccepted.is_some() => None,
             FoundKind::Spawn { exec } => Some(exec.clone()),
             _ => None,
         };
@@ -42,8 +50,10 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             scope: f.scope,
             dir: f.dir.clone(),
             manifest_path: f.manifest_path.clone(),
+            grant: PermSet::of(f.manifest.as_ref()),
             manifest: f.manifest.clone(),
             exec,
+            unaccepted: unaccepted.as_ref().map(|u| u.0.clone()).unwrap_or_default(),
         };
         let ext = Ext::new(
             inner.new_ext_id(),
@@ -54,6 +64,9 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             inner.deadlines.clone(),
         );
         match f.kind {
+            FoundKind::Spawn { .. } if unaccepted.is_some() => {
+                ext.lock().error = unaccepted.map(|u| u.1);
+            }
             FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
             FoundKind::Invalid(e) => {
                 ext.lock().error = Some(e.to_string());
@@ -80,6 +93,9 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
         }
         exts.push(ext);
     }
+    // A first-seen grant that cannot be written is recorded on a later
+    // load; the extensions run either way, as first-seen ones do.
+    let _ = book.save();
     let spawned = to_launch.len();
     {
         let mut st = inner.lock();
@@ -109,6 +125,35 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
     }
     inner.changed();
     spawned
+}
+
+/// An installed extension whose manifest asks for more than the user
+/// accepted is not started (it is listed as failed): the
+/// permissions and the error that says how to accept them are returned.
+/// `--ext` extensions are the author's own and are not checked.
+fn unaccepted(book: &mut consent::Book, f: &discovery::Found) -> Option<(Vec<Permission>, String)> {
+    if f.scope == Scope::Explicit || !matches!(f.kind, FoundKind::Spawn { .. }) {
+        return None;
+    }
+    let grant = f.manifest.as_ref()?.grant();
+    let consent::Verdict::AsksMore { more, had } = book.check(&f.dir, &f.name, &grant) else {
+        return None;
+    };
+    let asks: Vec<String> = more
+        .iter()
+        .map(|p| format!("{} ({})", p.as_str(), permission_words(*p)))
+        .collect();
+    let had = match had {
+        PermissionGrant::List(l) if l.is_empty() => "none".to_owned(),
+        PermissionGrant::List(l) => l.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", "),
+        PermissionGrant::Unrestricted(_) => "unrestricted".to_owned(),
+    };
+    let message = format!(
+        "not started: its manifest now asks for permissions you have not accepted: {}; you had accepted: {had}. Accept them with `zot ext accept {}` (or \"Review permissions\" in the app's extension manager), then reload",
+        asks.join(", "),
+        f.name
+    );
+    Some((more, message))
 }
 
 /// Notes on an untrusted extension's record, for `ext_list`, the manager

@@ -156,6 +156,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     if let Some(sandbox) = obj.get("sandbox") {
         check_sandbox(path, sandbox)?;
     }
+    if let Some(permissions) = obj.get("permissions") {
+        check_permissions(path, permissions)?;
+    }
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
     cleaned.retain(|_, v| !v.is_null());
@@ -264,6 +267,44 @@ fn check_grant_path(p: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// `permissions` must be a list of the names spec/rpc.md "Permissions"
+/// defines; an unknown one is named, with the ones zot knows.
+fn check_permissions(path: &Path, value: &Value) -> Result<(), ManifestError> {
+    let err = |msg: String| ManifestError::new(path, Some("permissions"), msg);
+    let known = || {
+        zot_ext_protocol::Permission::ALL
+            .map(|p| p.as_str())
+            .join(", ")
+    };
+    let list = match value {
+        Value::Null => return Ok(()),
+        Value::Array(list) => list,
+        other => {
+            return Err(err(format!(
+                "must be a list of permission names ({}), not {other}; leave it out for an unrestricted extension",
+                known()
+            )))
+        }
+    };
+    for item in list {
+        match item.as_str() {
+            Some(name) if zot_ext_protocol::Permission::parse(name).is_some() => {}
+            Some(name) => {
+                return Err(err(format!(
+                    "unknown permission \"{name}\"; the permissions are {}",
+                    known()
+                )))
+            }
+            None => {
+                return Err(err(format!(
+                    "every entry must be a permission name (a string), not {item}"
+                )))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Resolves `exec` the way the spec says: an absolute path as is, a path
 /// with a separator relative to the manifest's directory, a bare name on
 /// `PATH`. The result must exist and be executable.
@@ -340,6 +381,23 @@ mod tests {
             let e = parse(&p(), &format!(r#"{{"name":"a","restart":{bad}}}"#)).unwrap_err();
             assert_eq!(e.field.as_deref(), Some("restart"), "{bad}: {e}");
             assert!(e.to_string().contains("on-failure"), "{e}");
+        }
+    }
+
+    #[test]
+    fn permissions_are_known_names_or_a_named_error() {
+        let m = parse(&p(), r#"{"name":"a"}"#).unwrap();
+        assert_eq!(m.permissions, None);
+        assert!(m.grant().is_unrestricted());
+        let m = parse(&p(), r#"{"name":"a","permissions":["tools","notes"]}"#).unwrap();
+        assert!(m.grant().allows(zot_ext_protocol::Permission::Tools));
+        assert!(!m.grant().allows(zot_ext_protocol::Permission::Submit));
+        let e = parse(&p(), r#"{"name":"a","permissions":["tools","fly"]}"#).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("permissions"), "{e}");
+        assert!(e.to_string().contains("\"fly\""), "{e}");
+        for bad in [r#""tools""#, "[1]", "{}"] {
+            let e = parse(&p(), &format!(r#"{{"name":"a","permissions":{bad}}}"#)).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("permissions"), "{bad}: {e}");
         }
     }
 

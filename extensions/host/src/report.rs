@@ -138,6 +138,14 @@ impl Host {
                 .map(|m| m.config.keys().cloned().collect())
                 .unwrap_or_default(),
             sandboxed: man.is_some_and(|m| m.sandbox.is_some()),
+            permissions: e.grant.grant(),
+            refused: e.refusals.counts(),
+            unaccepted: e.unaccepted.clone(),
+            unaccepted_words: e
+                .unaccepted
+                .iter()
+                .map(|p| crate::permission_words::permission_words(*p).to_owned())
+                .collect(),
         }
     }
 

@@ -31,13 +31,16 @@ impl Host {
             .ok_or_else(|| HostError::UnknownExtension(name.to_owned()))?;
         let Some(exec) = ext.exec.clone() else {
             let reason = match ext.state() {
-                ExtState::Disabled => "it is disabled or shadowed",
-                ExtState::Theme => "it only ships themes",
-                _ => "its manifest is invalid; `zot ext doctor` says why",
+                _ if !ext.unaccepted.is_empty() => format!(
+                    "it asks for permissions you have not accepted; accept them with `zot ext accept {name}` (or \"Review permissions\" in the app), then reload"
+                ),
+                ExtState::Disabled => "it is disabled or shadowed".to_owned(),
+                ExtState::Theme => "it only ships themes".to_owned(),
+                _ => "its manifest is invalid; `zot ext doctor` says why".to_owned(),
             };
             return Err(HostError::NotStartable {
                 extension: name.to_owned(),
-                reason: reason.to_owned(),
+                reason,
             });
         };
         stop_all(std::slice::from_ref(&ext)).await;

@@ -1,13 +1,19 @@
 //! The one place every frame from an extension passes through, with the
-//! extension (and its manifest) at hand. Permission checks will live here
-//! when manifests start declaring them.
+//! extension (and its manifest) at hand, and so the one place that refuses
+//! what its manifest's `permissions` do not grant (spec/rpc.md
+//! "Permissions"; the map of frame to permission is [`permission_of`]).
+//! A refused frame goes no further: nothing of it reaches the agent or
+//! the UI. A refused reply still completes its request, so nobody waits
+//! for a timeout: a command gets a `noop` with the refusal as its error,
+//! an interception gets "allow, unchanged" (what a missing reply means).
 
 use std::sync::Arc;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::{
-    CommandResponse, ExtToHost, LevelName, Notify, RegisterCommand, RegisterTool, Subscribe,
+    CommandAction, CommandResponse, EventInterceptResponse, ExtToHost, LevelName, Notify,
+    Permission, RegisterCommand, RegisterTool, Subscribe,
 };
 
 use crate::codec;
@@ -48,8 +54,12 @@ pub(crate) fn route_line(inner: &Arc<Shared>, ext: &Arc<Ext>, line: &[u8]) -> Ro
     }
 }
 
-/// Acts on one frame from `ext`.
+/// Acts on one frame from `ext`, if its manifest grants it.
 pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Routed {
+    let frame = match check(ext, frame) {
+        Ok(frame) => frame,
+        Err(refused) => return refused,
+    };
     match frame {
         ExtToHost::Hello(h) => {
             ext.log
@@ -115,6 +125,156 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             Routed::Other
         }
         ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
+    }
+}
+
+/// The permission a frame needs, if any (`hello`, `ready` and
+/// `shutdown_ack` need none). A `command_response` needs `commands` and,
+/// for its action, the permission [`action_permission`] names.
+fn permission_of(frame: &ExtToHost) -> Option<Permission> {
+    Some(match frame {
+        ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => return None,
+        ExtToHost::RegisterCommand(_) | ExtToHost::CommandResponse(_) => Permission::Commands,
+        ExtToHost::RegisterTool(_) | ExtToHost::ToolResult(_) => Permission::Tools,
+        // Checked per half in `check`.
+        ExtToHost::Subscribe(_) => return None,
+        ExtToHost::EventInterceptResponse(_) => Permission::Intercept,
+        ExtToHost::Submit(_) => Permission::Submit,
+        ExtToHost::Notify(_) | ExtToHost::ClearNotes(_) => Permission::Notes,
+        ExtToHost::PanelRender(_) | ExtToHost::PanelClose(_) => Permission::Panels,
+    })
+}
+
+/// The permission a `command_response`'s action needs beyond `commands`.
+fn action_permission(action: Option<CommandAction>) -> Option<Permission> {
+    match action? {
+        CommandAction::Prompt => Some(Permission::Prompt),
+        CommandAction::Insert => Some(Permission::Insert),
+        CommandAction::Display => Some(Permission::Notes),
+        CommandAction::OpenPanel => Some(Permission::Panels),
+        CommandAction::Noop | CommandAction::Unknown => None,
+    }
+}
+
+/// Checks `frame` against `ext`'s grant: one bit test for a granted
+/// frame, so an unrestricted or a granted extension pays nothing more.
+/// `Ok`: the frame to route, possibly trimmed (a `subscribe` loses an
+/// ungranted half, a `command_response` an ungranted action). `Err`:
+/// refused whole; what `route` returns.
+fn check(ext: &Ext, frame: ExtToHost) -> Result<ExtToHost, Routed> {
+    let grant = ext.spec.grant;
+    let need = permission_of(&frame);
+    if let Some(p) = need.filter(|p| !grant.allows(*p)) {
+        return refuse_whole(ext, p, frame);
+    }
+    match frame {
+        ExtToHost::Subscribe(mut s) => {
+            for (p, names) in [
+                (Permission::Events, &mut s.events),
+                (Permission::Intercept, &mut s.intercept),
+            ] {
+                if !names.is_empty() && !grant.allows(p) {
+                    let list: Vec<&str> = names.iter().map(|n| n.0.as_str()).collect();
+                    let half = if p == Permission::Events {
+                        "events"
+                    } else {
+                        "intercept"
+                    };
+                    ext.refuse_ungranted(p, || format!("subscribe.{half} [{}]", list.join(", ")));
+                    names.clear();
+                }
+            }
+            Ok(ExtToHost::Subscribe(s))
+        }
+        ExtToHost::CommandResponse(mut r) => {
+            if let Some(p) = action_permission(r.action).filter(|p| !grant.allows(*p)) {
+                let action = action_word(r.action);
+                ext.refuse_ungranted(p, || format!("command_response action '{action}'"));
+                r = refused_response(&ext.name, r.id, action, p);
+            }
+            Ok(ExtToHost::CommandResponse(r))
+        }
+        other => Ok(other),
+    }
+}
+
+/// Refuses a frame whose permission is not granted at all. A reply
+/// still completes its request (see the module's comment).
+fn refuse_whole(ext: &Ext, p: Permission, frame: ExtToHost) -> Result<ExtToHost, Routed> {
+    let routed = match &frame {
+        ExtToHost::RegisterCommand(_) | ExtToHost::RegisterTool(_) => Routed::Registration,
+        _ => Routed::Other,
+    };
+    ext.refuse_ungranted(p, || describe(&frame));
+    match frame {
+        ExtToHost::EventInterceptResponse(r) => {
+            let allow = EventInterceptResponse {
+                id: r.id.clone(),
+                ..Default::default()
+            };
+            let _ = ext.complete_if_pending(&r.id, Reply::Intercept(allow));
+        }
+        ExtToHost::CommandResponse(r) => {
+            let action = action_word(r.action);
+            let reply = refused_response(&ext.name, r.id.clone(), action, p);
+            let _ = ext.complete_if_pending(&r.id, Reply::Command(reply));
+        }
+        _ => {}
+    }
+    Err(routed)
+}
+
+/// The action's wire name, for messages.
+fn action_word(action: Option<CommandAction>) -> &'static str {
+    match action {
+        None => "no action",
+        Some(CommandAction::Prompt) => "prompt",
+        Some(CommandAction::Insert) => "insert",
+        Some(CommandAction::Display) => "display",
+        Some(CommandAction::OpenPanel) => "open_panel",
+        Some(CommandAction::Noop) => "noop",
+        Some(CommandAction::Unknown) => "an unknown action",
+    }
+}
+
+/// The `noop` a refused command answer becomes: the user sees why.
+fn refused_response(
+    extension: &str,
+    id: zot_ext_protocol::RequestId,
+    action: &str,
+    p: Permission,
+) -> CommandResponse {
+    CommandResponse {
+        id,
+        action: Some(CommandAction::Noop),
+        error: Some(format!(
+            "extension '{extension}' answered with '{action}', which its manifest does not grant (\"{}\"); nothing was done",
+            p.as_str()
+        )),
+        ..Default::default()
+    }
+}
+
+/// A refused frame in a few words for the log.
+fn describe(frame: &ExtToHost) -> String {
+    match frame {
+        ExtToHost::RegisterCommand(c) => format!("register_command '{}'", c.name),
+        ExtToHost::RegisterTool(t) => format!("register_tool '{}'", t.name),
+        ExtToHost::ToolResult(r) => format!("tool_result for id '{}'", r.id),
+        ExtToHost::CommandResponse(r) => format!("command_response for id '{}'", r.id),
+        ExtToHost::EventInterceptResponse(r) => {
+            format!(
+                "event_intercept_response for id '{}' (treated as allow)",
+                r.id
+            )
+        }
+        ExtToHost::Submit(_) => "submit".to_owned(),
+        ExtToHost::Notify(_) => "notify".to_owned(),
+        ExtToHost::ClearNotes(_) => "clear_notes".to_owned(),
+        ExtToHost::PanelRender(p) => format!("panel_render '{}'", p.panel_id),
+        ExtToHost::PanelClose(p) => format!("panel_close '{}'", p.panel_id),
+        ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => "frame".to_owned(),
+        ExtToHost::Subscribe(_) => "subscribe".to_owned(),
     }
 }
 

@@ -129,6 +129,7 @@ pub(crate) async fn connect(
             if h.name != ext.name {
                 name_mismatch(ext, &h.name);
             }
+            capabilities_beyond_grant(ext, &h.capabilities);
             None
         }
         Ok(other) => Some(format!(
@@ -270,6 +271,20 @@ fn name_mismatch(ext: &Ext, said: &str) {
     );
     if crate::extension::tolerate(ext, note.clone()) {
         ext.log.line(&note);
+    }
+}
+
+/// `hello.capabilities` is informational, but one that claims a
+/// permission the manifest does not grant means frames will be refused:
+/// warned once per load in the log and the doctor.
+fn capabilities_beyond_grant(ext: &Ext, capabilities: &[String]) {
+    for w in crate::permissions::capability_warnings(ext.grant, capabilities) {
+        let mut m = ext.lock();
+        if !m.warnings.contains(&w) {
+            m.warn(w.clone());
+            drop(m);
+            ext.log.line(&w);
+        }
     }
 }
 

@@ -43,6 +43,17 @@ pub struct InstallSummary {
     /// Required settings that have no value yet: the summary asks for them
     /// before the first start.
     pub settings_required: Vec<String>,
+    /// What its manifest grants: the list, or `"unrestricted"`.
+    pub permissions: crate::PermissionGrant,
+    /// The grant in plain words, one line each (`zot_ext_host::
+    /// permission_words`), the same lines `zot ext install` prints.
+    pub permission_words: Vec<String>,
+    /// What it still needs before it can start (a build, a missing tool).
+    pub notes: Vec<String>,
+    /// Whether it replaced an installed copy.
+    pub replaced: bool,
+    /// Whether it is enabled now.
+    pub enabled: bool,
 }
 
 /// New bytes of a log from `offset`, for the viewer that follows it.

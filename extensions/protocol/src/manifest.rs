@@ -53,6 +53,11 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sandbox: Option<Sandbox>,
+    /// What the extension may do through the protocol (spec/rpc.md
+    /// "Permissions"); absent means unrestricted, the seed's behaviour.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub permissions: Option<Vec<Permission>>,
 }
 
 /// The manifest's `sandbox`: what the extension may see besides its own
@@ -72,6 +77,139 @@ pub struct Sandbox {
     /// (not even loopback).
     #[serde(default)]
     pub net: bool,
+}
+
+impl Manifest {
+    /// What the manifest grants: its `permissions`, or everything when the
+    /// field is absent.
+    pub fn grant(&self) -> PermissionGrant {
+        match &self.permissions {
+            None => PermissionGrant::unrestricted(),
+            Some(list) => PermissionGrant::List(list.clone()),
+        }
+    }
+}
+
+/// One thing an extension may do through the protocol; the manifest's
+/// `permissions` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum Permission {
+    /// `register_command` (and answering `command_invoked`).
+    Commands,
+    /// `register_tool` (and answering `tool_call`).
+    Tools,
+    /// `subscribe.events`: observing turns, tool calls and replies.
+    Events,
+    /// `subscribe.intercept` and `event_intercept_response`.
+    Intercept,
+    /// `open_panel`, `panel_render`, `panel_close`.
+    Panels,
+    /// `notify`, `clear_notes` and the `display` action.
+    Notes,
+    /// The `insert` action.
+    Insert,
+    /// The `prompt` action.
+    Prompt,
+    /// The one-way `submit` frame.
+    Submit,
+}
+
+impl Permission {
+    /// Every permission, in the spec's order.
+    pub const ALL: [Permission; 9] = [
+        Permission::Commands,
+        Permission::Tools,
+        Permission::Events,
+        Permission::Intercept,
+        Permission::Panels,
+        Permission::Notes,
+        Permission::Insert,
+        Permission::Prompt,
+        Permission::Submit,
+    ];
+
+    /// The manifest's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Permission::Commands => "commands",
+            Permission::Tools => "tools",
+            Permission::Events => "events",
+            Permission::Intercept => "intercept",
+            Permission::Panels => "panels",
+            Permission::Notes => "notes",
+            Permission::Insert => "insert",
+            Permission::Prompt => "prompt",
+            Permission::Submit => "submit",
+        }
+    }
+
+    /// The permission spelled `name`, if any.
+    pub fn parse(name: &str) -> Option<Permission> {
+        Permission::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+
+    /// Its position in [`Permission::ALL`] (a bit in a set, an index in a
+    /// counter table).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// What an extension was granted, as `ext_list` shows it: the list, or the
+/// word `"unrestricted"` for a manifest without `permissions`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+#[ts(export)]
+pub enum PermissionGrant {
+    /// Only these.
+    List(Vec<Permission>),
+    /// Everything (no `permissions` field).
+    Unrestricted(Unrestricted),
+}
+
+impl Default for PermissionGrant {
+    fn default() -> Self {
+        PermissionGrant::unrestricted()
+    }
+}
+
+impl PermissionGrant {
+    /// The grant of a manifest without `permissions`.
+    pub fn unrestricted() -> Self {
+        PermissionGrant::Unrestricted(Unrestricted::Unrestricted)
+    }
+
+    /// Whether this is the unrestricted grant.
+    pub fn is_unrestricted(&self) -> bool {
+        matches!(self, PermissionGrant::Unrestricted(_))
+    }
+
+    /// Whether `p` is granted.
+    pub fn allows(&self, p: Permission) -> bool {
+        match self {
+            PermissionGrant::Unrestricted(_) => true,
+            PermissionGrant::List(list) => list.contains(&p),
+        }
+    }
+
+    /// What `self` grants that `accepted` does not, in the spec's order.
+    pub fn beyond(&self, accepted: &PermissionGrant) -> Vec<Permission> {
+        Permission::ALL
+            .into_iter()
+            .filter(|p| self.allows(*p) && !accepted.allows(*p))
+            .collect()
+    }
+}
+
+/// The one word `"unrestricted"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Unrestricted {
+    /// `"unrestricted"`.
+    Unrestricted,
 }
 
 /// The manifest's `restart`: whether a crashed extension is started again.

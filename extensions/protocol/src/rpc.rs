@@ -608,6 +608,27 @@ pub struct ExtensionSummary {
     /// does not run at all: docs/security.md).
     #[serde(default)]
     pub sandboxed: bool,
+    /// What its manifest grants (spec/rpc.md "Permissions"): the list, or
+    /// `"unrestricted"` when the manifest has no `permissions` field.
+    #[serde(default)]
+    #[ts(as = "Option<crate::PermissionGrant>", optional)]
+    pub permissions: crate::PermissionGrant,
+    /// Frames refused because their permission was not granted, counted
+    /// per permission (its manifest spelling) in this load.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(type = "Record<string, number>", optional)]
+    pub refused: std::collections::BTreeMap<String, u64>,
+    /// Permissions its manifest asks for that the user has not accepted
+    /// (an update asked for more): it is `failed` until they are accepted
+    /// (`zot ext accept NAME`, or the manager's dialog).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<crate::Permission>>", optional)]
+    pub unaccepted: Vec<crate::Permission>,
+    /// `unaccepted` in plain words (the host's one wording), for the
+    /// manager's review dialog.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub unaccepted_words: Vec<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

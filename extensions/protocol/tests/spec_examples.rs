@@ -309,9 +309,12 @@ fn unknown_fields_are_tolerated_everywhere() {
             .unwrap();
     assert!(matches!(f, HostToExt::ToolCall(_)));
     let m: Manifest =
-        serde_json::from_str(r#"{"name":"x","exec":"./x","permissions":["net"],"settings":{}}"#)
+        serde_json::from_str(r#"{"name":"x","exec":"./x","future":["net"],"settings":{}}"#)
             .unwrap();
     assert_eq!(m.name, "x");
+    // `permissions` is a known field now (spec/rpc.md "Permissions"): an
+    // unknown value in it is an error (the host names it), not tolerated.
+    assert!(serde_json::from_str::<Manifest>(r#"{"name":"x","permissions":["net"]}"#).is_err());
 }
 
 #[test]

@@ -58,6 +58,19 @@ pub enum ExtCommand {
         /// Replace an installed extension of the same name.
         #[arg(long)]
         force: bool,
+        /// Accept the new version's extra permissions without asking (an
+        /// update that asks for more asks on a terminal, and is refused
+        /// without one unless this is given).
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+    /// Accept the permissions an installed extension asks for now (after an
+    /// update asked for more, it does not start until you do); remembered
+    /// in $ZOT_HOME/permissions.json.
+    Accept {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
     },
     /// Scaffold a working extension (manifest, a command, a tool, a test, a
     /// README; a panel with --panel) in ./NAME.
@@ -193,7 +206,8 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::List { json } => list::run(global, json),
         ExtCommand::Doctor { json } => doctor::run(global, json),
         ExtCommand::Catalog { json } => catalog::run(global, json),
-        ExtCommand::Install { source, force } => manage::install(global, &source, force),
+        ExtCommand::Install { source, force, yes } => manage::install(global, &source, force, yes),
+        ExtCommand::Accept { name } => manage::accept(global, &name),
         ExtCommand::New {
             name,
             lang,

@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
-use zot_ext_host::ext_ops::OpsError;
-use zot_ext_host::install::{self, Cancel, Progress, Source};
+use zot_ext_host::install::{self, Cancel, Consent, InstallOptions, Progress};
 use zot_ext_host::preview::preview;
 use zot_ext_host::{catalog, ext_ops, logs, remove, toggle};
 use zot_ext_protocol::CatalogEntry;
@@ -18,10 +17,10 @@ use super::Desktop;
 
 pub use zot_ext_protocol::desktop::{DevelopSummary, InstallProgress, InstallSummary, LogChunk};
 
-/// Installs from a folder, a git URL or a catalog name (the same
-/// resolution as `zot ext install`), starts it once alone to learn what it
-/// registers, leaves it disabled, and reports what it is. The user enables
-/// it from the summary.
+/// Installs by the host's one install policy (`install_and_describe`,
+/// as `zot ext install`), leaving the extension disabled: the user decides
+/// on the summary, which lists its permissions in words. It is then started
+/// once alone to learn what it registers.
 #[tauri::command]
 pub async fn ext_install(
     state: State<'_, Desktop>,
@@ -29,17 +28,10 @@ pub async fn ext_install(
     progress: Channel<InstallProgress>,
 ) -> IpcResult<InstallSummary> {
     let zot_home = state.ctx.zot_home.clone();
+    let cwd = state.ctx.cwd.clone();
     let arg = source.clone();
     let send = progress.clone();
-    let installed = tauri::async_runtime::spawn_blocking(move || {
-        let parsed = match Source::parse(&arg) {
-            Ok(s) => s,
-            // Not a folder or git URL: a name from zot's catalog.
-            Err(OpsError::UnknownSource(name)) => Source::Dir(
-                catalog::source_of(&zot_home, &name).map_err(|e| IpcError::new("install", e))?,
-            ),
-            Err(e) => return Err(IpcError::new("install", e)),
-        };
+    let done = tauri::async_runtime::spawn_blocking(move || {
         let mut report = |p: Progress| {
             let message = match p {
                 Progress::Copying { from } => format!("copying {}", from.display()),
@@ -52,51 +44,46 @@ pub async fn ext_install(
                 message,
             });
         };
-        install::install(&zot_home, &parsed, false, &Cancel::new(), &mut report)
+        let options = InstallOptions {
+            force: false,
+            consent: Consent::OnSummary,
+        };
+        let home = zot_home.clone();
+        let mut trial = |dir: &std::path::Path| {
+            let _ = send.send(InstallProgress {
+                source: arg.clone(),
+                message: format!("starting {} once to see what it registers", dir.display()),
+            });
+            // A blocking-pool thread may wait on the runtime.
+            tauri::async_runtime::block_on(preview(&home, &cwd, dir))
+        };
+        let hooks = install::Hooks {
+            progress: &mut report,
+            // Not an update (no force): nothing more to approve.
+            approve_more: &mut |_| false,
+            trial: Some(&mut trial),
+        };
+        install::install_and_describe(&zot_home, &arg, options, &Cancel::new(), hooks)
             .map_err(|e| IpcError::new("install", e))
     })
     .await
     .map_err(|e| IpcError::new("install", e))??;
-    let _ = progress.send(InstallProgress {
-        source: source.clone(),
-        message: format!("starting {} once to see what it registers", installed.name),
-    });
-    let seen = preview(&state.ctx.zot_home, &state.ctx.cwd, &installed.dir).await;
-    // Installed extensions stay disabled: the user sees what it is first.
-    toggle::set_enabled(&installed.dir.join(ext_ops::MANIFEST_FILE), false)
-        .map_err(|e| IpcError::new("install", e))?;
-    let manifest =
-        install::read_manifest(&installed.dir).map_err(|e| IpcError::new("install", e))?;
     state.reload().await?;
-    // Required settings without a value (a default counts): asked for in
-    // the summary, before the first start.
-    let settings_required = zot_ext_host::settings_store::resolve(
-        &state.ctx.zot_home,
-        &installed.name,
-        &manifest.config,
-    )
-    .map(|r| r.missing)
-    .unwrap_or_default();
-    let seen = seen.as_ref();
-    Ok(InstallSummary {
-        settings_required,
-        name: installed.name,
-        version: installed.version,
-        dir: installed.dir.display().to_string(),
-        description: manifest.description,
-        commands: seen
-            .map(|s| s.commands.iter().map(|c| c.name.clone()).collect())
-            .unwrap_or_default(),
-        tools: seen
-            .map(|s| s.tools.iter().map(|t| t.name.clone()).collect())
-            .unwrap_or_default(),
-        themes: seen.map(|s| s.themes.clone()).unwrap_or_default(),
-        problem: seen.and_then(|s| {
-            s.error
-                .as_ref()
-                .map(|e| format!("{e} (log: {})", s.log_path))
-        }),
+    Ok(done.summary())
+}
+
+/// Accepts the permissions an extension asks for now (an update asked
+/// for more, so it did not start), remembers them, and reloads.
+#[tauri::command]
+pub async fn ext_accept_permissions(state: State<'_, Desktop>, name: String) -> IpcResult<()> {
+    let (zot_home, cwd) = (state.ctx.zot_home.clone(), state.ctx.cwd.clone());
+    tauri::async_runtime::spawn_blocking(move || {
+        zot_ext_host::consent::accept(&zot_home, &cwd, &name)
     })
+    .await
+    .map_err(|e| IpcError::new("accept", e))?
+    .map_err(|e| IpcError::new("accept", e))?;
+    state.reload().await
 }
 
 /// The extensions zot ships, each checked (available, or why not) and

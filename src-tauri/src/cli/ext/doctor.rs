@@ -144,6 +144,24 @@ fn extension(o: &mut String, e: &DoctorExtension) {
     if !s.themes.is_empty() {
         let _ = writeln!(o, "    themes: {}", s.themes.join(", "));
     }
+    let _ = writeln!(o, "    permissions: {}", permissions_line(&s.permissions));
+    if !s.refused.is_empty() {
+        let counts: Vec<String> = s.refused.iter().map(|(p, n)| format!("{p} {n}")).collect();
+        let _ = writeln!(
+            o,
+            "    refused (not granted by its manifest): {}",
+            counts.join(", ")
+        );
+    }
+    if !s.unaccepted.is_empty() {
+        let names: Vec<&str> = s.unaccepted.iter().map(|p| p.as_str()).collect();
+        let _ = writeln!(
+            o,
+            "    asks for, not accepted: {} (accept with `zot ext accept {}`)",
+            names.join(", "),
+            s.name
+        );
+    }
     for w in &e.warnings {
         let _ = writeln!(o, "    warning: {w}");
     }
@@ -161,6 +179,19 @@ fn extension(o: &mut String, e: &DoctorExtension) {
         let _ = writeln!(o, "    last log lines:");
         for line in &e.log_tail {
             let _ = writeln!(o, "      | {line}");
+        }
+    }
+}
+
+/// The grant as the doctor prints it: the names, or "unrestricted".
+fn permissions_line(grant: &zot_ext_protocol::PermissionGrant) -> String {
+    match grant {
+        zot_ext_protocol::PermissionGrant::Unrestricted(_) => {
+            "unrestricted (its manifest has no \"permissions\")".to_owned()
+        }
+        zot_ext_protocol::PermissionGrant::List(l) if l.is_empty() => "none".to_owned(),
+        zot_ext_protocol::PermissionGrant::List(l) => {
+            l.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
         }
     }
 }

@@ -5,59 +5,103 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::{bail, Context, Result};
 use zot_ext_host::ext_ops::{locate, OpsError};
-use zot_ext_host::install::{Cancel, Source};
-use zot_ext_host::{install as ops_install, remove as ops_remove, toggle};
+use zot_ext_host::install::{
+    install_and_describe, Cancel, Consent, Hooks, InstallOptions, MoreAsked,
+};
+use zot_ext_host::{remove as ops_remove, toggle};
 
 use super::output::{interrupted_code, on_interrupt, ProgressPrinter};
 use super::ExtGlobals;
 
-/// `zot ext install <path|git-url> [--force]`.
-pub(super) fn install(global: &ExtGlobals, source: &str, force: bool) -> Result<i32> {
-    let source = match Source::parse(source) {
-        Ok(s) => s,
-        // Not a folder or git URL: a name from zot's catalog.
-        Err(OpsError::UnknownSource(name)) => {
-            Source::Dir(zot_ext_host::catalog::source_of(&global.zot_home, &name)?)
-        }
-        Err(e) => return Err(e.into()),
-    };
+/// `zot ext install <path|git-url|catalog-name> [--force] [--yes]`: the
+/// host's one install policy; an update that asks for more permissions
+/// asks on a terminal, and is refused without one unless `--yes`.
+pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool) -> Result<i32> {
     let cancel = Cancel::new();
     // Ctrl-C or SIGTERM stops a long clone and removes what it made.
     let _signals = on_interrupt(cancel.clone()).context("cannot install the Ctrl-C handler")?;
     let mut printer = ProgressPrinter::new();
-    let result = ops_install::install(&global.zot_home, &source, force, &cancel, &mut |p| {
-        printer.show(&p)
-    });
+    let options = InstallOptions {
+        force,
+        consent: Consent::AtCommand,
+    };
+    let mut approve = |asked: &MoreAsked| approve_more(asked, yes);
+    let hooks = Hooks {
+        progress: &mut |p| printer.show(&p),
+        approve_more: &mut approve,
+        trial: None,
+    };
+    let result = install_and_describe(&global.zot_home, source, options, &cancel, hooks);
     printer.finish();
-    let installed = match result {
-        Ok(installed) => installed,
+    let done = match result {
+        Ok(done) => done,
         Err(OpsError::Cancelled) => {
             eprintln!("zot ext install: interrupted; nothing was installed");
             return Ok(interrupted_code());
         }
         Err(e) => return Err(e.into()),
     };
-    let version = installed
+    let version = done
         .version
         .as_deref()
         .map(|v| format!(" {v}"))
         .unwrap_or_default();
-    let verb = if installed.replaced {
+    let verb = if done.replaced {
         "replaced"
     } else {
         "installed"
     };
-    println!(
-        "{verb} {}{version} in {}",
-        installed.name,
-        installed.dir.display()
-    );
-    for note in zot_ext_host::install_notes::install_notes(&installed.dir) {
+    println!("{verb} {}{version} in {}", done.name, done.dir.display());
+    println!("what it may do:");
+    for line in &done.words {
+        println!("  - {line}");
+    }
+    for note in &done.notes {
         eprintln!("note: {note}");
     }
     eprintln!(
         "it loads the next time zot starts (or after /reload-ext); check it with `zot ext doctor`"
     );
+    Ok(0)
+}
+
+/// Asks whether to accept what an update newly asks for: `--yes` accepts,
+/// a terminal is asked, anything else refuses.
+fn approve_more(asked: &MoreAsked, yes: bool) -> bool {
+    if yes {
+        eprintln!(
+            "accepting what the new version of `{}` asks for beyond what you accepted (--yes): {}",
+            asked.name,
+            asked.words.join("; ")
+        );
+        return true;
+    }
+    if !std::io::stdin().is_terminal() {
+        return false;
+    }
+    eprintln!(
+        "the new version of `{}` asks for more than you accepted:",
+        asked.name
+    );
+    for line in &asked.words {
+        eprintln!("  + {line}");
+    }
+    confirm("accept and install it?").unwrap_or(false)
+}
+
+/// `zot ext accept <name>`: accepts what the installed extension asks for
+/// now, so it starts on the next load.
+pub(super) fn accept(global: &ExtGlobals, name: &str) -> Result<i32> {
+    let done = zot_ext_host::consent::accept(&global.zot_home, &global.cwd, name)?;
+    println!(
+        "accepted the permissions of {} ({}):",
+        done.name,
+        done.dir.display()
+    );
+    for line in &done.words {
+        println!("  - {line}");
+    }
+    eprintln!("it starts the next time zot starts (or after /reload-ext)");
     Ok(0)
 }
 

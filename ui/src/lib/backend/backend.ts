@@ -100,6 +100,9 @@ export interface Backend {
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** Removes an installed extension, then reloads. */
   remove(name: string): Promise<void>;
+  /** Accepts the permissions an extension asks for now (an update asked for
+   * more, so it did not start), then reloads (`zot ext accept`). */
+  acceptPermissions(name: string): Promise<void>;
   /** The `zot ext doctor` report (the host's DoctorReport, as `--json` gives it). */
   doctor(): Promise<unknown>;
   /** Reads an extension's log from `offset` (follow by calling again). */

@@ -164,6 +164,11 @@ export class FakeBackend implements Backend {
       tools: [],
       themes: [],
       settings_required: [],
+      permissions: "unrestricted",
+      permission_words: ["unrestricted: its manifest declares no permissions"],
+      notes: [],
+      replaced: false,
+      enabled: false,
     };
   }
   /** What `catalog()` returns; tests replace it. */
@@ -216,6 +221,9 @@ export class FakeBackend implements Backend {
   }
   async remove(name: string): Promise<void> {
     this.calls.push({ method: "remove", args: name });
+  }
+  async acceptPermissions(name: string): Promise<void> {
+    this.calls.push({ method: "acceptPermissions", args: name });
   }
   async doctor(): Promise<unknown> {
     return "no extensions found";

@@ -54,6 +54,9 @@ export class TauriBackend implements Backend {
   remove(name: string): Promise<void> {
     return invoke("ext_remove", { name });
   }
+  acceptPermissions(name: string): Promise<void> {
+    return invoke("ext_accept_permissions", { name });
+  }
   doctor(): Promise<unknown> {
     return invoke("ext_doctor");
   }

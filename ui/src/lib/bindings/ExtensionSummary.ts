@@ -2,6 +2,8 @@
 import type { CommandInfo } from "./CommandInfo";
 import type { ExtHealth } from "./ExtHealth";
 import type { ExtState } from "./ExtState";
+import type { Permission } from "./Permission";
+import type { PermissionGrant } from "./PermissionGrant";
 import type { Scope } from "./Scope";
 import type { Shadowing } from "./Shadowing";
 import type { ToolInfo } from "./ToolInfo";
@@ -97,4 +99,25 @@ settings?: Array<string>,
  * Whether its manifest declares a `sandbox`, so it runs under one (or
  * does not run at all: docs/security.md).
  */
-sandboxed: boolean, };
+sandboxed: boolean, 
+/**
+ * What its manifest grants (spec/rpc.md "Permissions"): the list, or
+ * `"unrestricted"` when the manifest has no `permissions` field.
+ */
+permissions?: PermissionGrant, 
+/**
+ * Frames refused because their permission was not granted, counted
+ * per permission (its manifest spelling) in this load.
+ */
+refused?: Record<string, number>, 
+/**
+ * Permissions its manifest asks for that the user has not accepted
+ * (an update asked for more): it is `failed` until they are accepted
+ * (`zot ext accept NAME`, or the manager's dialog).
+ */
+unaccepted?: Array<Permission>, 
+/**
+ * `unaccepted` in plain words (the host's one wording), for the
+ * manager's review dialog.
+ */
+unaccepted_words?: Array<string>, };

@@ -70,7 +70,10 @@ export function healthLine(ext: { restarts: number; last_exit: string | null }):
 }
 
 /** Whether the card offers Restart: anything that has or had a process. */
-export function canRestart(ext: { state: string }): boolean {
+export function canRestart(ext: { state: string; unaccepted?: string[] }): boolean {
+  // One that waits for the user's yes to new permissions starts from the
+  // review dialog, not from Restart.
+  if (ext.unaccepted?.length) return false;
   return ["ready", "loading", "exited", "failed", "crashed"].includes(ext.state);
 }
 

@@ -170,6 +170,15 @@ export class ManagerState {
     );
   }
 
+  /** The extension whose new permissions are being reviewed (the dialog). */
+  reviewing: string | null = $state(null);
+
+  /** Accepts what `name` asks for now (the review dialog's Accept). */
+  acceptPermissions(name: string): Promise<void> {
+    this.reviewing = null;
+    return this.#run(`accept ${name} failed`, () => this.app.backend.acceptPermissions(name));
+  }
+
   /** Removes after the user confirmed. */
   remove(name: string): Promise<void> {
     this.confirmRemove = null;
