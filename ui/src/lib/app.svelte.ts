@@ -17,6 +17,7 @@ import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
 import { AnnouncerState } from "./a11y/announcer.svelte";
+import { SessionsState } from "./sessions/sessions.svelte";
 import type { Settings } from "./backend/backend";
 
 /** Which view fills the main area. */
@@ -31,6 +32,8 @@ export class AppState {
   readonly status = new StatusState();
   /** What screen readers hear (a11y/announce.ts). */
   readonly announcer = new AnnouncerState();
+  /** The sessions sidebar (sessions/). */
+  readonly sessions: SessionsState = new SessionsState(this);
   /** Whether this folder's own extensions may run (the trust banner). */
   readonly trust: TrustState;
   extensions: ExtensionSummary[] = $state([]);

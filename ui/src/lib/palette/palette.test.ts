@@ -15,6 +15,7 @@ describe("palette", () => {
       "Chat",
       "Extensions",
       "Settings",
+      "Sessions",
       "todo",
       "/clear",
       "/model",
@@ -23,6 +24,22 @@ describe("palette", () => {
       "Keyboard shortcuts",
     ]);
     expect(entries(commands, [], true)[0].action).toEqual({ kind: "stop" });
+  });
+
+  it("lists the other sessions to resume", () => {
+    const sessions = [
+      { path: "/s/1.jsonl", title: "fix the build", messages: 4, current: true },
+      { path: "/s/0.jsonl", title: "parser work", messages: 1, current: false },
+    ];
+    const s = entries([], [], false, sessions).filter((e) => e.group === "Sessions");
+    expect(s).toEqual([
+      {
+        label: "parser work",
+        detail: "1 message",
+        group: "Sessions",
+        action: { kind: "session", path: "/s/0.jsonl" },
+      },
+    ]);
   });
 
   it("runs argument-less built-ins at once and types the others", () => {

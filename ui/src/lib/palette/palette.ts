@@ -8,6 +8,8 @@ export type PaletteAction =
   | { kind: "command"; name: string; takesArgs: boolean }
   | { kind: "view"; view: "chat" | "manager" | "settings" }
   | { kind: "panel"; id: string }
+  | { kind: "session"; path: string }
+  | { kind: "sessions" }
   | { kind: "shortcuts" }
   | { kind: "stop" }
   | { kind: "focus-editor" };
@@ -19,7 +21,7 @@ export interface PaletteEntry {
   /** The grey text after it: a description, the owner, a shortcut. */
   detail: string;
   /** The group it is listed under. */
-  group: "Commands" | "Go to" | "Panels" | "Actions";
+  group: "Commands" | "Go to" | "Panels" | "Sessions" | "Actions";
   action: PaletteAction;
 }
 
@@ -36,6 +38,7 @@ export function entries(
   commands: (CommandInfo & { usage?: string })[],
   panels: { id: string; title: string; extension: string }[],
   busy: boolean,
+  sessions: { path: string; title: string; messages: number; current: boolean }[] = [],
 ): PaletteEntry[] {
   const out: PaletteEntry[] = [];
   if (busy)
@@ -55,6 +58,12 @@ export function entries(
       action: { kind: "view", view: "settings" },
     },
   );
+  out.push({
+    label: "Sessions",
+    detail: "show or hide the sidebar",
+    group: "Go to",
+    action: { kind: "sessions" },
+  });
   for (const p of panels)
     out.push({
       label: p.title || p.id,
@@ -69,6 +78,14 @@ export function entries(
       group: "Commands",
       action: { kind: "command", name: c.name, takesArgs: takesArgs(c) },
     });
+  for (const x of sessions)
+    if (!x.current)
+      out.push({
+        label: x.title,
+        detail: `${x.messages} message${x.messages === 1 ? "" : "s"}`,
+        group: "Sessions",
+        action: { kind: "session", path: x.path },
+      });
   out.push(
     { label: "Focus the editor", detail: "Ctrl+L", group: "Actions", action: { kind: "focus-editor" } },
     { label: "Keyboard shortcuts", detail: "?", group: "Actions", action: { kind: "shortcuts" } },
