@@ -70,7 +70,7 @@ test("list, search, resume, rename, delete", async () => {
   await s.type(await s.find("[data-test=sessions-search]"), "renamed the parser");
   await s.until("one match", async () => (await rows()).length === 1);
   await s.exec(
-    `const i = document.querySelector('[data-test=sessions-search]'); i.value = ''; i.dispatchEvent(new Event('input'))`,
+    `const i = document.querySelector('[data-test=sessions-search]'); i.value = ''; i.dispatchEvent(new Event('input', { bubbles: true }))`,
   );
   await s.until("all four again", async () => (await rows()).length === 4);
 
