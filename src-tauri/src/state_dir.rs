@@ -6,9 +6,7 @@
 //! agent's (`agent::session`), extension logs are opened by the host; both
 //! land in directories made here.
 
-use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
 
@@ -60,37 +58,9 @@ pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     b.create(dir)
 }
 
-/// Writes `path` whole or not at all: a 0600 temp file beside it, synced,
-/// then renamed over it, so a crash never leaves half a file and the
-/// contents are never readable by others, not even for a moment.
-pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static SEQ: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
-    create_private_dir(dir)?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        SEQ.fetch_add(1, Ordering::Relaxed)
-    ));
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(FILE_MODE);
-    }
-    let result = (|| {
-        let mut f = opts.open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
+/// Writes `path` whole or not at all, readable only by its owner: the
+/// host crate's one implementation (a 0600 temp file, synced, renamed).
+pub use zot_ext_host::private_file::write as write_private;
 
 /// Narrows `path` to `mode` when it allows more; missing files are fine.
 fn tighten(path: &Path, mode: u32) {

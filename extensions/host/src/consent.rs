@@ -13,9 +13,7 @@
 //! so a damaged file never turns into a silent "accept everything".
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 use zot_ext_protocol::{Manifest, Permission, PermissionGrant};
@@ -245,43 +243,19 @@ fn read_manifest(dir: &Path) -> OpsResult<Manifest> {
     })
 }
 
-/// Temp file names are unique per process and call.
-static TEMP_SEQ: AtomicU64 = AtomicU64::new(0);
-
+/// Writes the book atomically with mode 0600 (`private_file`).
 fn write(zot_home: &Path, accepted: BTreeMap<PathBuf, Accepted>) -> Result<(), ConsentError> {
     let path = consent_file(zot_home);
-    let werr = |e: std::io::Error| ConsentError {
+    let werr = |message: String| ConsentError {
         path: path.clone(),
-        message: e.to_string(),
+        message,
     };
-    std::fs::create_dir_all(zot_home).map_err(werr)?;
     let body = serde_json::to_vec_pretty(&ConsentFile {
         version: 1,
         accepted,
     })
-    .map_err(|e| ConsentError {
-        path: path.clone(),
-        message: e.to_string(),
-    })?;
-    let tmp = zot_home.join(format!(
-        ".{CONSENT_FILE}.{}.{}.tmp",
-        std::process::id(),
-        TEMP_SEQ.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-        let mut f = opts.open(&tmp)?;
-        f.write_all(&body)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(werr)
+    .map_err(|e| werr(e.to_string()))?;
+    crate::private_file::write(&path, &body).map_err(|e| werr(e.to_string()))
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ mod panel_table;
 mod panels;
 pub mod permission_words;
 mod permissions;
-mod private_file;
+pub mod private_file;
 mod proc_usage;
 pub mod process;
 pub mod reaper;

@@ -11,9 +11,7 @@
 //! trust.
 
 use std::collections::BTreeSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
@@ -167,47 +165,20 @@ pub fn forget(zot_home: &Path, dir: &Path) -> Result<bool, TrustError> {
     Ok(true)
 }
 
-/// Temp file names are unique per process and call.
-static TEMP_SEQ: AtomicU64 = AtomicU64::new(0);
-
-/// Writes the set to a temp file beside `path` (mode 0600), syncs it and
-/// renames it over `path`, so readers see the old file or the new one.
+/// Writes the set atomically with mode 0600 (`private_file`), so readers
+/// see the old file or the new one.
 fn write_atomic(path: &Path, trusted: BTreeSet<PathBuf>) -> Result<(), TrustError> {
-    let werr = |e: std::io::Error| TrustError::Write {
+    let werr = |message: String| TrustError::Write {
         path: path.to_path_buf(),
-        message: e.to_string(),
+        message,
     };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(werr)?;
-    let body = serde_json::to_vec_pretty(&TrustFile {
+    let mut body = serde_json::to_vec_pretty(&TrustFile {
         version: 1,
         trusted,
     })
-    .map_err(|e| TrustError::Write {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
-    let tmp = dir.join(format!(
-        ".{TRUST_FILE}.{}.{}.tmp",
-        std::process::id(),
-        TEMP_SEQ.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut opts = std::fs::OpenOptions::new();
-        opts.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, 0o600);
-        let mut f = opts.open(&tmp)?;
-        f.write_all(&body)?;
-        f.write_all(b"\n")?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(werr(e));
-    }
-    Ok(())
+    .map_err(|e| werr(e.to_string()))?;
+    body.push(b'\n');
+    crate::private_file::write(path, &body).map_err(|e| werr(e.to_string()))
 }
 
 pub use crate::run_trust::RunTrust;
