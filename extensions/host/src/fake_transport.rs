@@ -91,7 +91,7 @@ impl Rig {
             dir: self._home.path().join(name),
             manifest_path: self._home.path().join(name).join("extension.json"),
             manifest: None,
-            exec: None,
+            target: None,
         };
         let ext = Ext::new(
             inner.new_ext_id(),

@@ -39,6 +39,7 @@ pub mod watch;
 // The runtime (host engineer).
 mod actions;
 mod call_stats;
+mod channel_transport;
 pub mod child_env;
 pub mod codec;
 pub mod config;
@@ -59,6 +60,7 @@ pub mod intercept;
 pub mod limits;
 mod load;
 pub mod manifest;
+pub mod mcp;
 mod panel_table;
 mod panels;
 pub mod process;
@@ -73,9 +75,11 @@ mod run_trust;
 mod shutdown;
 mod state;
 mod supervisor;
+mod target;
 pub mod theme;
 pub mod trust;
 mod trust_ops;
+mod ws_transport;
 
 pub use config::HostConfig;
 pub use error::HostError;

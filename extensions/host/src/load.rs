@@ -14,6 +14,7 @@ use crate::home;
 use crate::registry::Registry;
 use crate::state::{scope_word, Shared};
 use crate::supervisor;
+use crate::target::Target;
 use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
 
 /// Runs discovery and starts every enabled extension; returns how many were
@@ -27,23 +28,20 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
     for f in found {
         let log_path = home::log_path(&inner.cfg.zot_home, &f.name);
         let state = match &f.kind {
-            FoundKind::Spawn { .. } => ExtState::Loading,
+            FoundKind::Spawn { .. } | FoundKind::Connect { .. } => ExtState::Loading,
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
             FoundKind::Theme => ExtState::Theme,
             FoundKind::Invalid(_) => ExtState::Failed,
             FoundKind::Untrusted { .. } => ExtState::Untrusted,
         };
-        let exec = match &f.kind {
-            FoundKind::Spawn { exec } => Some(exec.clone()),
-            _ => None,
-        };
+        let target = target_of(&f.kind, f.manifest.as_ref());
         let spec = ExtSpec {
             name: f.name.clone(),
             scope: f.scope,
             dir: f.dir.clone(),
             manifest_path: f.manifest_path.clone(),
             manifest: f.manifest.clone(),
-            exec,
+            target,
         };
         let ext = Ext::new(
             inner.new_ext_id(),
@@ -54,7 +52,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             inner.deadlines.clone(),
         );
         match f.kind {
-            FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
+            FoundKind::Spawn { .. } | FoundKind::Connect { .. } => to_launch.push(ext.clone()),
             FoundKind::Invalid(e) => {
                 ext.lock().error = Some(e.to_string());
                 manifest_errors.push(e);
@@ -104,11 +102,33 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             );
         }
     }
-    for (ext, exec) in to_launch {
-        supervisor::launch(inner.clone(), ext, exec);
+    for ext in to_launch {
+        supervisor::launch(inner.clone(), ext);
     }
     inner.changed();
     spawned
+}
+
+/// How a found extension is started or reached.
+fn target_of(kind: &FoundKind, m: Option<&zot_ext_protocol::Manifest>) -> Option<Target> {
+    let mcp = m.is_some_and(|m| m.kind == zot_ext_protocol::ExtKind::Mcp);
+    match kind {
+        FoundKind::Spawn { exec } if mcp => Some(Target::McpStdio(exec.clone())),
+        FoundKind::Spawn { exec } => Some(Target::Process(exec.clone())),
+        FoundKind::Connect { url } if mcp => Some(Target::McpHttp {
+            url: url.clone(),
+            headers: m
+                .map(|m| {
+                    m.headers
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }),
+        FoundKind::Connect { url } => Some(Target::WebSocket(url.clone())),
+        _ => None,
+    }
 }
 
 /// Notes on an untrusted extension's record, for `ext_list`, the manager

@@ -87,6 +87,8 @@ impl Host {
                 description: t.description.clone(),
                 deferred: t.deferred,
                 active: !t.deferred || active.contains(&t.name),
+                read_only: t.read_only,
+                destructive: t.destructive,
             })
             .collect();
         let m = e.lock();
@@ -116,6 +118,7 @@ impl Host {
             restarts: m.budget.in_window(tokio::time::Instant::now()),
             last_exit: m.last_exit.clone(),
             health: health(e),
+            kind: man.map(|m| m.kind).unwrap_or_default(),
         }
     }
 

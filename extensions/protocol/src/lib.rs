@@ -47,7 +47,7 @@ pub use content::ContentBlock;
 pub use ext_to_host::*;
 pub use host_to_ext::*;
 pub use ids::{EventName, LifecycleEvent, RequestId};
-pub use manifest::{Manifest, RestartMode};
+pub use manifest::{ExtKind, Manifest, RestartMode, Transport};
 pub use panel::{PanelKey, PanelSpec};
 pub use theme::{Appearance, ThemeFile};
 

@@ -402,6 +402,12 @@ pub struct ToolInfo {
     /// A deferred tool that a `tool_result` has activated.
     #[serde(default)]
     pub active: bool,
+    /// It only reads (MCP `readOnlyHint`).
+    #[serde(default)]
+    pub read_only: bool,
+    /// It may destroy data (MCP `destructiveHint`).
+    #[serde(default)]
+    pub destructive: bool,
 }
 
 /// What kind of name was shadowed.
@@ -497,6 +503,9 @@ pub struct ExtensionSummary {
     /// Its tool calls and commands so far, and its log's size.
     #[serde(default)]
     pub health: ExtHealth,
+    /// `extension` or `mcp` (the manifest's `kind`).
+    #[serde(default)]
+    pub kind: crate::manifest::ExtKind,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards
