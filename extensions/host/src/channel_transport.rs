@@ -54,9 +54,7 @@ impl FrameSource for ChannelSource {
                 }
                 Poll::Ready(Ok(true))
             }
-            Poll::Ready(Some(Err(why))) => {
-                Poll::Ready(Err(CodecError::Transport(why)))
-            }
+            Poll::Ready(Some(Err(why))) => Poll::Ready(Err(CodecError::Transport(why))),
             Poll::Ready(None) => Poll::Ready(Ok(false)),
             Poll::Pending => Poll::Pending,
         }

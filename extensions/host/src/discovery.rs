@@ -274,12 +274,13 @@ fn remote_or_mcp(manifest_path: &Path, m: &Manifest) -> Option<FoundKind> {
                 }
             },
             (None, Some(url)) if url.starts_with("http://") || url.starts_with("https://") => {
-                FoundKind::Connect { url: url.to_owned() }
+                FoundKind::Connect {
+                    url: url.to_owned(),
+                }
             }
-            (None, Some(url)) => invalid(
-                "url",
-                format!("'{url}' is not an http:// or https:// URL"),
-            ),
+            (None, Some(url)) => {
+                invalid("url", format!("'{url}' is not an http:// or https:// URL"))
+            }
         });
     }
     match &m.transport {

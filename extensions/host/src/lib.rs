@@ -61,6 +61,7 @@ pub mod limits;
 mod load;
 pub mod manifest;
 pub mod mcp;
+pub mod mcp_install;
 mod panel_table;
 mod panels;
 pub mod process;

@@ -79,6 +79,9 @@ struct Bridge {
     names: Mutex<Names>,
     /// zot request id → the call in flight.
     calls: Mutex<HashMap<String, Call>>,
+    /// The connection task, ended with the sink (a handshake that never
+    /// finishes must not outlive its run).
+    task: Mutex<Option<tokio::task::AbortHandle>>,
 }
 
 /// The zot names of this server's tools and prompts.
@@ -119,9 +122,11 @@ pub(crate) fn start(
         stop: Mutex::new(None),
         names: Mutex::new(Names::default()),
         calls: Mutex::new(HashMap::new()),
+        task: Mutex::new(None),
     });
     let b = bridge.clone();
-    tokio::spawn(async move { b.run(target).await });
+    let task = tokio::spawn(async move { b.run(target).await });
+    *bridge.task.lock().unwrap_or_else(|e| e.into_inner()) = Some(task.abort_handle());
     (Arc::new(McpSink(bridge)), Box::new(source))
 }
 
@@ -156,7 +161,10 @@ impl Bridge {
                         return;
                     }
                 };
-                handler.serve((stdout, stdin)).await.map_err(|e| e.to_string())
+                handler
+                    .serve((stdout, stdin))
+                    .await
+                    .map_err(|e| e.to_string())
             }
             McpTarget::Http { url, headers } => match http_transport(&url, &headers) {
                 Ok(t) => handler.serve(t).await.map_err(|e| e.to_string()),
@@ -343,18 +351,15 @@ impl Bridge {
             return;
         };
         let key = id.as_str().to_owned();
-        self.calls
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(
-                key.clone(),
-                Call {
-                    tool: name.clone(),
-                    mcp_id: None,
-                    progress: None,
-                    task: None,
-                },
-            );
+        self.calls.lock().unwrap_or_else(|e| e.into_inner()).insert(
+            key.clone(),
+            Call {
+                tool: name.clone(),
+                mcp_id: None,
+                progress: None,
+                task: None,
+            },
+        );
         let b = self.clone();
         let mine = key.clone();
         let task = tokio::spawn(async move {
@@ -594,7 +599,8 @@ impl FrameSink for McpSink {
         let frame: HostToExt = match serde_json::from_slice(line) {
             Ok(f) => f,
             Err(e) => {
-                self.0.log(&format!("MCP: could not read a host frame: {e}"));
+                self.0
+                    .log(&format!("MCP: could not read a host frame: {e}"));
                 return Ok(());
             }
         };
@@ -611,6 +617,11 @@ impl FrameSink for McpSink {
 
     fn close(&self) {
         self.0.shutdown();
+        if self.0.peer.get().is_none() {
+            if let Some(t) = self.0.task.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                t.abort();
+            }
+        }
     }
 
     fn cancel(&self, id: &str) {
@@ -622,10 +633,7 @@ impl FrameSink for McpSink {
 fn http_transport(
     url: &str,
     headers: &[(String, String)],
-) -> Result<
-    rmcp::transport::StreamableHttpClientTransport<reqwest::Client>,
-    String,
-> {
+) -> Result<rmcp::transport::StreamableHttpClientTransport<reqwest::Client>, String> {
     // reqwest is built without a crypto provider of its own (see
     // Cargo.toml); ring's is installed once for the process.
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -642,7 +650,9 @@ fn http_transport(
             url.to_owned(),
         )
         .custom_headers(map);
-    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(config))
+    Ok(rmcp::transport::StreamableHttpClientTransport::from_config(
+        config,
+    ))
 }
 
 /// An MCP tool or prompt name as a zot name: characters providers refuse
@@ -685,7 +695,12 @@ pub(crate) fn content_blocks(result: &Value) -> Vec<ContentBlock> {
         .cloned()
         .unwrap_or_default();
     for b in &blocks {
-        let s = |k: &str| b.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+        let s = |k: &str| {
+            b.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
         match b.get("type").and_then(Value::as_str).unwrap_or_default() {
             "text" => out.push(ContentBlock::text(s("text"))),
             "image" => out.push(ContentBlock::Image {
@@ -699,10 +714,18 @@ pub(crate) fn content_blocks(result: &Value) -> Vec<ContentBlock> {
             ))),
             "resource" => {
                 let r = b.get("resource").cloned().unwrap_or_default();
-                let rs = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default().to_owned();
+                let rs = |k: &str| {
+                    r.get(k)
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned()
+                };
                 let mime = rs("mimeType");
                 if let Some(text) = r.get("text").and_then(Value::as_str) {
-                    out.push(ContentBlock::text(format!("[resource {}]\n{text}", rs("uri"))));
+                    out.push(ContentBlock::text(format!(
+                        "[resource {}]\n{text}",
+                        rs("uri")
+                    )));
                 } else if mime.starts_with("image/") {
                     out.push(ContentBlock::Image {
                         mime_type: mime,
@@ -712,7 +735,11 @@ pub(crate) fn content_blocks(result: &Value) -> Vec<ContentBlock> {
                     out.push(ContentBlock::text(format!(
                         "[resource {} ({}), {} bytes base64]",
                         rs("uri"),
-                        if mime.is_empty() { "binary".into() } else { mime },
+                        if mime.is_empty() {
+                            "binary".into()
+                        } else {
+                            mime
+                        },
                         rs("blob").len()
                     )));
                 }
@@ -770,9 +797,10 @@ pub(crate) fn prompt_args(p: &Prompt, line: &str) -> Result<Map<String, Value>, 
     let declared: Vec<&rmcp::model::PromptArgument> = p.arguments.iter().flatten().collect();
     let mut out = Map::new();
     let line = line.trim();
-    let keyed = line
-        .split_whitespace()
-        .any(|w| w.split_once('=').is_some_and(|(k, _)| declared.iter().any(|a| a.name == k)));
+    let keyed = line.split_whitespace().any(|w| {
+        w.split_once('=')
+            .is_some_and(|(k, _)| declared.iter().any(|a| a.name == k))
+    });
     if !keyed && declared.len() == 1 && !line.is_empty() {
         if let Some(a) = declared.first() {
             out.insert(a.name.clone(), Value::String(line.to_owned()));
@@ -788,7 +816,12 @@ pub(crate) fn prompt_args(p: &Prompt, line: &str) -> Result<Map<String, Value>, 
                     Some(a) => {
                         out.insert(a.name.clone(), Value::String(w.to_owned()));
                     }
-                    None => return Err(format!("too many arguments: '{w}' has no place; {}", prompt_usage(p))),
+                    None => {
+                        return Err(format!(
+                            "too many arguments: '{w}' has no place; {}",
+                            prompt_usage(p)
+                        ))
+                    }
                 },
             }
         }
@@ -857,8 +890,12 @@ mod tests {
         assert_eq!(b.len(), 5);
         assert_eq!(b[0], ContentBlock::text("hi"));
         assert!(matches!(&b[1], ContentBlock::Image { mime_type, .. } if mime_type == "image/png"));
-        assert!(matches!(&b[2], ContentBlock::Text { text } if text.contains("file:///r.md") && text.contains("readme")));
-        assert!(matches!(&b[3], ContentBlock::Text { text } if text.contains("mem://a") && text.contains("body")));
+        assert!(
+            matches!(&b[2], ContentBlock::Text { text } if text.contains("file:///r.md") && text.contains("readme"))
+        );
+        assert!(
+            matches!(&b[3], ContentBlock::Text { text } if text.contains("mem://a") && text.contains("body"))
+        );
         assert!(matches!(&b[4], ContentBlock::Text { text } if text.contains("audio/wav")));
     }
 
@@ -874,9 +911,10 @@ mod tests {
         assert_eq!(a.get("file"), Some(&json!("x.rs")));
         let e = prompt_args(&p, "").unwrap_err();
         assert!(e.contains("file"), "{e}");
-        let one: Prompt =
-            serde_json::from_value(json!({"name":"ask","arguments":[{"name":"q","required":true}]}))
-                .unwrap();
+        let one: Prompt = serde_json::from_value(
+            json!({"name":"ask","arguments":[{"name":"q","required":true}]}),
+        )
+        .unwrap();
         assert_eq!(
             prompt_args(&one, "what is up").unwrap().get("q"),
             Some(&json!("what is up"))

@@ -173,17 +173,15 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
                 headers: headers.clone(),
             },
         ),
-        Target::WebSocket(url) => {
-            crate::ws_transport::connect(url, inner.cfg.hello_timeout)
-                .await
-                .map_err(Failure::msg)?
-        }
+        Target::WebSocket(url) => crate::ws_transport::connect(url, inner.cfg.hello_timeout)
+            .await
+            .map_err(Failure::msg)?,
     };
     ext.set_sink(Some(sink.clone()));
     let greeting = if target.is_mcp() {
-        "completing the MCP handshake (initialize, tools/list)"
+        Greeting::MCP
     } else {
-        "sending hello"
+        Greeting::HELLO
     };
     let first = first_line(
         ext,
@@ -277,6 +275,30 @@ fn sdk_env(inner: &Shared, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsSt
     env.vars
 }
 
+/// How the errors of a start that never got to `hello` name what it did
+/// not do: a zot extension's hello, or an MCP server's handshake.
+struct Greeting {
+    /// "did not … within N s".
+    timeout: &'static str,
+    /// "exited (…) before …".
+    exited: &'static str,
+    /// "<error> before …; disconnected".
+    broke: &'static str,
+}
+
+impl Greeting {
+    const HELLO: Greeting = Greeting {
+        timeout: "send hello",
+        exited: "sending hello",
+        broke: "hello",
+    };
+    const MCP: Greeting = Greeting {
+        timeout: "complete the MCP handshake (initialize, tools/list)",
+        exited: "completing the MCP handshake",
+        broke: "the MCP handshake completed",
+    };
+}
+
 /// Waits for the first non-blank line, the process's exit, the hello
 /// timeout or a stop request. `greeting` names what it was doing, for
 /// the error.
@@ -285,7 +307,7 @@ async fn first_line(
     child: Option<&mut Child>,
     source: &mut Box<dyn FrameSource>,
     timeout: Duration,
-    greeting: &str,
+    greeting: Greeting,
 ) -> Result<Vec<u8>, Failure> {
     let deadline = Instant::now() + timeout;
     let mut stop = ext.run().stop.subscribe();
@@ -308,15 +330,16 @@ async fn first_line(
                         None => "connection closed".into(),
                     };
                     return Err(Failure::Failed {
-                        message: format!("exited ({status}) before {greeting}"),
+                        message: format!("exited ({status}) before {}", greeting.exited),
                         exit_status: Some(status),
                     });
                 }
-                Err(e) => return Err(Failure::msg(format!("{e} before {greeting}; disconnected"))),
+                Err(e) => return Err(Failure::msg(format!("{e} before {}; disconnected", greeting.broke))),
             },
             _ = sleep_until(deadline) => {
                 return Err(Failure::msg(format!(
-                    "did not finish {greeting} within {} s; stopped",
+                    "did not {} within {} s; stopped",
+                    greeting.timeout,
                     timeout.as_secs_f32()
                 )))
             }

@@ -129,9 +129,14 @@ async fn a_stdio_server_is_an_extension_with_its_tools_and_annotations() {
 
     // Images and resource links reach the model.
     let out = host.call_tool("picture", json!({})).await.unwrap();
-    assert!(matches!(&out.content[0], ContentBlock::Image { mime_type, .. } if mime_type == "image/png"));
+    assert!(
+        matches!(&out.content[0], ContentBlock::Image { mime_type, .. } if mime_type == "image/png")
+    );
     let t = text_of(&out.content);
-    assert!(t.contains("file:///tmp/readme.md") && t.contains("done"), "{t}");
+    assert!(
+        t.contains("file:///tmp/readme.md") && t.contains("done"),
+        "{t}"
+    );
 
     // The server's stderr is in the entry's log.
     assert!(env.log("pyserver").contains("zot-test MCP server starting"));
@@ -199,9 +204,17 @@ async fn abort_sends_cancelled_and_progress_is_logged() {
     let call = host.call_tool("slow", json!({"seconds": 30}));
     let _ = tokio::time::timeout(Duration::from_millis(1500), call).await;
     eventually(|| mark.exists()).await;
-    assert!(env.log("pyserver").contains("MCP progress of slow: 1/4: step 1"), "{}", env.log("pyserver"));
+    assert!(
+        env.log("pyserver")
+            .contains("MCP progress of slow: 1/4: step 1"),
+        "{}",
+        env.log("pyserver")
+    );
     // The server keeps working.
-    let out = host.call_tool("echo", json!({"text": "after"})).await.unwrap();
+    let out = host
+        .call_tool("echo", json!({"text": "after"}))
+        .await
+        .unwrap();
     assert_eq!(text_of(&out.content), "echo: after");
     host.shutdown().await;
 }
@@ -217,7 +230,11 @@ async fn many_tools_are_deferred_behind_a_search_tool() {
         .call_tool("big_tools", json!({"query": "number 7"}))
         .await
         .unwrap();
-    assert!(out.activated.iter().any(|n| n == "extra_7"), "{:?}", out.activated);
+    assert!(
+        out.activated.iter().any(|n| n == "extra_7"),
+        "{:?}",
+        out.activated
+    );
     assert!(host.tools().iter().any(|t| t.name == "extra_7"));
     let out = host.call_tool("extra_7", json!({})).await.unwrap();
     assert_eq!(text_of(&out.content), "tool 7");
@@ -238,7 +255,10 @@ async fn a_streamable_http_server_works_the_same() {
     let (host, _rx) = start(env.config()).await;
     let s = host.list().into_iter().find(|e| e.name == "web").unwrap();
     assert_eq!(s.state, ExtState::Ready, "{:?}", s.error);
-    let out = host.call_tool("echo", json!({"text": "web"})).await.unwrap();
+    let out = host
+        .call_tool("echo", json!({"text": "web"}))
+        .await
+        .unwrap();
     assert_eq!(out.extension, "web");
     assert_eq!(text_of(&out.content), "echo: web");
     host.shutdown().await;
@@ -248,17 +268,34 @@ async fn a_streamable_http_server_works_the_same() {
 async fn server_everything_from_npm_is_listed_and_called() {
     let env = Env::new();
     let bin = mcp_dir().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    assert!(bin.exists(), "{} missing: run `make deps-mcp`", bin.display());
+    assert!(
+        bin.exists(),
+        "{} missing: run `make deps-mcp`",
+        bin.display()
+    );
     entry(
         &env.global_dir(),
         "everything",
         json!({"command": "node", "args": [bin, "stdio"]}),
     );
     let (host, _rx) = start(env.config()).await;
-    let s = host.list().into_iter().find(|e| e.name == "everything").unwrap();
-    assert_eq!(s.state, ExtState::Ready, "{:?} {}", s.error, env.log("everything"));
+    let s = host
+        .list()
+        .into_iter()
+        .find(|e| e.name == "everything")
+        .unwrap();
+    assert_eq!(
+        s.state,
+        ExtState::Ready,
+        "{:?} {}",
+        s.error,
+        env.log("everything")
+    );
     assert!(s.tools.iter().any(|t| t.name == "echo"), "{:?}", s.tools);
-    let out = host.call_tool("echo", json!({"message": "hey"})).await.unwrap();
+    let out = host
+        .call_tool("echo", json!({"message": "hey"}))
+        .await
+        .unwrap();
     assert!(text_of(&out.content).contains("hey"), "{:?}", out.content);
     host.shutdown().await;
 }
@@ -276,11 +313,28 @@ async fn a_tool_clashing_with_another_extension_is_shadowed_as_for_native_ones()
     cfg.builtin_tools = vec!["wipe".into()];
     let (host, _rx) = start(cfg).await;
     let tools = host.tools();
-    assert_eq!(tools.iter().find(|t| t.name == "echo").unwrap().extension, "a-native");
+    assert_eq!(
+        tools.iter().find(|t| t.name == "echo").unwrap().extension,
+        "a-native"
+    );
     assert!(!tools.iter().any(|t| t.name == "wipe"));
-    let s = host.list().into_iter().find(|e| e.name == "pyserver").unwrap();
-    assert!(s.shadowed.iter().any(|x| x.name == "echo"), "{:?}", s.shadowed);
-    assert!(s.shadowed.iter().any(|x| x.name == "wipe" && x.by == "built-in"), "{:?}", s.shadowed);
+    let s = host
+        .list()
+        .into_iter()
+        .find(|e| e.name == "pyserver")
+        .unwrap();
+    assert!(
+        s.shadowed.iter().any(|x| x.name == "echo"),
+        "{:?}",
+        s.shadowed
+    );
+    assert!(
+        s.shadowed
+            .iter()
+            .any(|x| x.name == "wipe" && x.by == "built-in"),
+        "{:?}",
+        s.shadowed
+    );
     host.shutdown().await;
 }
 
@@ -299,10 +353,17 @@ async fn a_server_that_never_answers_initialize_fails_with_its_log_path() {
     let mut cfg = env.config();
     cfg.hello_timeout = Duration::from_secs(2);
     let (host, _rx) = Host_start_settled(cfg).await;
-    let s = host.list().into_iter().find(|e| e.name == "silent").unwrap();
+    let s = host
+        .list()
+        .into_iter()
+        .find(|e| e.name == "silent")
+        .unwrap();
     assert_eq!(s.state, ExtState::Failed);
     let err = s.error.unwrap();
-    assert!(err.contains("MCP handshake") && err.contains("ext-silent.log"), "{err}");
+    assert!(
+        err.contains("MCP handshake") && err.contains("ext-silent.log"),
+        "{err}"
+    );
     assert!(env.log("silent").contains("never answering"));
     // The others keep working.
     let out = host.call_tool("still", json!({})).await.unwrap();
@@ -360,7 +421,10 @@ async fn a_server_that_dies_mid_call_fails_the_call_and_is_restarted() {
             .any(|e| e.name == "pyserver" && e.state == ExtState::Ready && e.restarts == 1)
     })
     .await;
-    let out = host.call_tool("echo", json!({"text": "back"})).await.unwrap();
+    let out = host
+        .call_tool("echo", json!({"text": "back"}))
+        .await
+        .unwrap();
     assert_eq!(text_of(&out.content), "echo: back");
     host.shutdown().await;
 }
@@ -369,7 +433,11 @@ async fn a_server_that_dies_mid_call_fails_the_call_and_is_restarted() {
 async fn bad_mcp_manifests_name_the_field() {
     let env = Env::new();
     entry(&env.global_dir(), "neither", json!({}));
-    entry(&env.global_dir(), "both", json!({"command": "python3", "url": "http://x"}));
+    entry(
+        &env.global_dir(),
+        "both",
+        json!({"command": "python3", "url": "http://x"}),
+    );
     entry(&env.global_dir(), "ftp", json!({"url": "ftp://x"}));
     let (host, _rx) = start(env.config()).await;
     for (name, field) in [("neither", "command"), ("both", "url"), ("ftp", "url")] {
@@ -386,7 +454,10 @@ async fn bad_mcp_manifests_name_the_field() {
 #[allow(non_snake_case)]
 async fn Host_start_settled(
     cfg: zot_ext_host::HostConfig,
-) -> (zot_ext_host::Host, tokio::sync::mpsc::Receiver<zot_ext_host::HostEvent>) {
+) -> (
+    zot_ext_host::Host,
+    tokio::sync::mpsc::Receiver<zot_ext_host::HostEvent>,
+) {
     let (host, rx) = zot_ext_host::Host::start(cfg);
     host.wait_settled().await;
     (host, rx)
