@@ -42,15 +42,17 @@ fn free_port() -> u16 {
 
 async fn ws_server() -> (Server, u16) {
     let port = free_port();
-    let child = std::process::Command::new(venv_python())
-        .arg(fixture("mcp").join("ws_ext.py"))
-        .arg(port.to_string())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let server = Server(
+        std::process::Command::new(venv_python())
+            .arg(fixture("mcp").join("ws_ext.py"))
+            .arg(port.to_string())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     for _ in 0..200 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return (Server(child), port);
+            return (server, port);
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
