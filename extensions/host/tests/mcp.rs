@@ -462,3 +462,55 @@ async fn Host_start_settled(
     host.wait_settled().await;
     (host, rx)
 }
+
+#[tokio::test]
+async fn a_call_that_hangs_fails_at_the_tool_timeout_and_others_keep_working() {
+    let env = Env::new();
+    stdio_entry(&env, "pyserver", json!({}));
+    let mut cfg = env.config();
+    cfg.tool_timeout = Duration::from_secs(1);
+    let (host, _rx) = start(cfg).await;
+    let err = host
+        .call_tool("slow", json!({"seconds": 30}))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("timed out") || err.contains("1 s"), "{err}");
+    assert!(err.contains("ext-pyserver.log"), "{err}");
+    let out = host.call_tool("echo", json!({"text": "still"})).await.unwrap();
+    assert_eq!(text_of(&out.content), "echo: still");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_http_server_that_goes_away_mid_call_fails_the_call() {
+    let env = Env::new();
+    let port = free_port();
+    let server = serve(&["server.py", "http", &port.to_string()]);
+    wait_port(port).await;
+    entry(
+        &env.global_dir(),
+        "web",
+        json!({"url": format!("http://127.0.0.1:{port}/mcp"), "restart": "never"}),
+    );
+    let (host, _rx) = start(env.config()).await;
+    let call = tokio::spawn({
+        let host = host.clone();
+        async move { host.call_tool("slow", json!({"seconds": 20})).await }
+    });
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    drop(server);
+    let r = tokio::time::timeout(Duration::from_secs(30), call)
+        .await
+        .expect("the call ended when the server went away")
+        .unwrap();
+    let msg = match r {
+        Err(e) => e.to_string(),
+        Ok(o) => {
+            assert!(o.is_error, "{:?}", o.content);
+            text_of(&o.content)
+        }
+    };
+    assert!(msg.contains("ext-web.log"), "{msg}");
+    host.shutdown().await;
+}
