@@ -86,6 +86,8 @@ export interface Backend {
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** Removes an installed extension, then reloads. */
   remove(name: string): Promise<void>;
+  /** Adds an MCP server entry (`mcpServers` format, as JSON) named `name`, then reloads. */
+  addMcp(name: string, entry: string): Promise<void>;
   /** The `zot ext doctor` report (the host's DoctorReport, as `--json` gives it). */
   doctor(): Promise<unknown>;
   /** Reads an extension's log from `offset` (follow by calling again). */

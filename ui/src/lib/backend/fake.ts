@@ -147,6 +147,9 @@ export class FakeBackend implements Backend {
   async remove(name: string): Promise<void> {
     this.calls.push({ method: "remove", args: name });
   }
+  async addMcp(name: string, entry: string): Promise<void> {
+    this.calls.push({ method: "addMcp", args: { name, entry: JSON.parse(entry) } });
+  }
   async doctor(): Promise<unknown> {
     return "no extensions found";
   }

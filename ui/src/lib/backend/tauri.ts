@@ -54,6 +54,9 @@ export class TauriBackend implements Backend {
   remove(name: string): Promise<void> {
     return invoke("ext_remove", { name });
   }
+  addMcp(name: string, entry: string): Promise<void> {
+    return invoke("ext_add_mcp", { name, entry });
+  }
   doctor(): Promise<unknown> {
     return invoke("ext_doctor");
   }
