@@ -25,7 +25,14 @@ fn add_mcp_writes_an_entry_that_lists_with_its_tools() {
     let env = Env::new();
     let server = mcp_fixture().join("server.py");
     let out = env
-        .zot(&["ext", "add-mcp", "pytest-srv", "--", &venv_python(), server.to_str().unwrap()])
+        .zot(&[
+            "ext",
+            "add-mcp",
+            "pytest-srv",
+            "--",
+            &venv_python(),
+            server.to_str().unwrap(),
+        ])
         .ok();
     assert!(out.contains("added MCP server pytest-srv"), "{out}");
     let m: Value = serde_json::from_str(
@@ -45,16 +52,36 @@ fn add_mcp_writes_an_entry_that_lists_with_its_tools() {
         .unwrap_or_else(|| panic!("{list:#}"));
     assert_eq!(s["kind"], "mcp", "{s:#}");
     assert_eq!(s["state"], "ready", "{s:#}");
-    let echo = s["tools"].as_array().unwrap().iter().find(|t| t["name"] == "echo").unwrap();
+    let echo = s["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "echo")
+        .unwrap();
     assert_eq!(echo["read_only"], true);
 
     // A second add of the same name needs --force.
     let err = env
-        .zot(&["ext", "add-mcp", "pytest-srv", "--url", "http://127.0.0.1:1/mcp"])
+        .zot(&[
+            "ext",
+            "add-mcp",
+            "pytest-srv",
+            "--url",
+            "http://127.0.0.1:1/mcp",
+        ])
         .failed();
     assert!(err.contains("--force"), "{err}");
-    env.zot(&["ext", "add-mcp", "pytest-srv", "--url", "http://127.0.0.1:1/mcp", "--header", "Authorization: Bearer x", "--force"])
-        .ok();
+    env.zot(&[
+        "ext",
+        "add-mcp",
+        "pytest-srv",
+        "--url",
+        "http://127.0.0.1:1/mcp",
+        "--header",
+        "Authorization: Bearer x",
+        "--force",
+    ])
+    .ok();
     let m: Value = serde_json::from_str(
         &std::fs::read_to_string(env.extensions().join("pytest-srv/extension.json")).unwrap(),
     )
@@ -68,7 +95,9 @@ fn add_mcp_without_a_command_or_url_is_a_usage_error() {
     let env = Env::new();
     let err = env.zot(&["ext", "add-mcp", "x"]).failed();
     assert!(err.contains("--url") && err.contains("--"), "{err}");
-    let err = env.zot(&["ext", "add-mcp", "Bad Name", "--", "true"]).failed();
+    let err = env
+        .zot(&["ext", "add-mcp", "Bad Name", "--", "true"])
+        .failed();
     assert!(err.contains("lower-case"), "{err}");
 }
 
@@ -90,10 +119,22 @@ fn import_mcp_imports_the_usable_entries_and_reports_each_other_one() {
     let run = env.zot(&["ext", "import-mcp", file.to_str().unwrap()]);
     assert_eq!(run.code(), 1, "{}", run.stderr());
     let (out, err) = (run.stdout(), run.stderr());
-    assert!(out.contains("imported everything") && out.contains("imported remote"), "{out}");
-    assert!(err.contains("'Everything' was imported as 'everything'"), "{err}");
-    assert!(err.contains("skipped 'legacy'") && err.contains("SSE"), "{err}");
-    assert!(err.contains("skipped 'nothing'") && err.contains("neither"), "{err}");
+    assert!(
+        out.contains("imported everything") && out.contains("imported remote"),
+        "{out}"
+    );
+    assert!(
+        err.contains("'Everything' was imported as 'everything'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("skipped 'legacy'") && err.contains("SSE"),
+        "{err}"
+    );
+    assert!(
+        err.contains("skipped 'nothing'") && err.contains("neither"),
+        "{err}"
+    );
     assert!(env.extensions().join("remote/extension.json").exists());
     assert!(!env.extensions().join("legacy").exists());
 }

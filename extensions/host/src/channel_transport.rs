@@ -70,8 +70,8 @@ impl FrameSource for ChannelSource {
 pub(crate) enum Outgoing {
     /// One frame, without its newline.
     Frame(Vec<u8>),
-    /// Write what is queued, then close (`FrameSink::finish`).
-    Finish,
+    /// Write what is queued, then close the connection (`FrameSink::close`).
+    Close,
 }
 
 /// Frames out into a channel a writer task drains; bounded by bytes like
@@ -124,12 +124,16 @@ impl FrameSink for ChannelSink {
     fn close(&self) {
         self.closed.store(true, Ordering::Release);
         // The writer sees the end of the channel only when every sender is
-        // gone; an explicit finish tells it now.
-        let _ = self.tx.send(Outgoing::Finish);
+        // gone; an explicit close tells it now.
+        let _ = self.tx.send(Outgoing::Close);
     }
 
+    /// No more frames, but the connection stays open until the peer closes
+    /// it or [`FrameSink::close`]: a peer answering `shutdown` must still
+    /// be able to send its `shutdown_ack` (closing at once made a
+    /// WebSocket peer's ack fail).
     fn finish(&self) {
-        self.close();
+        self.closed.store(true, Ordering::Release);
     }
 }
 

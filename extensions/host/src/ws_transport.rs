@@ -50,7 +50,7 @@ pub(crate) async fn connect(
                         return;
                     }
                 }
-                Outgoing::Finish => break,
+                Outgoing::Close => break,
             }
         }
         // A clean close: the extension reads the end of its input, as a

@@ -181,14 +181,20 @@ async fn bench_mcp() {
     let (host, _rx) = Host::start(cfg);
     host.wait_settled().await;
 
-    let via_host_mcp = row("zot host → Python `mcp` stdio server (rmcp)", through_host(&host, "echo").await);
+    let via_host_mcp = row(
+        "zot host → Python `mcp` stdio server (rmcp)",
+        through_host(&host, "echo").await,
+    );
     let via_host_native = row(
         "zot host → native Python zot extension (Python SDK)",
         through_host(&host, "echo_native").await,
     );
     host.shutdown().await;
     let alone = row("rmcp client alone → the same server", rmcp_alone().await);
-    let raw = row("floor: raw JSON-RPC loop over the same server's pipes", raw_loop());
+    let raw = row(
+        "floor: raw JSON-RPC loop over the same server's pipes",
+        raw_loop(),
+    );
 
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
@@ -198,7 +204,12 @@ async fn bench_mcp() {
         "Measured by `make bench` (its `bench-mcp` target: `extensions/host/tests/bench_mcp.rs`, release build): {RUNS} round trips of the same `echo` tool after {WARMUP} warm-up calls each, all in one run; load average {load} when it ran (2 shared vCPUs).\n\n| what | p50 | p90 |\n|---|---|---|\n"
     );
     for r in [&via_host_mcp, &via_host_native, &alone, &raw] {
-        s.push_str(&format!("| {} | {:.3} ms | {:.3} ms |\n", r.what, ms(r.p50), ms(r.p90)));
+        s.push_str(&format!(
+            "| {} | {:.3} ms | {:.3} ms |\n",
+            r.what,
+            ms(r.p50),
+            ms(r.p90)
+        ));
     }
     let ratio = ms(alone.p50) / ms(raw.p50);
     let host_ratio = ms(via_host_mcp.p50) / ms(via_host_native.p50);

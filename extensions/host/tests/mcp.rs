@@ -477,7 +477,10 @@ async fn a_call_that_hangs_fails_at_the_tool_timeout_and_others_keep_working() {
         .to_string();
     assert!(err.contains("timed out") || err.contains("1 s"), "{err}");
     assert!(err.contains("ext-pyserver.log"), "{err}");
-    let out = host.call_tool("echo", json!({"text": "still"})).await.unwrap();
+    let out = host
+        .call_tool("echo", json!({"text": "still"}))
+        .await
+        .unwrap();
     assert_eq!(text_of(&out.content), "echo: still");
     host.shutdown().await;
 }
@@ -512,5 +515,32 @@ async fn an_http_server_that_goes_away_mid_call_fails_the_call() {
         }
     };
     assert!(msg.contains("ext-web.log"), "{msg}");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_project_entry_waits_for_trust_like_an_extension() {
+    let env = Env::new();
+    entry(
+        &env.project_dir(),
+        "projmcp",
+        json!({"command": venv_python(), "args": [mcp_dir().join("server.py")]}),
+    );
+    entry(
+        &env.project_dir(),
+        "projweb",
+        json!({"url": "http://127.0.0.1:9/mcp"}),
+    );
+    let (host, _rx) = start(env.untrusted_config()).await;
+    for name in ["projmcp", "projweb"] {
+        let s = host.list().into_iter().find(|e| e.name == name).unwrap();
+        assert_eq!(s.state, ExtState::Untrusted, "{name}");
+    }
+    let waiting = host.untrusted_extensions();
+    let m = waiting.iter().find(|u| u.name == "projmcp").unwrap();
+    assert!(m.exec.contains("server.py"), "{}", m.exec);
+    let w = waiting.iter().find(|u| u.name == "projweb").unwrap();
+    assert_eq!(w.exec, "http://127.0.0.1:9/mcp");
+    assert!(host.tools().is_empty());
     host.shutdown().await;
 }
