@@ -82,6 +82,12 @@ struct Bridge {
     /// The connection task, ended with the sink (a handshake that never
     /// finishes must not outlive its run).
     task: Mutex<Option<tokio::task::AbortHandle>>,
+    /// Held while registrations are framed (the first listing, each list
+    /// change), so a `list_changed` that arrives during the handshake (the
+    /// npm reference server sends one at start) cannot put a
+    /// `register_tool` before `hello`, nor two listings' frames between
+    /// each other.
+    listing: tokio::sync::Mutex<()>,
 }
 
 /// The zot names of this server's tools and prompts.
@@ -123,6 +129,7 @@ pub(crate) fn start(
         names: Mutex::new(Names::default()),
         calls: Mutex::new(HashMap::new()),
         task: Mutex::new(None),
+        listing: tokio::sync::Mutex::new(()),
     });
     let b = bridge.clone();
     let task = tokio::spawn(async move { b.run(target).await });
@@ -192,25 +199,40 @@ impl Bridge {
             })
             .unwrap_or_else(|| "an unnamed server".into());
         self.log(&format!("MCP: initialized with {server}"));
+        // Everything is listed before `hello`, so the registrations follow
+        // it at once: a slow `tools/list` must not let the host's 250 ms
+        // idle rule call the entry ready with no tools yet.
+        let listing = self.listing.lock().await;
+        let tools = match peer.list_all_tools().await {
+            Ok(tools) => tools,
+            Err(e) => {
+                self.log(&format!("MCP: tools/list failed: {e}; no tools registered"));
+                Vec::new()
+            }
+        };
+        let has_prompts = running
+            .peer_info()
+            .is_some_and(|i| i.capabilities.prompts.is_some());
+        let prompts = if has_prompts {
+            match peer.list_all_prompts().await {
+                Ok(prompts) => prompts,
+                Err(e) => {
+                    self.log(&format!("MCP: prompts/list failed: {e}"));
+                    Vec::new()
+                }
+            }
+        } else {
+            Vec::new()
+        };
         self.frame(&ExtToHost::Hello(Hello {
             name: self.ext.name.clone(),
             version: None,
             capabilities: Vec::new(),
         }));
-        match peer.list_all_tools().await {
-            Ok(tools) => self.register_tools(tools),
-            Err(e) => self.log(&format!("MCP: tools/list failed: {e}; no tools registered")),
-        }
-        let has_prompts = running
-            .peer_info()
-            .is_some_and(|i| i.capabilities.prompts.is_some());
-        if has_prompts {
-            match peer.list_all_prompts().await {
-                Ok(prompts) => self.register_prompts(prompts),
-                Err(e) => self.log(&format!("MCP: prompts/list failed: {e}")),
-            }
-        }
+        self.register_tools(tools);
+        self.register_prompts(prompts);
         self.frame(&ExtToHost::Ready(Ready {}));
+        drop(listing);
         let why = match running.waiting().await {
             Ok(rmcp::service::QuitReason::Cancelled) => None,
             // A stdio server's end is its process's exit, which the
@@ -309,6 +331,7 @@ impl Bridge {
     /// `notifications/tools/list_changed`: the old tools leave the registry
     /// and the new list registers in their place.
     async fn tools_changed(&self, peer: Peer<RoleClient>) {
+        let _listing = self.listing.lock().await;
         match peer.list_all_tools().await {
             Ok(tools) => {
                 self.log(&format!(
@@ -321,6 +344,30 @@ impl Bridge {
             }
             Err(e) => self.log(&format!(
                 "MCP: the tool list changed but tools/list failed: {e}; kept the old list"
+            )),
+        }
+    }
+
+    /// `notifications/prompts/list_changed`: the commands are replaced.
+    async fn prompts_changed(&self, peer: Peer<RoleClient>) {
+        let _listing = self.listing.lock().await;
+        match peer.list_all_prompts().await {
+            Ok(prompts) => {
+                self.log(&format!(
+                    "MCP: the prompt list changed; now {} prompts",
+                    prompts.len()
+                ));
+                self.names
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .prompts
+                    .clear();
+                self.inner.update(&self.ext, |m| m.commands.clear());
+                self.register_prompts(prompts);
+                self.inner.rebuild_soon();
+            }
+            Err(e) => self.log(&format!(
+                "MCP: the prompt list changed but prompts/list failed: {e}; kept the old list"
             )),
         }
     }
@@ -584,6 +631,11 @@ impl ClientHandler for Handler {
         // Not inline: the listing is a request, whose answer this very
         // notification loop must be free to deliver.
         tokio::spawn(async move { b.tools_changed(context.peer).await });
+    }
+
+    async fn on_prompt_list_changed(&self, context: NotificationContext<RoleClient>) {
+        let b = self.0.clone();
+        tokio::spawn(async move { b.prompts_changed(context.peer).await });
     }
 
     fn get_info(&self) -> ClientConfig {

@@ -195,6 +195,25 @@ async fn list_changed_updates_the_registry() {
 }
 
 #[tokio::test]
+async fn a_prompt_list_change_updates_the_commands() {
+    let env = Env::new();
+    stdio_entry(&env, "pyserver", json!({}));
+    let (host, _rx) = start(env.config()).await;
+    host.call_tool("grow_prompt", json!({})).await.unwrap();
+    eventually(|| host.commands().iter().any(|c| c.name == "pyserver:later")).await;
+    assert!(host.commands().iter().any(|c| c.name == "pyserver:review"));
+    let out = host
+        .invoke_command("pyserver:later", "rust lifetimes")
+        .await
+        .unwrap();
+    assert_eq!(
+        out.response.prompt.as_deref(),
+        Some("Tell me about rust lifetimes.")
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
 async fn abort_sends_cancelled_and_progress_is_logged() {
     let env = Env::new();
     let mark = env.loose.path().join("cancelled");
