@@ -60,6 +60,14 @@ fn add_mcp_writes_an_entry_that_lists_with_its_tools() {
         .unwrap();
     assert_eq!(echo["read_only"], true);
 
+    // The table says what it is.
+    let table = env.zot(&["ext", "list"]).ok();
+    let row = table
+        .lines()
+        .find(|l| l.split_whitespace().nth(1) == Some("pytest-srv"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(row.split_whitespace().any(|w| w == "mcp"), "{row}");
+
     // A second add of the same name needs --force.
     let err = env
         .zot(&[
