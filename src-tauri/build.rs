@@ -22,6 +22,7 @@ const COMMANDS: &[&str] = &[
     "ext_dev_folders",
     "ext_set_enabled",
     "ext_remove",
+    "ext_add_mcp",
     "ext_doctor",
     "ext_log_read",
     "ext_log_open",
