@@ -60,6 +60,14 @@ fn add_mcp_writes_an_entry_that_lists_with_its_tools() {
         .unwrap();
     assert_eq!(echo["read_only"], true);
 
+    // The doctor's text says what it is, with the annotations.
+    let doctor = env.zot(&["ext", "doctor"]).ok();
+    assert!(doctor.contains("kind: MCP server"), "{doctor}");
+    assert!(
+        doctor.contains("echo (read-only)") && doctor.contains("wipe (destructive)"),
+        "{doctor}"
+    );
+
     // The table says what it is.
     let table = env.zot(&["ext", "list"]).ok();
     let row = table
