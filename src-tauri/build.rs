@@ -23,6 +23,7 @@ const COMMANDS: &[&str] = &[
     "ext_set_enabled",
     "ext_remove",
     "ext_accept_permissions",
+    "ext_add_mcp",
     "ext_doctor",
     "ext_log_read",
     "ext_log_open",

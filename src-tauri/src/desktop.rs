@@ -116,6 +116,7 @@ pub fn run(opts: BackendOptions) -> i32 {
             manager::ext_dev_folders,
             manager::ext_set_enabled,
             manager::ext_remove,
+            manager::ext_add_mcp,
             manager::ext_doctor,
             manager::ext_log_read,
             manager::ext_log_open,

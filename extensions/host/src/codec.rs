@@ -28,6 +28,9 @@ pub enum CodecError {
     /// Reading the pipe failed.
     #[error("reading its stdout failed: {0}")]
     Io(#[from] std::io::Error),
+    /// A transport that is not a pipe (WebSocket, MCP) broke; says how.
+    #[error("{0}")]
+    Transport(String),
 }
 
 /// A line that is not a frame; the connection goes on.
@@ -248,6 +251,14 @@ pub fn encode(frame: &HostToExt) -> Vec<u8> {
         },
         _ => serde_line(frame),
     }
+}
+
+/// One extension frame as a line, newline included: for the transports
+/// that translate another protocol into zot frames (`mcp.rs`).
+pub fn encode_ext(frame: &zot_ext_protocol::ExtToHost) -> Vec<u8> {
+    let mut line = serde_json::to_vec(frame).unwrap_or_default();
+    line.push(b'\n');
+    line
 }
 
 // Host frames are our own types (string keys, no maps with non-string

@@ -45,6 +45,10 @@ pub trait FrameSink: Send + Sync + 'static {
     fn finish(&self) {
         self.close();
     }
+    /// The host no longer waits for request `id` (the agent aborted it).
+    /// Only transports whose far side can cancel act on it (MCP's
+    /// `notifications/cancelled`); the zot protocol has no such frame.
+    fn cancel(&self, _id: &str) {}
 }
 
 /// Frames in: whole lines, bounded in length.

@@ -54,6 +54,12 @@ pub enum FoundKind {
         /// would replace once trusted.
         shadows: Option<PathBuf>,
     },
+    /// Reach it at this URL instead of spawning anything: a zot extension
+    /// over a WebSocket, or an MCP streamable-HTTP server.
+    Connect {
+        /// The manifest's URL.
+        url: String,
+    },
     /// An extension with the same name loads from a higher-precedence place.
     Shadowed {
         /// The winner's scope.
@@ -101,9 +107,16 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
     for (dir, scope) in dirs {
         let mut f = inspect(&dir, scope);
         if scope == Scope::Project && !project_trusted {
-            if let FoundKind::Spawn { exec } = &f.kind {
+            let would_run = match &f.kind {
+                FoundKind::Spawn { exec } => Some(exec.clone()),
+                // A project's URL entry sends its headers where the project
+                // says: the same trust as running its code.
+                FoundKind::Connect { url } => Some(PathBuf::from(url)),
+                _ => None,
+            };
+            if let Some(exec) = would_run {
                 f.kind = FoundKind::Untrusted {
-                    exec: exec.clone(),
+                    exec,
                     shadows: None,
                 };
             }
@@ -210,6 +223,8 @@ pub fn inspect(dir: &Path, scope: Scope) -> Found {
     found.name = m.name.clone();
     found.kind = if !m.enabled {
         FoundKind::Disabled
+    } else if let Some(kind) = remote_or_mcp(&manifest_path, &m) {
+        kind
     } else {
         match m.exec.as_deref() {
             None if has_themes => FoundKind::Theme,
@@ -227,4 +242,55 @@ pub fn inspect(dir: &Path, scope: Scope) -> Found {
     };
     found.manifest = Some(m);
     found
+}
+
+/// What an MCP entry or a WebSocket extension is, or `None` for a zot
+/// extension spawned over stdio (decided by `exec` as before).
+fn remote_or_mcp(manifest_path: &Path, m: &Manifest) -> Option<FoundKind> {
+    use zot_ext_protocol::{ExtKind, Transport};
+    let invalid = |field: &str, message: String| {
+        FoundKind::Invalid(ManifestError {
+            path: manifest_path.to_path_buf(),
+            field: Some(field.into()),
+            message,
+        })
+    };
+    if m.kind == ExtKind::Mcp {
+        return Some(match (m.command.as_deref(), m.url.as_deref()) {
+            (Some(_), Some(_)) => invalid(
+                "url",
+                "an MCP entry has either command (stdio) or url (streamable HTTP), not both".into(),
+            ),
+            (None, None) => invalid(
+                "command",
+                "an MCP entry needs command (a stdio server) or url (a streamable-HTTP server)"
+                    .into(),
+            ),
+            (Some(cmd), None) => match manifest::resolve_exec(manifest_path, cmd) {
+                Ok(exec) => FoundKind::Spawn { exec },
+                Err(mut e) => {
+                    e.field = Some("command".into());
+                    FoundKind::Invalid(e)
+                }
+            },
+            (None, Some(url)) if url.starts_with("http://") || url.starts_with("https://") => {
+                FoundKind::Connect {
+                    url: url.to_owned(),
+                }
+            }
+            (None, Some(url)) => {
+                invalid("url", format!("'{url}' is not an http:// or https:// URL"))
+            }
+        });
+    }
+    match &m.transport {
+        Some(Transport::Websocket { url }) if url.starts_with("ws://") => {
+            Some(FoundKind::Connect { url: url.clone() })
+        }
+        Some(Transport::Websocket { url }) => Some(invalid(
+            "transport",
+            format!("'{url}' is not a ws:// URL (wss:// is not supported yet)"),
+        )),
+        _ => None,
+    }
 }

@@ -226,9 +226,9 @@ pub(crate) struct ExtSpec {
     pub dir: PathBuf,
     pub manifest_path: PathBuf,
     pub manifest: Option<Manifest>,
-    /// The program to run; `None` for one that is not spawned (disabled,
-    /// shadowed, theme-only or invalid).
-    pub exec: Option<PathBuf>,
+    /// How it is started or reached; `None` for one that is not
+    /// (disabled, shadowed, theme-only or invalid).
+    pub target: Option<crate::target::Target>,
     /// What its manifest grants; the router checks every frame against it.
     pub grant: PermSet,
     /// What its manifest asks for beyond what the user accepted (an update
@@ -464,9 +464,17 @@ impl Ext {
             );
         }
         self.deadlines.watch(deadline);
+        // The agent drops this future on `abort`: the request then leaves
+        // the table at once and the transport may cancel it (MCP).
+        let mut abandoned = Abandoned {
+            run: &run,
+            id: Some(id),
+        };
         // Every sender is answered (reply, timeout, exit or stop) before it
         // is dropped; a bare drop means the host itself went away.
-        rx.await.unwrap_or_else(|_| {
+        let r = rx.await;
+        abandoned.id = None;
+        r.unwrap_or_else(|_| {
             Err(HostError::NotRunning {
                 extension: self.name.clone(),
                 reason: "the host stopped".into(),
@@ -560,6 +568,25 @@ impl Ext {
             reason: reason.to_owned(),
             during: during.to_string(),
             log: self.log_path(),
+        }
+    }
+}
+
+/// A request whose caller may stop waiting; on drop before its answer it
+/// is removed from the table and cancelled on the transport.
+struct Abandoned<'a> {
+    run: &'a Arc<ExtRuntime>,
+    id: Option<u64>,
+}
+
+impl Drop for Abandoned<'_> {
+    fn drop(&mut self) {
+        let Some(id) = self.id else { return };
+        let was_pending = self.run.pending().map.remove(&id).is_some();
+        if was_pending {
+            if let Some(sink) = self.run.sink() {
+                sink.cancel(itoa::Buffer::new().format(id));
+            }
         }
     }
 }

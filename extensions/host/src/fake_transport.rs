@@ -96,7 +96,7 @@ impl Rig {
             dir: self._home.path().join(name),
             manifest_path: self._home.path().join(name).join("extension.json"),
             manifest: None,
-            exec: None,
+            target: None,
             grant,
             unaccepted: Vec::new(),
         };

@@ -133,6 +133,8 @@ impl Host {
                 schema: t.schema.clone(),
                 extension: st.name_of(*owner),
                 deferred: t.deferred,
+                read_only: t.read_only,
+                destructive: t.destructive,
             })
             .collect()
     }
@@ -153,6 +155,8 @@ impl Host {
                 schema: t.schema.clone(),
                 extension: st.name_of(*owner),
                 deferred: true,
+                read_only: t.read_only,
+                destructive: t.destructive,
             })
             .collect()
     }

@@ -43,6 +43,7 @@ pub mod watch;
 // The runtime (host engineer).
 mod actions;
 mod call_stats;
+mod channel_transport;
 pub mod child_env;
 pub mod codec;
 pub mod config;
@@ -63,6 +64,8 @@ pub mod intercept;
 pub mod limits;
 mod load;
 pub mod manifest;
+pub mod mcp;
+pub mod mcp_install;
 mod panel_table;
 mod panels;
 pub mod permission_words;
@@ -83,9 +86,11 @@ mod settings_ops;
 mod shutdown;
 mod state;
 mod supervisor;
+mod target;
 pub mod theme;
 pub mod trust;
 mod trust_ops;
+mod ws_transport;
 
 pub use config::HostConfig;
 pub use error::HostError;

@@ -15,6 +15,16 @@ pub const MAX_NAME_LEN: usize = 64;
 /// Warnings kept per extension; beyond, only a count.
 pub const MAX_WARNINGS: usize = 50;
 
+/// Why a command name is refused: as [`name_problem`], except that `:`
+/// may separate a server from its prompt (`/github:review`, docs/mcp.md);
+/// commands never reach a provider, so its rule need not hold.
+pub fn command_name_problem(name: &str) -> Option<String> {
+    if name.starts_with(':') || name.ends_with(':') {
+        return Some("the name starts or ends with ':'".into());
+    }
+    name_problem(&name.replace(':', "_"))
+}
+
 /// Why a command or tool name is refused, if it is: every provider accepts
 /// `^[A-Za-z0-9_-]{1,64}$`, nothing else.
 pub fn name_problem(name: &str) -> Option<String> {

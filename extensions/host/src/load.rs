@@ -18,6 +18,7 @@ use crate::permissions::PermSet;
 use crate::registry::Registry;
 use crate::state::{scope_word, Shared};
 use crate::supervisor;
+use crate::target::Target;
 use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
 
 /// Runs discovery and starts every enabled extension; returns how many were
@@ -34,16 +35,15 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
         let unaccepted = unaccepted(&mut book, &f);
         let state = match &f.kind {
             _ if unaccepted.is_some() => ExtState::Failed,
-            FoundKind::Spawn { .. } => ExtState::Loading,
+            FoundKind::Spawn { .. } | FoundKind::Connect { .. } => ExtState::Loading,
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
             FoundKind::Theme => ExtState::Theme,
             FoundKind::Invalid(_) => ExtState::Failed,
             FoundKind::Untrusted { .. } => ExtState::Untrusted,
         };
-        let exec = match &f.kind {
-            FoundKind::Spawn { .. } if unaccepted.is_some() => None,
-            FoundKind::Spawn { exec } => Some(exec.clone()),
-            _ => None,
+        let target = match unaccepted {
+            Some(_) => None,
+            None => target_of(&f.kind, f.manifest.as_ref()),
         };
         let spec = ExtSpec {
             name: f.name.clone(),
@@ -52,7 +52,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             manifest_path: f.manifest_path.clone(),
             grant: PermSet::of(f.manifest.as_ref()),
             manifest: f.manifest.clone(),
-            exec,
+            target,
             unaccepted: unaccepted.as_ref().map(|u| u.0.clone()).unwrap_or_default(),
         };
         let ext = Ext::new(
@@ -64,10 +64,10 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             inner.deadlines.clone(),
         );
         match f.kind {
-            FoundKind::Spawn { .. } if unaccepted.is_some() => {
+            FoundKind::Spawn { .. } | FoundKind::Connect { .. } if unaccepted.is_some() => {
                 ext.lock().error = unaccepted.map(|u| u.1);
             }
-            FoundKind::Spawn { exec } => to_launch.push((ext.clone(), exec)),
+            FoundKind::Spawn { .. } | FoundKind::Connect { .. } => to_launch.push(ext.clone()),
             FoundKind::Invalid(e) => {
                 ext.lock().error = Some(e.to_string());
                 manifest_errors.push(e);
@@ -120,8 +120,8 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             );
         }
     }
-    for (ext, exec) in to_launch {
-        supervisor::launch(inner.clone(), ext, exec);
+    for ext in to_launch {
+        supervisor::launch(inner.clone(), ext);
     }
     inner.changed();
     spawned
@@ -154,6 +154,28 @@ fn unaccepted(book: &mut consent::Book, f: &discovery::Found) -> Option<(Vec<Per
         f.name
     );
     Some((more, message))
+}
+
+/// How a found extension is started or reached.
+fn target_of(kind: &FoundKind, m: Option<&zot_ext_protocol::Manifest>) -> Option<Target> {
+    let mcp = m.is_some_and(|m| m.kind == zot_ext_protocol::ExtKind::Mcp);
+    match kind {
+        FoundKind::Spawn { exec } if mcp => Some(Target::McpStdio(exec.clone())),
+        FoundKind::Spawn { exec } => Some(Target::Process(exec.clone())),
+        FoundKind::Connect { url } if mcp => Some(Target::McpHttp {
+            url: url.clone(),
+            headers: m
+                .map(|m| {
+                    m.headers
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }),
+        FoundKind::Connect { url } => Some(Target::WebSocket(url.clone())),
+        _ => None,
+    }
 }
 
 /// Notes on an untrusted extension's record, for `ext_list`, the manager

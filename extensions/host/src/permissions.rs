@@ -210,19 +210,8 @@ mod tests {
     use super::*;
 
     fn set(list: &[Permission]) -> PermSet {
-        let m = Manifest {
-            name: "a".into(),
-            version: None,
-            exec: None,
-            args: vec![],
-            language: None,
-            description: None,
-            enabled: true,
-            restart: Default::default(),
-            config: Default::default(),
-            sandbox: None,
-            permissions: Some(list.to_vec()),
-        };
+        let m: Manifest =
+            serde_json::from_value(serde_json::json!({"name": "a", "permissions": list})).unwrap();
         PermSet::of(Some(&m))
     }
 

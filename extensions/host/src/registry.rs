@@ -24,6 +24,10 @@ pub struct ExtTool {
     pub extension: String,
     /// Registered as deferred.
     pub deferred: bool,
+    /// It only reads (MCP `readOnlyHint`); approvals may use it.
+    pub read_only: bool,
+    /// It may destroy data (MCP `destructiveHint`).
+    pub destructive: bool,
 }
 
 /// What one extension offers, as input to [`Registry::build`].

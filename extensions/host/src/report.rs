@@ -105,6 +105,8 @@ impl Host {
                 description: t.description.clone(),
                 deferred: t.deferred,
                 active: !t.deferred || active.contains(&t.name),
+                read_only: t.read_only,
+                destructive: t.destructive,
             })
             .collect();
         let m = e.lock();
@@ -146,6 +148,7 @@ impl Host {
                 .iter()
                 .map(|p| crate::permission_words::permission_words(*p).to_owned())
                 .collect(),
+            kind: man.map(|m| m.kind).unwrap_or_default(),
         }
     }
 

@@ -29,7 +29,7 @@ impl Host {
             .find(|e| e.name == name)
             .cloned()
             .ok_or_else(|| HostError::UnknownExtension(name.to_owned()))?;
-        let Some(exec) = ext.exec.clone() else {
+        if ext.target.is_none() {
             let reason = match ext.state() {
                 _ if !ext.unaccepted.is_empty() => format!(
                     "it asks for permissions you have not accepted; accept them with `zot ext accept {name}` (or \"Review permissions\" in the app), then reload"
@@ -42,12 +42,12 @@ impl Host {
                 extension: name.to_owned(),
                 reason,
             });
-        };
+        }
         stop_all(std::slice::from_ref(&ext)).await;
         // Asked for by the user (or a live reload): never a crash, and a
         // fresh restart budget (spec/rpc.md "Supervision").
         ext.lock().budget.reset();
-        let run = supervisor::relaunch(&self.inner, &ext, exec);
+        let run = supervisor::relaunch(&self.inner, &ext);
         let mut settled = run.settled.subscribe();
         let _ = settled.wait_for(|s| *s).await;
         Ok(())

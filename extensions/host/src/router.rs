@@ -369,7 +369,7 @@ fn note_odd_level(ext: &Ext, level: &LevelName) {
 }
 
 fn register_command(inner: &Arc<Shared>, ext: &Arc<Ext>, c: RegisterCommand) {
-    let problem = if let Some(p) = limits::name_problem(&c.name) {
+    let problem = if let Some(p) = limits::command_name_problem(&c.name) {
         Some(p)
     } else if ext.lock().commands.len() >= limits::MAX_COMMANDS {
         Some(format!(

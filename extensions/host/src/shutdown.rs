@@ -96,6 +96,35 @@ async fn wait_draining(
     }
 }
 
+/// The shutdown sequence of an extension with no process of ours: the
+/// `shutdown` frame, the end of its input, then up to the shutdown grace
+/// for it to close its side (its frames are routed meanwhile).
+pub(crate) async fn stop_remote(
+    inner: &Arc<Shared>,
+    ext: &Arc<Ext>,
+    source: &mut Box<dyn FrameSource>,
+) {
+    ext.send_one_way(&encode(&HostToExt::Shutdown(Shutdown {})));
+    if let Some(sink) = ext.sink() {
+        sink.finish();
+    }
+    let deadline = Instant::now() + SHUTDOWN_GRACE;
+    loop {
+        while let Some(line) = source.take_line() {
+            if route_line(inner, ext, line) == Routed::ShutdownAck {
+                ext.log.line("acknowledged shutdown");
+            }
+        }
+        tokio::select! {
+            r = fill(source.as_mut()) => if !matches!(r, Ok(true)) { return },
+            _ = sleep_until(deadline) => {
+                ext.log.line("did not close the connection within 2 s of shutdown; closed it");
+                return;
+            }
+        }
+    }
+}
+
 /// Asks every supervisor to stop and waits for all of them.
 pub(crate) async fn stop_all(exts: &[Arc<Ext>]) {
     for e in exts {

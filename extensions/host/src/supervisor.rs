@@ -25,6 +25,7 @@ use crate::restart_policy::{self, Decision};
 use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
 use crate::state::Shared;
+use crate::target::Target;
 use crate::{panels, sandbox, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
@@ -33,8 +34,10 @@ const DRAIN_AFTER_EXIT: Duration = Duration::from_millis(200);
 
 /// A connected extension after a successful handshake.
 pub(crate) struct Session {
-    pub child: Child,
-    pub guard: GroupGuard,
+    /// The process, when the host spawned one (not for a WebSocket or an
+    /// MCP HTTP server, which live elsewhere).
+    pub child: Option<Child>,
+    pub guard: Option<GroupGuard>,
     pub source: Box<dyn FrameSource>,
 }
 
@@ -59,11 +62,11 @@ impl Failure {
 }
 
 /// Starts the supervisor task of `ext`.
-pub(crate) fn launch(inner: Arc<Shared>, ext: Arc<Ext>, exec: PathBuf) {
+pub(crate) fn launch(inner: Arc<Shared>, ext: Arc<Ext>) {
     // This task serves this run; a later start makes another.
     let run = ext.run();
     tokio::spawn(async move {
-        match connect(&inner, &ext, &exec).await {
+        match connect(&inner, &ext).await {
             Ok(session) => serve(&inner, &ext, session).await,
             Err(f) => finish(&inner, &ext, f, false).await,
         }
@@ -71,21 +74,26 @@ pub(crate) fn launch(inner: Arc<Shared>, ext: Arc<Ext>, exec: PathBuf) {
     });
 }
 
-/// Spawns the process and performs the `hello` / `hello_ack` handshake.
-pub(crate) async fn connect(
-    inner: &Arc<Shared>,
-    ext: &Arc<Ext>,
-    exec: &Path,
-) -> Result<Session, Failure> {
-    let args = ext
-        .manifest
-        .as_ref()
-        .map(|m| m.args.clone())
-        .unwrap_or_default();
-    let config = settings_for(inner, ext).await?;
+/// A spawned process before the handshake.
+struct Spawned {
+    child: Child,
+    guard: GroupGuard,
+    stdin: std::os::fd::OwnedFd,
+    stdout: tokio::process::ChildStdout,
+}
+
+/// Spawns `exec` for `ext` (its stderr pumped into its log), under
+/// bubblewrap when its manifest declares a sandbox.
+async fn spawn(inner: &Arc<Shared>, ext: &Arc<Ext>, exec: &Path) -> Result<Spawned, Failure> {
+    let m = ext.manifest.as_ref();
+    let args = m.map(|m| m.args.clone()).unwrap_or_default();
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
-    let envs = sdk_env(inner, ext);
-    let sp = match ext.manifest.as_ref().and_then(|m| m.sandbox.as_ref()) {
+    let mut envs = sdk_env(inner, ext);
+    // An MCP entry's own `env` (its API keys, by the user's choice).
+    if let Some(m) = m {
+        envs.extend(m.env.iter().map(|(k, v)| (k.into(), v.into())));
+    }
+    let sp = match m.and_then(|m| m.sandbox.as_ref()) {
         None => process::spawn(exec, &args, &ext.dir, &scrub, &envs)
             .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?,
         Some(spec) => spawn_sandboxed(inner, ext, spec, exec, &args, &scrub, &envs).await?,
@@ -100,27 +108,99 @@ pub(crate) async fn connect(
     {
         let mut m = ext.lock();
         m.pid = Some(sp.pgid);
+    }
+    Ok(Spawned {
+        child: sp.child,
+        guard: sp.guard,
+        stdin: sp.stdin,
+        stdout: sp.stdout,
+    })
+}
+
+/// Kills what was spawned (if anything) and reaps it.
+async fn kill_spawned(child: &mut Option<Child>, guard: &mut Option<GroupGuard>) {
+    if let (Some(c), Some(g)) = (child.as_mut(), guard.as_mut()) {
+        kill_and_reap(c, g.pgid()).await;
+        g.disarm_if_gone();
+    }
+}
+
+/// Starts or reaches the extension and performs the `hello` /
+/// `hello_ack` handshake (an MCP server's `initialize` arrives as its
+/// `hello`, see `mcp.rs`).
+pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Session, Failure> {
+    let Some(target) = ext.target.clone() else {
+        return Err(Failure::msg("has nothing to start"));
+    };
+    // A required setting without a value fails here, before anything runs.
+    let config = settings_for(inner, ext).await?;
+    {
+        let mut m = ext.lock();
         m.spawned_at = Some(Instant::now());
         m.said_hello = false;
         m.startup = None;
     }
-    let mut child = sp.child;
-    let mut guard = sp.guard;
-    let sink: Arc<dyn FrameSink> = match PipeSink::new(sp.stdin) {
-        Ok(s) => s,
-        Err(e) => {
-            kill_and_reap(&mut child, guard.pgid()).await;
-            return Err(Failure::msg(format!("could not set up its stdin: {e}")));
+    let mut child: Option<Child> = None;
+    let mut guard: Option<GroupGuard> = None;
+    let (sink, mut source): (Arc<dyn FrameSink>, Box<dyn FrameSource>) = match &target {
+        Target::Process(exec) => {
+            let sp = spawn(inner, ext, exec).await?;
+            child = Some(sp.child);
+            guard = Some(sp.guard);
+            match PipeSink::new(sp.stdin) {
+                Ok(s) => (
+                    s as Arc<dyn FrameSink>,
+                    Box::new(LineReader::new(sp.stdout, MAX_LINE_BYTES)) as Box<dyn FrameSource>,
+                ),
+                Err(e) => {
+                    kill_spawned(&mut child, &mut guard).await;
+                    return Err(Failure::msg(format!("could not set up its stdin: {e}")));
+                }
+            }
         }
+        Target::McpStdio(exec) => {
+            let sp = spawn(inner, ext, exec).await?;
+            child = Some(sp.child);
+            guard = Some(sp.guard);
+            crate::mcp::start(
+                inner.clone(),
+                ext.clone(),
+                crate::mcp::McpTarget::Stdio {
+                    stdin: sp.stdin,
+                    stdout: sp.stdout,
+                },
+            )
+        }
+        Target::McpHttp { url, headers } => crate::mcp::start(
+            inner.clone(),
+            ext.clone(),
+            crate::mcp::McpTarget::Http {
+                url: url.clone(),
+                headers: headers.clone(),
+            },
+        ),
+        Target::WebSocket(url) => crate::ws_transport::connect(url, inner.cfg.hello_timeout)
+            .await
+            .map_err(Failure::msg)?,
     };
     ext.set_sink(Some(sink.clone()));
-    let mut source: Box<dyn FrameSource> = Box::new(LineReader::new(sp.stdout, MAX_LINE_BYTES));
-    let first = first_line(ext, &mut child, &mut source, inner.cfg.hello_timeout).await;
+    let greeting = if target.is_mcp() {
+        Greeting::MCP
+    } else {
+        Greeting::HELLO
+    };
+    let first = first_line(
+        ext,
+        child.as_mut(),
+        &mut source,
+        inner.cfg.hello_timeout,
+        greeting,
+    )
+    .await;
     let line = match first {
         Ok(line) => line,
         Err(f) => {
-            kill_and_reap(&mut child, guard.pgid()).await;
-            guard.disarm_if_gone();
+            kill_spawned(&mut child, &mut guard).await;
             return Err(f);
         }
     };
@@ -141,8 +221,7 @@ pub(crate) async fn connect(
         )),
     };
     if let Some(message) = refusal {
-        kill_and_reap(&mut child, guard.pgid()).await;
-        guard.disarm_if_gone();
+        kill_spawned(&mut child, &mut guard).await;
         return Err(Failure::msg(message));
     }
     ext.lock().said_hello = true;
@@ -157,8 +236,13 @@ pub(crate) async fn connect(
         config,
     });
     if sink.send(&encode(&ack)).is_err() {
-        let status = reap_soon(&mut child, guard.pgid(), sandboxed(ext)).await;
-        guard.disarm_if_gone();
+        let status = match (child.as_mut(), guard.as_ref()) {
+            (Some(c), Some(g)) => reap_soon(c, g.pgid(), sandboxed(ext)).await,
+            _ => "connection closed".into(),
+        };
+        if let Some(g) = guard.as_mut() {
+            g.disarm_if_gone();
+        }
         return Err(Failure::Failed {
             message: format!("exited ({status}) right after hello"),
             exit_status: Some(status),
@@ -302,16 +386,43 @@ fn sdk_env(inner: &Shared, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsSt
     env.vars
 }
 
+/// How the errors of a start that never got to `hello` name what it did
+/// not do: a zot extension's hello, or an MCP server's handshake.
+struct Greeting {
+    /// "did not … within N s".
+    timeout: &'static str,
+    /// "exited (…) before …".
+    exited: &'static str,
+    /// "<error> before …; disconnected".
+    broke: &'static str,
+}
+
+impl Greeting {
+    const HELLO: Greeting = Greeting {
+        timeout: "send hello",
+        exited: "sending hello",
+        broke: "hello",
+    };
+    const MCP: Greeting = Greeting {
+        timeout: "complete the MCP handshake (initialize, tools/list)",
+        exited: "completing the MCP handshake",
+        broke: "the MCP handshake completed",
+    };
+}
+
 /// Waits for the first non-blank line, the process's exit, the hello
-/// timeout or a stop request.
+/// timeout or a stop request. `greeting` names what it was doing, for
+/// the error.
 async fn first_line(
     ext: &Ext,
-    child: &mut Child,
+    child: Option<&mut Child>,
     source: &mut Box<dyn FrameSource>,
     timeout: Duration,
+    greeting: Greeting,
 ) -> Result<Vec<u8>, Failure> {
     let deadline = Instant::now() + timeout;
     let mut stop = ext.run().stop.subscribe();
+    let mut child = child;
     loop {
         while let Some(line) = source.take_line() {
             if !line.iter().all(u8::is_ascii_whitespace) {
@@ -322,17 +433,24 @@ async fn first_line(
             r = fill(source.as_mut()) => match r {
                 Ok(true) => {}
                 Ok(false) => {
-                    let status = reap_soon(child, child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0), sandboxed(ext)).await;
+                    let status = match child.as_deref_mut() {
+                        Some(c) => {
+                            let pgid = c.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
+                            reap_soon(c, pgid, sandboxed(ext)).await
+                        }
+                        None => "connection closed".into(),
+                    };
                     return Err(Failure::Failed {
-                        message: format!("exited ({status}) before sending hello"),
+                        message: format!("exited ({status}) before {}", greeting.exited),
                         exit_status: Some(status),
                     });
                 }
-                Err(e) => return Err(Failure::msg(format!("{e} before hello; disconnected"))),
+                Err(e) => return Err(Failure::msg(format!("{e} before {}; disconnected", greeting.broke))),
             },
             _ = sleep_until(deadline) => {
                 return Err(Failure::msg(format!(
-                    "did not send hello within {} s; stopped",
+                    "did not {} within {} s; stopped",
+                    greeting.timeout,
                     timeout.as_secs_f32()
                 )))
             }
@@ -354,7 +472,7 @@ enum End {
 /// Serves one run: routes frames until the process goes away or the host
 /// stops it, then ends it.
 async fn serve(inner: &Arc<Shared>, ext: &Arc<Ext>, mut session: Session) {
-    let ending = route_frames(inner, ext, &mut session.child, &mut session.source).await;
+    let ending = route_frames(inner, ext, session.child.as_mut(), &mut session.source).await;
     conclude(inner, ext, session, ending).await;
 }
 
@@ -372,7 +490,7 @@ struct Ending {
 async fn route_frames(
     inner: &Arc<Shared>,
     ext: &Arc<Ext>,
-    child: &mut Child,
+    child: Option<&mut Child>,
     source: &mut Box<dyn FrameSource>,
 ) -> Ending {
     let start = Instant::now();
@@ -383,7 +501,13 @@ async fn route_frames(
     let end = {
         // Long-lived futures, so the steady state (one line in, one routed)
         // builds nothing per iteration.
-        let exit = child.wait();
+        // A connection that is not a process has no exit to wait for.
+        let exit = async move {
+            match child {
+                Some(c) => c.wait().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::pin!(exit);
         let stop_requested = stopped(&mut stop);
         tokio::pin!(stop_requested);
@@ -445,11 +569,14 @@ async fn route_frames(
 /// [`finish`].
 async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending: Ending) {
     let Session {
-        mut child,
-        mut guard,
+        child,
+        guard,
         mut source,
     } = session;
     let Ending { end, exited, ready } = ending;
+    let (Some(mut child), Some(mut guard)) = (child, guard) else {
+        return conclude_remote(inner, ext, &mut source, end, ready).await;
+    };
     let pgid = guard.pgid();
     match end {
         End::Stopped => {
@@ -492,6 +619,34 @@ async fn conclude(inner: &Arc<Shared>, ext: &Arc<Ext>, session: Session, ending:
         }
     }
     guard.disarm_if_gone();
+}
+
+/// Ends a run with no process of ours (a WebSocket extension, an MCP HTTP
+/// server): stopping sends `shutdown` and closes the connection once the
+/// peer is done (or after the shutdown grace); a connection that closed or
+/// broke counts as a crash, so the restart budget is its reconnect policy.
+async fn conclude_remote(
+    inner: &Arc<Shared>,
+    ext: &Arc<Ext>,
+    source: &mut Box<dyn FrameSource>,
+    end: End,
+    ready: bool,
+) {
+    let how = match end {
+        End::Stopped => {
+            shutdown::stop_remote(inner, ext, source).await;
+            Failure::Stopped
+        }
+        End::Gone => Failure::Failed {
+            message: "closed the connection".into(),
+            exit_status: Some("connection closed".into()),
+        },
+        End::Disconnect(message) => Failure::Failed {
+            message,
+            exit_status: Some("disconnected".into()),
+        },
+    };
+    finish(inner, ext, how, ready).await;
 }
 
 /// Records the end of `ext`: pending calls fail, then its state, its
@@ -668,10 +823,9 @@ fn restart_after(inner: Arc<Shared>, ext: Arc<Ext>, delay: Duration) {
         let current = Arc::ptr_eq(&ext.run(), &crashed)
             && !*crashed.stop.borrow()
             && inner.lock().exts.iter().any(|e| Arc::ptr_eq(e, &ext));
-        let Some(exec) = ext.exec.clone() else { return };
-        if current {
+        if current && ext.target.is_some() {
             ext.log.line("restarting after a crash");
-            relaunch(&inner, &ext, exec);
+            relaunch(&inner, &ext);
         }
     });
 }
@@ -679,11 +833,11 @@ fn restart_after(inner: Arc<Shared>, ext: Arc<Ext>, delay: Duration) {
 /// Starts a fresh run of `ext` (it must not be running): a new runtime, its
 /// registrations forgotten in the same step as the registry, then its
 /// supervisor task. Returns the new run.
-pub(crate) fn relaunch(inner: &Arc<Shared>, ext: &Arc<Ext>, exec: PathBuf) -> Arc<ExtRuntime> {
+pub(crate) fn relaunch(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Arc<ExtRuntime> {
     let run = ext.begin_run();
     inner.update(ext, ExtMut::begin_run);
     inner.changed();
-    launch(inner.clone(), ext.clone(), exec);
+    launch(inner.clone(), ext.clone());
     run
 }
 

@@ -37,6 +37,22 @@ impl Host {
                             .collect::<Vec<_>>()
                             .join(" ")
                     })
+                    // An MCP entry runs its command, or reaches its URL.
+                    .or_else(|| {
+                        man.and_then(|m| match (&m.command, &m.url) {
+                            (Some(c), _) => Some(
+                                std::iter::once(c.clone())
+                                    .chain(m.args.iter().cloned())
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                            ),
+                            (None, Some(u)) => Some(u.clone()),
+                            _ => m.transport.as_ref().and_then(|t| match t {
+                                zot_ext_protocol::Transport::Websocket { url } => Some(url.clone()),
+                                zot_ext_protocol::Transport::Stdio => None,
+                            }),
+                        })
+                    })
                     .unwrap_or_default();
                 UntrustedExtension {
                     name: e.name.clone(),

@@ -86,6 +86,14 @@ pub struct RegisterTool {
     #[serde(default, skip_serializing_if = "is_false")]
     #[ts(as = "Option<bool>", optional)]
     pub deferred: bool,
+    /// It only reads (MCP `readOnlyHint`): approvals may allow it by default.
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub read_only: bool,
+    /// It may destroy data (MCP `destructiveHint`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[ts(as = "Option<bool>", optional)]
+    pub destructive: bool,
 }
 
 /// `ready`: the registration window is over.

@@ -58,6 +58,31 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub permissions: Option<Vec<Permission>>,
+    /// What the entry is: a zot extension (absent or `"extension"`) or an
+    /// MCP server (`"mcp"`, spec/rpc.md "MCP servers").
+    #[serde(default, skip_serializing_if = "ExtKind::is_default")]
+    #[ts(as = "Option<ExtKind>", optional)]
+    pub kind: ExtKind,
+    /// An MCP stdio server: the program to run (with `args` and `env`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub command: Option<String>,
+    /// An MCP stdio server's extra environment.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(as = "Option<std::collections::BTreeMap<String, String>>", optional)]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// An MCP streamable-HTTP server: its endpoint.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub url: Option<String>,
+    /// Headers sent with every request to `url` (e.g. `Authorization`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[ts(as = "Option<std::collections::BTreeMap<String, String>>", optional)]
+    pub headers: std::collections::BTreeMap<String, String>,
+    /// How a zot extension is reached when it is not spawned over stdio.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub transport: Option<Transport>,
 }
 
 /// The manifest's `sandbox`: what the extension may see besides its own
@@ -210,6 +235,41 @@ impl PermissionGrant {
 pub enum Unrestricted {
     /// `"unrestricted"`.
     Unrestricted,
+}
+
+/// The manifest's `kind`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum ExtKind {
+    /// A zot extension speaking `spec/extensions.md`.
+    #[default]
+    Extension,
+    /// A Model Context Protocol server.
+    Mcp,
+}
+
+impl ExtKind {
+    /// Whether this is the default (`extension`), left out when serialising.
+    pub fn is_default(&self) -> bool {
+        *self == ExtKind::Extension
+    }
+}
+
+/// The manifest's `transport`: `{"type":"websocket","url":"ws://…"}` makes
+/// the host connect to an extension that runs elsewhere; `stdio` (the
+/// default) spawns `exec`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "lowercase")]
+#[ts(export)]
+pub enum Transport {
+    /// Spawn `exec` and speak over its stdin/stdout.
+    Stdio,
+    /// Connect to `url` and speak one frame per WebSocket text message.
+    Websocket {
+        /// `ws://` or `wss://` address.
+        url: String,
+    },
 }
 
 /// The manifest's `restart`: whether a crashed extension is started again.

@@ -504,6 +504,12 @@ pub struct ToolInfo {
     /// A deferred tool that a `tool_result` has activated.
     #[serde(default)]
     pub active: bool,
+    /// It only reads (MCP `readOnlyHint`).
+    #[serde(default)]
+    pub read_only: bool,
+    /// It may destroy data (MCP `destructiveHint`).
+    #[serde(default)]
+    pub destructive: bool,
 }
 
 /// What kind of name was shadowed.
@@ -629,6 +635,9 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub unaccepted_words: Vec<String>,
+    /// `extension` or `mcp` (the manifest's `kind`).
+    #[serde(default)]
+    pub kind: crate::manifest::ExtKind,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

@@ -144,6 +144,7 @@ fn announce(ext: &Extension, out: &Writer) -> Result<(), Error> {
             description: Some(t.description.clone()).filter(|d| !d.is_empty()),
             schema: t.schema.clone(),
             deferred: t.deferred,
+            ..Default::default()
         }))?;
     }
     let mut sub = Subscribe::default();

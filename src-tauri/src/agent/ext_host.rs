@@ -21,6 +21,7 @@ fn def(t: zot_ext_host::ExtTool) -> ExtToolDef {
         },
         extension: t.extension,
         deferred: t.deferred,
+        read_only: t.read_only,
     }
 }
 

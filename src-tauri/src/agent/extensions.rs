@@ -18,6 +18,9 @@ pub struct ExtToolDef {
     /// Registered as deferred (and activated, when [`Extensions::tools`]
     /// lists it).
     pub deferred: bool,
+    /// Declared read-only (an MCP tool's `readOnlyHint`): allowed without
+    /// asking under `--approvals ask` unless a rule says otherwise.
+    pub read_only: bool,
 }
 
 /// What an extension tool returned: the host's own type, passed through

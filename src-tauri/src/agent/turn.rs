@@ -450,9 +450,8 @@ impl Agent {
             tool: name,
             args: &args,
             extension: ext_owner.as_deref(),
-            // The lead wires the MCP `read_only` annotation here once the
-            // host's tool records carry it (issue #14, the `mcp` helper).
-            read_only: false,
+            // An MCP tool's `readOnlyHint` (spec/rpc.md "MCP servers").
+            read_only: ext_tool.as_ref().is_some_and(|t| t.read_only),
         };
         if let Err(denied) = self.approvals.check(gate, &self.events, cancel).await {
             return (ToolOutput::err(denied), ext_owner);

@@ -9,6 +9,7 @@ mod doctor;
 mod list;
 mod logs;
 mod manage;
+mod mcp;
 mod new;
 mod output;
 mod test;
@@ -153,6 +154,38 @@ pub enum ExtCommand {
         /// The project folder; the current one (or --cwd) when absent.
         dir: Option<PathBuf>,
     },
+    /// Add an MCP server as an extension: `add-mcp NAME -- COMMAND ARGS…`
+    /// (stdio) or `add-mcp NAME --url URL [--header K:V]…` (streamable HTTP).
+    #[command(name = "add-mcp")]
+    AddMcp {
+        /// The entry's name (its prompts become /NAME:prompt).
+        name: String,
+        /// A streamable-HTTP server's endpoint.
+        #[arg(long)]
+        url: Option<String>,
+        /// A header for every request to --url, as `Name: value`.
+        #[arg(long = "header", value_name = "K:V")]
+        headers: Vec<String>,
+        /// An environment variable for a stdio server, as `KEY=value`.
+        #[arg(long = "env", value_name = "KEY=VALUE")]
+        env: Vec<String>,
+        /// Replace an installed extension of the same name.
+        #[arg(long)]
+        force: bool,
+        /// The stdio server's command and its arguments, after `--`.
+        #[arg(last = true, value_name = "COMMAND ARGS")]
+        command: Vec<String>,
+    },
+    /// Import the servers of an `mcpServers` JSON file (Claude Desktop,
+    /// Cursor, VS Code, …); entries zot cannot use are listed with why.
+    #[command(name = "import-mcp")]
+    ImportMcp {
+        /// The JSON file.
+        file: PathBuf,
+        /// Replace installed extensions of the same names.
+        #[arg(long)]
+        force: bool,
+    },
     /// List the trusted project folders.
     Trusted {
         /// Print JSON (an array of folders) instead of lines.
@@ -225,6 +258,15 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::Trust { dir } => trust::trust(global, dir.as_deref()),
         ExtCommand::Untrust { dir } => trust::untrust(global, dir.as_deref()),
         ExtCommand::Trusted { json } => trust::list(global, json),
+        ExtCommand::AddMcp {
+            name,
+            url,
+            headers,
+            env,
+            force,
+            command,
+        } => mcp::add(global, &name, url, &headers, &env, &command, force),
+        ExtCommand::ImportMcp { file, force } => mcp::import(global, &file, force),
     };
     match result {
         Ok(code) => code,

@@ -193,6 +193,19 @@ pub async fn ext_set_enabled(
     state.reload().await
 }
 
+/// Adds an MCP server from one `mcpServers` entry (JSON), as
+/// `zot ext add-mcp` does, then reloads (docs/mcp.md).
+#[tauri::command]
+pub async fn ext_add_mcp(state: State<'_, Desktop>, name: String, entry: String) -> IpcResult<()> {
+    let value: serde_json::Value = serde_json::from_str(&entry)
+        .map_err(|e| IpcError::new("mcp", format!("the entry is not JSON: {e}")))?;
+    let server = zot_ext_host::mcp_install::parse_entry(&value)
+        .map_err(|e| IpcError::new("mcp", format!("'{name}' cannot be used: {e}")))?;
+    zot_ext_host::mcp_install::add(&state.ctx.zot_home, &name, &server, false)
+        .map_err(|e| IpcError::new("mcp", e))?;
+    state.reload().await
+}
+
 /// Removes an installed extension (the UI has asked for confirmation), then reloads.
 #[tauri::command]
 pub async fn ext_remove(state: State<'_, Desktop>, name: String) -> IpcResult<()> {

@@ -33,4 +33,12 @@ stop?: string,
 /**
  * `assistant_message`: the assembled text.
  */
-text?: string, };
+text?: string, 
+/**
+ * `compact_done`: estimated tokens of a request before compaction.
+ */
+before_tokens?: number, 
+/**
+ * `compact_done`: estimated tokens of a request after compaction.
+ */
+after_tokens?: number, };

@@ -110,6 +110,9 @@ fn extension(o: &mut String, e: &DoctorExtension) {
         (state, _) => word(&state),
     };
     let _ = writeln!(o, "  {}{version} [{}] {state}", s.name, word(&s.scope));
+    if s.kind == zot_ext_protocol::ExtKind::Mcp {
+        let _ = writeln!(o, "    kind: MCP server (docs/mcp.md)");
+    }
     let _ = writeln!(o, "    dir: {}", s.dir);
     let _ = writeln!(
         o,
@@ -132,11 +135,17 @@ fn extension(o: &mut String, e: &DoctorExtension) {
             .tools
             .iter()
             .map(|t| {
-                if t.deferred {
-                    format!("{} (deferred)", t.name)
-                } else {
-                    t.name.clone()
+                let mut n = t.name.clone();
+                for (on, mark) in [
+                    (t.deferred, " (deferred)"),
+                    (t.read_only, " (read-only)"),
+                    (t.destructive, " (destructive)"),
+                ] {
+                    if on {
+                        n.push_str(mark);
+                    }
                 }
+                n
             })
             .collect();
         let _ = writeln!(o, "    tools: {}", names.join(", "));

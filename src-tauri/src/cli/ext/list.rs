@@ -48,7 +48,12 @@ fn render(list: &[ExtensionSummary]) -> String {
             e.version.clone().unwrap_or_else(|| "-".into()),
             if e.enabled { "yes" } else { "no" }.to_string(),
             word(&e.state),
-            e.language.clone().unwrap_or_else(|| "-".into()),
+            // An MCP server has no language of its own worth a column;
+            // what it is matters more (docs/mcp.md).
+            match e.kind {
+                zot_ext_protocol::ExtKind::Mcp => "mcp".into(),
+                _ => e.language.clone().unwrap_or_else(|| "-".into()),
+            },
             e.description.clone().unwrap_or_else(|| "-".into()),
             e.dir.clone(),
         ]

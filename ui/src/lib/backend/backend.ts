@@ -103,6 +103,8 @@ export interface Backend {
   /** Accepts the permissions an extension asks for now (an update asked for
    * more, so it did not start), then reloads (`zot ext accept`). */
   acceptPermissions(name: string): Promise<void>;
+  /** Adds an MCP server entry (`mcpServers` format, as JSON) named `name`, then reloads. */
+  addMcp(name: string, entry: string): Promise<void>;
   /** The `zot ext doctor` report (the host's DoctorReport, as `--json` gives it). */
   doctor(): Promise<unknown>;
   /** Reads an extension's log from `offset` (follow by calling again). */

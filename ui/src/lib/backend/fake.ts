@@ -225,6 +225,9 @@ export class FakeBackend implements Backend {
   async acceptPermissions(name: string): Promise<void> {
     this.calls.push({ method: "acceptPermissions", args: name });
   }
+  async addMcp(name: string, entry: string): Promise<void> {
+    this.calls.push({ method: "addMcp", args: { name, entry: JSON.parse(entry) } });
+  }
   async doctor(): Promise<unknown> {
     return "no extensions found";
   }

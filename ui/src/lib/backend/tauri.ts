@@ -57,6 +57,9 @@ export class TauriBackend implements Backend {
   acceptPermissions(name: string): Promise<void> {
     return invoke("ext_accept_permissions", { name });
   }
+  addMcp(name: string, entry: string): Promise<void> {
+    return invoke("ext_add_mcp", { name, entry });
+  }
   doctor(): Promise<unknown> {
     return invoke("ext_doctor");
   }

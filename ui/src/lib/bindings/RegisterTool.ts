@@ -20,4 +20,12 @@ schema: JsonValue,
 /**
  * Registered but not advertised until a `tool_result` activates it.
  */
-deferred?: boolean, };
+deferred?: boolean, 
+/**
+ * It only reads (MCP `readOnlyHint`): approvals may allow it by default.
+ */
+read_only?: boolean, 
+/**
+ * It may destroy data (MCP `destructiveHint`).
+ */
+destructive?: boolean, };

@@ -19,4 +19,12 @@ deferred: boolean,
 /**
  * A deferred tool that a `tool_result` has activated.
  */
-active: boolean, };
+active: boolean, 
+/**
+ * It only reads (MCP `readOnlyHint`).
+ */
+read_only: boolean, 
+/**
+ * It may destroy data (MCP `destructiveHint`).
+ */
+destructive: boolean, };

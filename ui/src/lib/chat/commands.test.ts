@@ -14,6 +14,7 @@ function ext(name: string, commands: [string, string][]): ExtensionSummary {
     shadowed: [],
     log_path: `/x/ext-${name}.log`,
     restarts: 0,
+    kind: "extension",
     last_exit: null,
     health: { calls: 0, errors: 0, log_bytes: 0, busy_ms: 0 },
     sandboxed: false,

@@ -3,6 +3,7 @@
 // action goes through the backend, which runs the same library code as
 // `zot ext`, and is followed by a reload.
 import type { AppState } from "../app.svelte";
+import { mcpName, parseMcpInput } from "./mcp";
 import type { DevelopSummary, InstallSummary } from "../backend/backend";
 import { errorMessage } from "../backend/errors";
 import { formatDoctor } from "./doctor";
@@ -25,6 +26,8 @@ export class ManagerState {
   catalogError: string | null = $state(null);
   /** The "New extension…" form, when open. */
   draft: { name: string; lang: string; panel: boolean } | null = $state(null);
+  /** The "Add MCP server" form: a name and a command line, URL or JSON entry. */
+  mcpDraft: { name: string; input: string } | null = $state(null);
   /** The folder the last "New extension…" created. */
   created: string | null = $state(null);
   /** Folders developed with live reload in this run; their cards say "dev". */
@@ -162,6 +165,24 @@ export class ManagerState {
     if (!name) return;
     await this.setEnabled(name, true);
     this.installed = null;
+  }
+
+  /** Adds the MCP server of the form (docs/mcp.md); the host checks the entry. */
+  addMcp(): Promise<void> {
+    const d = this.mcpDraft;
+    if (!d) return Promise.resolve();
+    return this.#run("adding the MCP server failed", async () => {
+      let parsed;
+      try {
+        parsed = parseMcpInput(d.input);
+      } catch (e) {
+        throw { code: "mcp", message: (e as Error).message };
+      }
+      const name = d.name.trim() || mcpName(parsed.name ?? "");
+      if (!name) throw { code: "mcp", message: "give the server a name" };
+      await this.app.backend.addMcp(name, JSON.stringify(parsed.entry));
+      this.mcpDraft = null;
+    });
   }
 
   setEnabled(name: string, enabled: boolean): Promise<void> {
