@@ -104,15 +104,7 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
 
 /// Under `--approvals ask`, an MCP tool the server marks read-only runs
 /// without a question; one it does not mark is asked about.
-///
-/// Ignored: a known bug found at the merge of #14 and #16. The read-only
-/// `echo` runs unasked as it should, but in most runs the model's next
-/// answer never reaches stdout: the fake server has recorded the second
-/// request (3 messages) and zot prints nothing after `assistant_start`.
-/// With `--approvals auto` the same session passes every time. Run it with
-/// `cargo test -p zot --test rpc_mcp -- --ignored` while fixing.
 #[tokio::test]
-#[ignore = "known stall under --approvals ask with an MCP entry; see the doc comment"]
 async fn a_read_only_mcp_tool_is_not_asked_about_and_the_others_are() {
     let python = mcp_fixture().join(".venv/bin/python");
     assert!(
@@ -161,7 +153,8 @@ async fn a_read_only_mcp_tool_is_not_asked_about_and_the_others_are() {
     let asked = evs.last().unwrap();
     assert_eq!(asked["tool"], "wipe", "{asked}");
     let id = asked["id"].as_str().unwrap().to_owned();
-    z.send(json!({"type": "approve_tool", "id": id, "decision": "deny"}))
+    // The approval's id is the line's own id (docs/rpc.md "Tool approvals").
+    z.send_raw(&json!({"type": "approve_tool", "id": id, "decision": "deny"}).to_string())
         .await;
     let rest = z.until(|v| v["type"] == "done").await;
     assert!(of(&rest, "tool_result")[0]["is_error"].as_bool().unwrap());
