@@ -87,22 +87,30 @@ fn add_mcp_writes_an_entry_that_lists_with_its_tools() {
         ])
         .failed();
     assert!(err.contains("--force"), "{err}");
-    env.zot(&[
-        "ext",
-        "add-mcp",
-        "pytest-srv",
-        "--url",
-        "http://127.0.0.1:1/mcp",
-        "--header",
-        "Authorization: Bearer x",
-        "--force",
-    ])
-    .ok();
+    let out = env
+        .command(&[
+            "ext",
+            "add-mcp",
+            "pytest-srv",
+            "--url",
+            "http://127.0.0.1:1/mcp",
+            "--header",
+            "Authorization: Bearer x",
+            "--force",
+        ])
+        .env("ZOT_KEYCHAIN", "off")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
     let m: Value = serde_json::from_str(
         &std::fs::read_to_string(env.extensions().join("pytest-srv/extension.json")).unwrap(),
     )
     .unwrap();
-    assert_eq!(m["headers"]["Authorization"], "Bearer x");
+    // A credential header is kept as a secret setting, not in the manifest.
+    assert_eq!(
+        m["headers"]["Authorization"],
+        "${config:header.Authorization}"
+    );
     assert!(m.get("command").is_none());
 }
 
@@ -153,4 +161,63 @@ fn import_mcp_imports_the_usable_entries_and_reports_each_other_one() {
     );
     assert!(env.extensions().join("remote/extension.json").exists());
     assert!(!env.extensions().join("legacy").exists());
+}
+
+/// A credential given to `add-mcp` (by its name: `*TOKEN*`, `*KEY*`, …)
+/// is kept as a sensitive setting of the entry, not in its manifest, and
+/// reaches the server's environment when it starts; other variables stay
+/// in the manifest as given.
+#[test]
+fn credentials_given_to_add_mcp_stay_out_of_the_manifest_and_reach_the_server() {
+    let env = Env::new();
+    let seen = env.home.join("seen-token");
+    let script = format!(
+        "printf %s \"$API_TOKEN\" > '{}'; exec '{}' '{}'",
+        seen.display(),
+        venv_python(),
+        mcp_fixture().join("server.py").display()
+    );
+    let run = |args: &[&str]| {
+        let out = env
+            .command(args)
+            .env("ZOT_KEYCHAIN", "off")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&[
+        "ext",
+        "add-mcp",
+        "secret-srv",
+        "--env",
+        "API_TOKEN=canary-7f3e",
+        "--env",
+        "LOG_LEVEL=debug",
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    let manifest =
+        std::fs::read_to_string(env.extensions().join("secret-srv/extension.json")).unwrap();
+    assert!(!manifest.contains("canary-7f3e"), "{manifest}");
+    let m: Value = serde_json::from_str(&manifest).unwrap();
+    assert_eq!(m["env"]["API_TOKEN"], "${config:env.API_TOKEN}");
+    assert_eq!(m["env"]["LOG_LEVEL"], "debug");
+    assert_eq!(m["config"]["env.API_TOKEN"]["sensitive"], true);
+    // The doctor starts it: the server saw the real value.
+    let doctor = run(&["ext", "doctor"]);
+    assert!(!doctor.contains("canary-7f3e"), "{doctor}");
+    assert_eq!(std::fs::read_to_string(&seen).unwrap(), "canary-7f3e");
+    // `ext config` shows it masked.
+    let shown = run(&["ext", "config", "secret-srv"]);
+    assert!(
+        !shown.contains("canary-7f3e") && shown.contains("••••"),
+        "{shown}"
+    );
 }

@@ -66,6 +66,7 @@ mod load;
 pub mod manifest;
 pub mod mcp;
 pub mod mcp_install;
+mod mcp_secrets;
 mod panel_table;
 mod panels;
 pub mod permission_words;

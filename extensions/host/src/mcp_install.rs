@@ -186,9 +186,33 @@ pub fn add(zot_home: &Path, name: &str, s: &McpServer, force: bool) -> Result<Pa
         ));
     }
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let text = serde_json::to_string_pretty(&manifest(name, s)).unwrap_or_default();
+    // Credentials go to the keychain as settings; the manifest keeps
+    // placeholders (mcp_secrets.rs).
+    let env = crate::mcp_secrets::move_out("env", &s.env);
+    let headers = crate::mcp_secrets::move_out("header", &s.headers);
+    let public = McpServer {
+        env: env.map,
+        headers: headers.map,
+        ..s.clone()
+    };
+    let mut m = manifest(name, &public);
+    let mut schema = env.schema;
+    schema.extend(headers.schema);
+    if let (false, Some(obj)) = (schema.is_empty(), m.as_object_mut()) {
+        obj.insert("config".into(), Value::Object(schema));
+    }
+    let text = serde_json::to_string_pretty(&m).unwrap_or_default();
     std::fs::write(&file, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let mut values = env.values;
+    values.extend(headers.values);
+    if !values.is_empty() {
+        let declared = crate::manifest::load(&file)
+            .map_err(|e| format!("cannot read back {}: {e}", file.display()))?
+            .config;
+        crate::settings_store::apply(zot_home, name, &declared, &values)
+            .map_err(|e| format!("cannot store the secrets of '{name}': {e}"))?;
+    }
     Ok(dir)
 }
 

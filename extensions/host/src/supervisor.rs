@@ -84,14 +84,24 @@ struct Spawned {
 
 /// Spawns `exec` for `ext` (its stderr pumped into its log), under
 /// bubblewrap when its manifest declares a sandbox.
-async fn spawn(inner: &Arc<Shared>, ext: &Arc<Ext>, exec: &Path) -> Result<Spawned, Failure> {
+async fn spawn(
+    inner: &Arc<Shared>,
+    ext: &Arc<Ext>,
+    exec: &Path,
+    config: &zot_ext_protocol::SettingValues,
+) -> Result<Spawned, Failure> {
     let m = ext.manifest.as_ref();
     let args = m.map(|m| m.args.clone()).unwrap_or_default();
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
     let mut envs = sdk_env(inner, ext);
-    // An MCP entry's own `env` (its API keys, by the user's choice).
+    // An MCP entry's own `env`, its `${config:…}` placeholders filled from
+    // its settings (the keychain holds the credentials: mcp_secrets.rs).
     if let Some(m) = m {
-        envs.extend(m.env.iter().map(|(k, v)| (k.into(), v.into())));
+        envs.extend(
+            m.env
+                .iter()
+                .map(|(k, v)| (k.into(), crate::mcp_secrets::fill(v, config).into())),
+        );
     }
     let sp = match m.and_then(|m| m.sandbox.as_ref()) {
         None => process::spawn(exec, &args, &ext.dir, &scrub, &envs)
@@ -144,7 +154,7 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
     let mut guard: Option<GroupGuard> = None;
     let (sink, mut source): (Arc<dyn FrameSink>, Box<dyn FrameSource>) = match &target {
         Target::Process(exec) => {
-            let sp = spawn(inner, ext, exec).await?;
+            let sp = spawn(inner, ext, exec, &config).await?;
             child = Some(sp.child);
             guard = Some(sp.guard);
             match PipeSink::new(sp.stdin) {
@@ -159,7 +169,7 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
             }
         }
         Target::McpStdio(exec) => {
-            let sp = spawn(inner, ext, exec).await?;
+            let sp = spawn(inner, ext, exec, &config).await?;
             child = Some(sp.child);
             guard = Some(sp.guard);
             crate::mcp::start(
@@ -176,7 +186,10 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
             ext.clone(),
             crate::mcp::McpTarget::Http {
                 url: url.clone(),
-                headers: headers.clone(),
+                headers: headers
+                    .iter()
+                    .map(|(k, v)| (k.clone(), crate::mcp_secrets::fill(v, &config)))
+                    .collect(),
             },
         ),
         Target::WebSocket(url) => crate::ws_transport::connect(url, inner.cfg.hello_timeout)
