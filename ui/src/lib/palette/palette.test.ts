@@ -16,6 +16,7 @@ describe("palette", () => {
       "Extensions",
       "Settings",
       "todo",
+      "Open folder…",
       "/clear",
       "/model",
       "/todo",
