@@ -9,6 +9,7 @@ mod commands;
 mod error;
 mod manager;
 mod pace;
+mod project;
 mod renderer;
 mod settings;
 
@@ -18,6 +19,7 @@ use tauri::{Manager, RunEvent};
 use tokio::sync::watch;
 
 use crate::backend::{Backend, BackendOptions};
+use crate::projects::switch::Projects;
 use crate::signals::Signals;
 
 use error::{IpcError, IpcResult};
@@ -27,8 +29,6 @@ use error::{IpcError, IpcResult};
 pub(crate) struct RunContext {
     /// `$ZOT_HOME`.
     pub zot_home: PathBuf,
-    /// The project directory (project-local extensions live under it).
-    pub cwd: PathBuf,
     /// Provider at start.
     pub provider: String,
     /// Model at start.
@@ -41,7 +41,6 @@ impl RunContext {
     fn from_options(o: &BackendOptions) -> Self {
         RunContext {
             zot_home: o.zot_home.clone(),
-            cwd: o.cwd.clone(),
             provider: o.provider.as_str().to_string(),
             model: o.model_or_default(),
             api_key: o.api_key.clone(),
@@ -51,8 +50,8 @@ impl RunContext {
 
 /// State shared by every command.
 pub(crate) struct Desktop {
-    /// Set once the backend has started (or failed to).
-    backend: watch::Receiver<Option<Result<Backend, String>>>,
+    /// The current project and its backend (swapped by "Open folder…").
+    pub projects: Projects,
     /// Flipped by `ui_ready`; the event bridge holds events until then.
     ui_ready: watch::Sender<bool>,
     /// This run's paths and names.
@@ -62,7 +61,7 @@ pub(crate) struct Desktop {
 impl Desktop {
     /// The backend, waiting for its start (which never waits on extensions).
     pub async fn backend(&self) -> IpcResult<Backend> {
-        let mut rx = self.backend.clone();
+        let mut rx = self.projects.subscribe();
         let got = rx
             .wait_for(|b| b.is_some())
             .await
@@ -72,6 +71,11 @@ impl Desktop {
             Some(Err(e)) => Err(IpcError::new("backend", e)),
             None => unreachable!("wait_for returned without a value"),
         }
+    }
+
+    /// The current project folder (project-local extensions live under it).
+    pub fn cwd(&self) -> PathBuf {
+        self.projects.cwd()
     }
 
     /// Reloads extensions after a manager action, so the change shows at once.
@@ -93,10 +97,9 @@ pub fn run(opts: BackendOptions) -> i32 {
     // Before any thread starts or WebKit reads its environment.
     renderer::apply();
     let ctx = RunContext::from_options(&opts);
-    let (backend_tx, backend_rx) = watch::channel(None);
     let (ready_tx, ready_rx) = watch::channel(false);
     let desktop = Desktop {
-        backend: backend_rx,
+        projects: Projects::new(opts.clone()),
         ui_ready: ready_tx,
         ctx,
     };
@@ -124,6 +127,10 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::settings_get,
             settings::settings_save,
             settings::themes_list,
+            project::project_open,
+            project::project_current,
+            project::projects_recent,
+            project::project_forget,
         ])
         .setup(move |app| {
             // SIGINT, SIGTERM and SIGHUP close the app like its window's
@@ -140,16 +147,18 @@ pub fn run(opts: BackendOptions) -> i32 {
                 }
             });
             let handle = app.handle().clone();
+            project::set_title(&handle, &opts.cwd);
             tauri::async_runtime::spawn(async move {
+                let state = handle.state::<Desktop>();
                 match Backend::start(opts).await {
                     Ok((backend, events)) => {
-                        let _ = backend_tx.send(Some(Ok(backend)));
-                        bridge::forward(handle, events, ready_rx).await;
+                        state.projects.set_initial(Ok(backend));
+                        bridge::forward(handle.clone(), events, ready_rx).await;
                     }
                     Err(e) => {
                         let message = format!("zot could not start its backend: {e:#}");
                         eprintln!("{message}");
-                        let _ = backend_tx.send(Some(Err(message)));
+                        state.projects.set_initial(Err(message));
                     }
                 }
             });
@@ -168,10 +177,7 @@ pub fn run(opts: BackendOptions) -> i32 {
         if let RunEvent::Exit = event {
             // Extensions get their shutdown frame and grace before we go.
             let state = handle.state::<Desktop>();
-            let backend = state.backend.borrow().clone();
-            if let Some(Ok(backend)) = backend {
-                tauri::async_runtime::block_on(backend.shutdown());
-            }
+            tauri::async_runtime::block_on(state.projects.shutdown());
         }
     })
 }

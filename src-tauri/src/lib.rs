@@ -9,6 +9,7 @@ pub mod cli;
 #[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod modes;
+pub mod projects;
 pub mod providers;
 pub mod settings;
 pub mod signals;

@@ -28,7 +28,7 @@ pub async fn ext_install(
     progress: Channel<InstallProgress>,
 ) -> IpcResult<InstallSummary> {
     let zot_home = state.ctx.zot_home.clone();
-    let cwd = state.ctx.cwd.clone();
+    let cwd = state.cwd();
     let arg = source.clone();
     let send = progress.clone();
     let done = tauri::async_runtime::spawn_blocking(move || {
@@ -76,7 +76,7 @@ pub async fn ext_install(
 /// for more, so it did not start), remembers them, and reloads.
 #[tauri::command]
 pub async fn ext_accept_permissions(state: State<'_, Desktop>, name: String) -> IpcResult<()> {
-    let (zot_home, cwd) = (state.ctx.zot_home.clone(), state.ctx.cwd.clone());
+    let (zot_home, cwd) = (state.ctx.zot_home.clone(), state.cwd());
     tauri::async_runtime::spawn_blocking(move || {
         zot_ext_host::consent::accept(&zot_home, &cwd, &name)
     })
@@ -186,7 +186,7 @@ pub async fn ext_set_enabled(
     name: String,
     enabled: bool,
 ) -> IpcResult<()> {
-    let located = ext_ops::locate(&state.ctx.zot_home, &state.ctx.cwd, &name)
+    let located = ext_ops::locate(&state.ctx.zot_home, &state.cwd(), &name)
         .map_err(|e| IpcError::new("toggle", e))?;
     toggle::set_enabled(&located.manifest_path(), enabled)
         .map_err(|e| IpcError::new("toggle", e))?;
@@ -209,7 +209,7 @@ pub async fn ext_add_mcp(state: State<'_, Desktop>, name: String, entry: String)
 /// Removes an installed extension (the UI has asked for confirmation), then reloads.
 #[tauri::command]
 pub async fn ext_remove(state: State<'_, Desktop>, name: String) -> IpcResult<()> {
-    remove::remove(&state.ctx.zot_home, &state.ctx.cwd, &name)
+    remove::remove(&state.ctx.zot_home, &state.cwd(), &name)
         .map_err(|e| IpcError::new("remove", e))?;
     state.reload().await
 }
@@ -238,7 +238,7 @@ pub async fn ext_log_read(
     name: String,
     offset: u64,
 ) -> IpcResult<LogChunk> {
-    let path = logs::log_file(&state.ctx.zot_home, &state.ctx.cwd, &name)
+    let path = logs::log_file(&state.ctx.zot_home, &state.cwd(), &name)
         .map_err(|e| IpcError::new("log", e))?;
     let (text, offset) = logs::read_chunk(&path, offset, LOG_CHUNK)
         .map_err(|e| IpcError::new("log", format!("cannot read {}: {e}", path.display())))?;

@@ -1,5 +1,6 @@
 // The app's state and the one place UiEvents are dispatched. Components read
 // these fields and call these methods; they never talk to the backend.
+import { ProjectsState } from "./projects/projects.svelte";
 import type { Backend } from "./backend/backend";
 import { errorMessage } from "./backend/errors";
 import type { UiEvent } from "./bindings/UiEvent";
@@ -36,6 +37,8 @@ export class AppState {
   readonly sessions: SessionsState = new SessionsState(this);
   /** Whether this folder's own extensions may run (the trust banner). */
   readonly trust: TrustState;
+  /** This window's project and the recent list. */
+  readonly projects: ProjectsState;
   extensions: ExtensionSummary[] = $state([]);
   /** The session's tokens and cost, from the last `usage` event. */
   usage: UsageTotals | null = $state(null);
@@ -59,11 +62,14 @@ export class AppState {
   constructor(backend: Backend) {
     this.backend = backend;
     this.trust = new TrustState(backend);
+    this.projects = new ProjectsState(backend);
   }
 
   /** Subscribes, asks for held events, then loads lists and settings. */
   async start(): Promise<void> {
     await this.backend.onEvent((e) => this.handle(e));
+    // A new project means a new backend: reload everything from it.
+    await this.backend.onProjectChanged(() => location.reload());
     await this.backend.uiReady();
     await Promise.all([
       this.refreshExtensions(),
@@ -71,6 +77,7 @@ export class AppState {
       this.loadThemes(),
       this.loadSession(),
       this.trust.load(),
+      this.projects.load(),
     ]);
   }
 

@@ -119,4 +119,27 @@ export interface Backend {
   saveSettings(update: SettingsUpdate): Promise<Settings>;
   /** Themes from theme-only extensions (built-ins live in the UI). */
   listThemes(): Promise<ThemeFile[]>;
+  /** Opens `path` (or, with `null`, the folder the user picks) as the
+   * project: the backend restarts there. `null` when the picker was
+   * cancelled; rejects (nothing changed) for a folder that cannot be one. */
+  openProject(path: string | null): Promise<ProjectInfo | null>;
+  /** The project this window works in. */
+  currentProject(): Promise<ProjectInfo>;
+  /** Recent projects, newest first ($ZOT_HOME/recent.json). */
+  recentProjects(): Promise<RecentProject[]>;
+  /** Removes a folder from the recent list. */
+  forgetProject(path: string): Promise<void>;
+  /** Called after the backend switched project (the page then reloads). */
+  onProjectChanged(handler: (p: ProjectInfo) => void): Promise<() => void>;
+}
+
+/** A project folder and its display name. */
+export interface ProjectInfo {
+  path: string;
+  name: string;
+}
+
+/** One row of the recent list; `missing` folders are shown greyed. */
+export interface RecentProject extends ProjectInfo {
+  missing: boolean;
 }

@@ -17,6 +17,8 @@ import type {
   InstallSummary,
   LogChunk,
   Settings,
+  ProjectInfo,
+  RecentProject,
   SettingsUpdate,
 } from "./backend";
 
@@ -239,6 +241,27 @@ export class FakeBackend implements Backend {
   }
   async pickFolder(): Promise<string | null> {
     return null;
+  }
+  project: ProjectInfo = { path: "/work/demo", name: "demo" };
+  recent: RecentProject[] = [];
+  async openProject(path: string | null): Promise<ProjectInfo | null> {
+    this.calls.push({ method: "openProject", args: path });
+    if (path === null) return null;
+    if (path === "/" || path.includes("missing")) throw new Error(`cannot open ${path}`);
+    this.project = { path, name: path.split("/").filter(Boolean).pop() ?? path };
+    return this.project;
+  }
+  async currentProject(): Promise<ProjectInfo> {
+    return this.project;
+  }
+  async recentProjects(): Promise<RecentProject[]> {
+    return this.recent;
+  }
+  async forgetProject(path: string): Promise<void> {
+    this.recent = this.recent.filter((r) => r.path !== path);
+  }
+  async onProjectChanged(): Promise<() => void> {
+    return () => {};
   }
   async getSettings(): Promise<Settings> {
     return { ...this.settings };

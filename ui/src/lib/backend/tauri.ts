@@ -15,10 +15,14 @@ import type {
   LogChunk,
   Settings,
   SettingsUpdate,
+  ProjectInfo,
+  RecentProject,
 } from "./backend";
 
 /** The Tauri event every UiEvent travels on. */
 export const UI_EVENT = "zot://ui-event";
+/** Sent after a project switch (src-tauri/src/desktop/project.rs). */
+export const PROJECT_EVENT = "zot://project-changed";
 
 /** Backend over Tauri IPC. */
 export class TauriBackend implements Backend {
@@ -27,6 +31,21 @@ export class TauriBackend implements Backend {
   }
   async onEvent(handler: (e: UiEvent) => void): Promise<() => void> {
     return listen<UiEvent>(UI_EVENT, (ev) => handler(ev.payload));
+  }
+  openProject(path: string | null): Promise<ProjectInfo | null> {
+    return invoke("project_open", { path });
+  }
+  currentProject(): Promise<ProjectInfo> {
+    return invoke("project_current");
+  }
+  recentProjects(): Promise<RecentProject[]> {
+    return invoke("projects_recent");
+  }
+  forgetProject(path: string): Promise<void> {
+    return invoke("project_forget", { path });
+  }
+  async onProjectChanged(handler: (p: ProjectInfo) => void): Promise<() => void> {
+    return listen<ProjectInfo>(PROJECT_EVENT, (ev) => handler(ev.payload));
   }
   uiReady(): Promise<void> {
     return invoke("ui_ready");

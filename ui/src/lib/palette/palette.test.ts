@@ -17,6 +17,7 @@ describe("palette", () => {
       "Settings",
       "Sessions",
       "todo",
+      "Open folder…",
       "/clear",
       "/model",
       "/todo",

@@ -12,7 +12,9 @@ export type PaletteAction =
   | { kind: "sessions" }
   | { kind: "shortcuts" }
   | { kind: "stop" }
-  | { kind: "focus-editor" };
+  | { kind: "focus-editor" }
+  /** Opens a project folder; `null` asks with the folder picker. */
+  | { kind: "project"; path: string | null };
 
 /** One row of the palette. */
 export interface PaletteEntry {
@@ -21,7 +23,7 @@ export interface PaletteEntry {
   /** The grey text after it: a description, the owner, a shortcut. */
   detail: string;
   /** The group it is listed under. */
-  group: "Commands" | "Go to" | "Panels" | "Sessions" | "Actions";
+  group: "Commands" | "Go to" | "Panels" | "Projects" | "Sessions" | "Actions";
   action: PaletteAction;
 }
 
@@ -39,6 +41,7 @@ export function entries(
   panels: { id: string; title: string; extension: string }[],
   busy: boolean,
   sessions: { path: string; title: string; messages: number; current: boolean }[] = [],
+  recent: { path: string; name: string; missing: boolean }[] = [],
 ): PaletteEntry[] {
   const out: PaletteEntry[] = [];
   if (busy)
@@ -71,6 +74,22 @@ export function entries(
       group: "Panels",
       action: { kind: "panel", id: p.id },
     });
+  out.push({
+    label: "Open folder…",
+    detail: "open another project",
+    group: "Projects",
+    action: { kind: "project", path: null },
+  });
+  // A missing folder cannot be opened: it is listed (greyed, removable) on
+  // the start screen only.
+  for (const r of recent)
+    if (!r.missing)
+      out.push({
+        label: r.name,
+        detail: r.path,
+        group: "Projects",
+        action: { kind: "project", path: r.path },
+      });
   for (const c of commands)
     out.push({
       label: `/${c.name}`,
