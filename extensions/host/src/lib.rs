@@ -42,6 +42,7 @@ pub mod watch;
 
 // The runtime (host engineer).
 mod actions;
+mod activation_check;
 mod call_stats;
 pub mod child_env;
 pub mod codec;
@@ -59,6 +60,7 @@ mod extension;
 #[cfg(test)]
 mod fake_transport;
 mod host;
+mod on_use;
 pub mod intercept;
 pub mod limits;
 mod load;

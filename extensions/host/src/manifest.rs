@@ -23,7 +23,7 @@ pub struct ManifestError {
 }
 
 impl ManifestError {
-    fn new(path: &Path, field: Option<&str>, message: impl Into<String>) -> Self {
+    pub(crate) fn new(path: &Path, field: Option<&str>, message: impl Into<String>) -> Self {
         ManifestError {
             path: path.to_path_buf(),
             field: field.map(str::to_owned),
@@ -159,6 +159,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     if let Some(permissions) = obj.get("permissions") {
         check_permissions(path, permissions)?;
     }
+    crate::activation_check::check(path, obj)?;
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
     cleaned.retain(|_, v| !v.is_null());

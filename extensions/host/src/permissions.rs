@@ -222,6 +222,9 @@ mod tests {
             config: Default::default(),
             sandbox: None,
             permissions: Some(list.to_vec()),
+            activation: Default::default(),
+            contributes: None,
+            idle_stop_after: None,
         };
         PermSet::of(Some(&m))
     }

@@ -48,6 +48,11 @@ pub(crate) struct Shared {
     /// Dev folders added while running ("Develop a folder…"), loaded after
     /// the `--ext` paths (`develop.rs`).
     dev: Mutex<Vec<std::path::PathBuf>>,
+    /// Makes an idle `on_use` extension's start one step for concurrent
+    /// first uses (`on_use.rs`).
+    pub activation_gate: Mutex<()>,
+    /// Set when shutdown begins: a first use then starts nothing.
+    pub closing: AtomicBool,
 }
 
 impl Drop for Shared {
@@ -89,7 +94,8 @@ impl State {
             .exts
             .iter()
             .map(|e| (e, e.lock()))
-            .filter(|(_, m)| m.state == Some(ExtState::Ready))
+            // An idle `on_use` extension offers what it declared.
+            .filter(|(_, m)| matches!(m.state, Some(ExtState::Ready | ExtState::Idle)))
             .collect();
         let offers: Vec<Offer<'_, ExtId>> = guards
             .iter()
@@ -123,6 +129,8 @@ impl Shared {
             rebuild_pending: AtomicBool::new(false),
             lifecycle: tokio::sync::Mutex::new(()),
             dev: Mutex::new(Vec::new()),
+            activation_gate: Mutex::new(()),
+            closing: AtomicBool::new(false),
         }
     }
 
