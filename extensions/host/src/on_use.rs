@@ -41,8 +41,17 @@ pub(crate) async fn ensure_running(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Resul
         // The gate makes "idle → loading" one step: the second caller sees
         // `loading` and waits on the run the first one started.
         let _gate = inner.activation_gate.lock().unwrap_or_else(|e| e.into_inner());
-        if ext.state() != ExtState::Idle {
-            return Ok(());
+        match ext.state() {
+            ExtState::Idle => {}
+            // Another first use is starting it: wait for that start.
+            ExtState::Loading if declared_on_use(ext) => {
+                let run = ext.run();
+                drop(_gate);
+                let mut settled = run.settled.subscribe();
+                let _ = settled.wait_for(|s| *s).await;
+                return settle(inner, ext, &run);
+            }
+            _ => return Ok(()),
         }
         if inner.closing.load(Ordering::Acquire) {
             return Err(HostError::NotStartable {
@@ -61,11 +70,28 @@ pub(crate) async fn ensure_running(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Resul
     };
     let mut settled = run.settled.subscribe();
     let _ = settled.wait_for(|s| *s).await;
+    settle(inner, ext, &run)
+}
+
+/// Whether `ext` is started on first use.
+fn declared_on_use(ext: &Ext) -> bool {
+    ext.manifest
+        .as_ref()
+        .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse)
+}
+
+/// After a first-use start settled: ready, or the call's error.
+fn settle(
+    inner: &Shared,
+    ext: &Ext,
+    run: &Arc<crate::extension::ExtRuntime>,
+) -> Result<(), HostError> {
     let (state, error) = {
         let m = ext.lock();
         (m.state, m.error.clone())
     };
     if state != Some(ExtState::Ready) {
+        back_to_idle(inner, ext, run);
         let log = ext.log.path().display().to_string();
         return Err(HostError::NotStartable {
             extension: ext.name.clone(),
@@ -77,6 +103,22 @@ pub(crate) async fn ensure_running(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Resul
     }
     compare(inner, ext);
     Ok(())
+}
+
+/// A start for a first use failed: the extension is idle again (its error
+/// kept for the list and doctor), so its names stay listed and the next
+/// use tries again. Only if `run` is still its run: a later first use may
+/// already have started another.
+fn back_to_idle(inner: &Shared, ext: &Ext, run: &Arc<crate::extension::ExtRuntime>) {
+    let _gate = inner.activation_gate.lock().unwrap_or_else(|e| e.into_inner());
+    if !Arc::ptr_eq(&ext.run(), run) || ext.state() != ExtState::Failed {
+        return;
+    }
+    inner.update(ext, |m| {
+        m.state = Some(ExtState::Idle);
+        seed(ext, m);
+    });
+    inner.changed();
 }
 
 /// What it really registered replaces what it declared; a difference is
