@@ -5,17 +5,23 @@
 //! otherwise surface only when the model sees the tool list.
 
 use std::collections::HashSet;
-use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use crate::limits;
-use crate::manifest::ManifestError;
 
-/// Checks the activation fields of the manifest object `obj` read from
-/// `path`.
-pub(crate) fn check(path: &Path, obj: &Map<String, Value>) -> Result<(), ManifestError> {
-    let err = |field: &str, msg: String| ManifestError::new(path, Some(field), msg);
+/// A refused field (`contributes.tools[0].schema`) and why.
+pub(crate) struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+/// Checks the activation fields of the manifest object `obj`.
+pub(crate) fn check(obj: &Map<String, Value>) -> Result<(), FieldError> {
+    let err = |field: &str, message: String| FieldError {
+        field: field.to_owned(),
+        message,
+    };
     let on_use = match obj.get("activation") {
         None | Some(Value::Null) => false,
         Some(Value::String(s)) if s == "eager" => false,
@@ -36,7 +42,7 @@ pub(crate) fn check(path: &Path, obj: &Map<String, Value>) -> Result<(), Manifes
         }
     }
     if let Some(c) = obj.get("contributes") {
-        check_contributes(path, c)?;
+        check_contributes(c)?;
     }
     if on_use {
         if let Some(Value::Array(perms)) = obj.get("permissions") {
@@ -58,8 +64,8 @@ pub(crate) fn check(path: &Path, obj: &Map<String, Value>) -> Result<(), Manifes
 
 /// `contributes`: `{commands: [{name, description}], tools: [{name,
 /// description, schema, deferred}]}`.
-fn check_contributes(path: &Path, value: &Value) -> Result<(), ManifestError> {
-    let err = |field: String, msg: String| ManifestError::new(path, Some(&field), msg);
+fn check_contributes(value: &Value) -> Result<(), FieldError> {
+    let err = |field: String, message: String| FieldError { field, message };
     let obj = match value {
         Value::Null => return Ok(()),
         Value::Object(o) => o,
@@ -166,88 +172,4 @@ fn check_contributes(path: &Path, value: &Value) -> Result<(), ManifestError> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::manifest::parse;
-    use std::path::PathBuf;
-    use zot_ext_protocol::Activation;
-
-    fn p() -> PathBuf {
-        PathBuf::from("/x/extension.json")
-    }
-
-    fn field_of(text: &str) -> String {
-        let e = parse(&p(), text).unwrap_err();
-        assert!(e.to_string().contains("/x/extension.json"), "{e}");
-        e.field.unwrap_or_default()
-    }
-
-    #[test]
-    fn eager_is_the_default_and_on_use_parses_with_contributes() {
-        let m = parse(&p(), r#"{"name":"a"}"#).unwrap();
-        assert_eq!(m.activation, Activation::Eager);
-        assert_eq!(m.contributes, None);
-        let m = parse(
-            &p(),
-            r#"{"name":"a","activation":"on_use","idle_stop_after":30,
-               "contributes":{"commands":[{"name":"hi","description":"Say hi"}],
-                              "tools":[{"name":"t","description":"d","schema":{"type":"object"},"deferred":true}]}}"#,
-        )
-        .unwrap();
-        assert_eq!(m.activation, Activation::OnUse);
-        assert_eq!(m.idle_stop_after, Some(30));
-        let c = m.contributes.unwrap();
-        assert_eq!(c.commands[0].name, "hi");
-        assert_eq!(c.commands[0].description.as_deref(), Some("Say hi"));
-        assert_eq!(c.tools[0].name, "t");
-        assert!(c.tools[0].deferred);
-    }
-
-    #[test]
-    fn bad_contributes_names_the_field() {
-        let cases = [
-            (r#""activation":"lazy""#, "activation"),
-            (r#""idle_stop_after":0"#, "idle_stop_after"),
-            (r#""idle_stop_after":"5""#, "idle_stop_after"),
-            (r#""contributes":[]"#, "contributes"),
-            (r#""contributes":{"tools":{}}"#, "contributes.tools"),
-            (r#""contributes":{"commands":["hi"]}"#, "contributes.commands[0]"),
-            (r#""contributes":{"commands":[{}]}"#, "contributes.commands[0].name"),
-            (r#""contributes":{"commands":[{"name":"a b"}]}"#, "contributes.commands[0].name"),
-            (r#""contributes":{"commands":[{"name":""}]}"#, "contributes.commands[0].name"),
-            (r#""contributes":{"commands":[{"name":"Hi"},{"name":"hi"}]}"#, "contributes.commands[1].name"),
-            (r#""contributes":{"commands":[{"name":"hi","description":3}]}"#, "contributes.commands[0].description"),
-            (r#""contributes":{"tools":[{"name":"t"}]}"#, "contributes.tools[0].schema"),
-            (r#""contributes":{"tools":[{"name":"t","schema":"object"}]}"#, "contributes.tools[0].schema"),
-            (r#""contributes":{"tools":[{"name":"t","schema":[]}]}"#, "contributes.tools[0].schema"),
-            (r#""contributes":{"tools":[{"name":"t","schema":{}},{"name":"t","schema":{}}]}"#, "contributes.tools[1].name"),
-            (r#""contributes":{"tools":[{"name":"t.x","schema":{}}]}"#, "contributes.tools[0].name"),
-            (r#""contributes":{"tools":[{"name":"t","schema":{},"deferred":"yes"}]}"#, "contributes.tools[0].deferred"),
-        ];
-        for (frag, field) in cases {
-            let text = format!(r#"{{"name":"a",{frag}}}"#);
-            assert_eq!(field_of(&text), field, "{text}");
-        }
-    }
-
-    #[test]
-    fn on_use_with_events_or_intercept_is_refused_saying_why() {
-        for perm in ["events", "intercept"] {
-            let text =
-                format!(r#"{{"name":"a","activation":"on_use","permissions":["tools","{perm}"]}}"#);
-            let e = parse(&p(), &text).unwrap_err();
-            assert_eq!(e.field.as_deref(), Some("activation"), "{e}");
-            let msg = e.to_string();
-            assert!(msg.contains(perm) && msg.contains("first use"), "{msg}");
-        }
-        // Eager with the same grant, and on_use with others, load.
-        parse(&p(), r#"{"name":"a","permissions":["events","intercept"]}"#).unwrap();
-        parse(
-            &p(),
-            r#"{"name":"a","activation":"on_use","permissions":["tools","panels"]}"#,
-        )
-        .unwrap();
-    }
 }

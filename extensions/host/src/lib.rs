@@ -60,11 +60,11 @@ mod extension;
 #[cfg(test)]
 mod fake_transport;
 mod host;
-mod on_use;
 pub mod intercept;
 pub mod limits;
 mod load;
 pub mod manifest;
+mod on_use;
 mod panel_table;
 mod panels;
 pub mod permission_words;

@@ -40,7 +40,10 @@ pub(crate) async fn ensure_running(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Resul
     let run = {
         // The gate makes "idle → loading" one step: the second caller sees
         // `loading` and waits on the run the first one started.
-        let _gate = inner.activation_gate.lock().unwrap_or_else(|e| e.into_inner());
+        let _gate = inner
+            .activation_gate
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         match ext.state() {
             ExtState::Idle => {}
             // Another first use is starting it: wait for that start.
@@ -110,7 +113,10 @@ fn settle(
 /// use tries again. Only if `run` is still its run: a later first use may
 /// already have started another.
 fn back_to_idle(inner: &Shared, ext: &Ext, run: &Arc<crate::extension::ExtRuntime>) {
-    let _gate = inner.activation_gate.lock().unwrap_or_else(|e| e.into_inner());
+    let _gate = inner
+        .activation_gate
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if !Arc::ptr_eq(&ext.run(), run) || ext.state() != ExtState::Failed {
         return;
     }

@@ -64,7 +64,10 @@ async fn an_on_use_extension_is_idle_and_listed_until_its_tool_is_called() {
     assert_eq!(tools[0].description.as_deref(), Some("declared"));
     assert_eq!(host.commands()[0].name, "wx");
 
-    let out = host.call_tool("weather", json!({"city":"Oslo"})).await.unwrap();
+    let out = host
+        .call_tool("weather", json!({"city":"Oslo"}))
+        .await
+        .unwrap();
     assert_eq!(out.extension, "wx");
     assert!(!out.is_error);
     assert_eq!(starts(&dir), 1);
@@ -163,7 +166,11 @@ async fn a_difference_from_contributes_is_a_warning_in_its_log_and_report() {
     assert_eq!(names, vec!["weather".to_owned()]);
     assert!(env.log("wx").contains("forecast"), "{}", env.log("wx"));
     let report = host.report();
-    let ext = report.extensions.iter().find(|e| e.summary.name == "wx").unwrap();
+    let ext = report
+        .extensions
+        .iter()
+        .find(|e| e.summary.name == "wx")
+        .unwrap();
     assert!(
         ext.warnings.iter().any(|w| w.contains("contributes.tools")),
         "{:?}",

@@ -51,7 +51,9 @@ pub use ext_to_host::*;
 pub use host_to_ext::*;
 pub use ids::{EventName, LifecycleEvent, RequestId};
 pub use manifest::{
-    Activation, Contributes, Manifest, Permission, PermissionGrant, RestartMode, Sandbox, Unrestricted};
+    Activation, Contributes, Manifest, Permission, PermissionGrant, RestartMode, Sandbox,
+    Unrestricted,
+};
 pub use panel::{PanelKey, PanelSpec};
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};

@@ -106,7 +106,6 @@ pub struct Contributes {
     pub tools: Vec<crate::RegisterTool>,
 }
 
-
 /// The manifest's `sandbox`: what the extension may see besides its own
 /// directory, zot's SDKs and the system's read-only runtime. Paths are
 /// absolute or start with `~/` (the user's home).
