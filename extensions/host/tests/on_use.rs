@@ -197,3 +197,46 @@ async fn a_bad_contributes_refuses_the_manifest_naming_the_field() {
     assert_eq!(starts(&dir), 0);
     host.shutdown().await;
 }
+
+/// Copies example `name` (its top-level files, no data) into `root`.
+fn example_copy(root: &Path, name: &str) -> std::path::PathBuf {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/extensions")
+        .join(name);
+    let to = root.join(name);
+    std::fs::create_dir_all(&to).unwrap();
+    for e in std::fs::read_dir(&from).unwrap() {
+        let e = e.unwrap();
+        let n = e.file_name().to_string_lossy().into_owned();
+        if e.file_type().unwrap().is_file() && !n.starts_with("todos.json") {
+            std::fs::copy(e.path(), to.join(&n)).unwrap();
+        }
+    }
+    to
+}
+
+#[tokio::test]
+async fn the_python_examples_declare_what_they_register() {
+    let env = Env::new();
+    for name in ["hello-py", "todo"] {
+        example_copy(&env.global_dir(), name);
+    }
+    let (host, _rx) = start(env.config()).await;
+    for (name, command) in [("hello-py", "hellopy"), ("todo", "todo")] {
+        assert_eq!(state_of(&host, name), ExtState::Idle, "{name}");
+        host.invoke_command(command, "").await.unwrap();
+        assert_eq!(state_of(&host, name), ExtState::Ready, "{name}");
+        let report = host.report();
+        let ext = report
+            .extensions
+            .iter()
+            .find(|e| e.summary.name == name)
+            .unwrap();
+        assert!(
+            !ext.warnings.iter().any(|w| w.contains("contributes")),
+            "{name}: {:?}",
+            ext.warnings
+        );
+    }
+    host.shutdown().await;
+}
