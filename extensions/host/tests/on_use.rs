@@ -240,3 +240,28 @@ async fn the_python_examples_declare_what_they_register() {
     }
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_subscribe_from_an_on_use_extension_is_honoured_but_warned() {
+    let env = Env::new();
+    let mut plan = wx_plan();
+    if let Some(r) = plan["register"].as_array_mut() {
+        r.push(json!({"type":"subscribe","events":["turn_start"]}));
+    }
+    on_use(&env.global_dir(), "wx", plan, wx_contributes());
+    let (host, _rx) = start(env.config()).await;
+    host.call_tool("weather", json!({})).await.unwrap();
+    assert!(env.log("wx").contains("on_use"), "{}", env.log("wx"));
+    let report = host.report();
+    let ext = report
+        .extensions
+        .iter()
+        .find(|e| e.summary.name == "wx")
+        .unwrap();
+    assert!(
+        ext.warnings.iter().any(|w| w.contains("subscribe")),
+        "{:?}",
+        ext.warnings
+    );
+    host.shutdown().await;
+}
