@@ -89,8 +89,9 @@ impl Env {
             .unwrap_or_default();
         let me = exts.iter().find(|x| x["name"] == name);
         assert!(
-            me.is_some_and(|x| (x["state"] == "ready" || x["state"] == "idle")
-                && x["scope"] == "global"),
+            me.is_some_and(
+                |x| (x["state"] == "ready" || x["state"] == "idle") && x["scope"] == "global"
+            ),
             "{name} is not ready: {r}\nlog:\n{}",
             self.log(name)
         );
