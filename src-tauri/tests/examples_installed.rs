@@ -66,7 +66,8 @@ impl Env {
     }
 
     /// `zot --mode rpc` with discovery on and no `--ext`; asserts that
-    /// `name` came up ready.
+    /// `name` came up ready, or idle for an `on_use` example (its first
+    /// command or tool call below starts it).
     async fn start(&self, name: &str) -> Rpc {
         let mut z = Rpc::start(
             self.home.path(),
@@ -88,7 +89,9 @@ impl Env {
             .unwrap_or_default();
         let me = exts.iter().find(|x| x["name"] == name);
         assert!(
-            me.is_some_and(|x| x["state"] == "ready" && x["scope"] == "global"),
+            me.is_some_and(
+                |x| (x["state"] == "ready" || x["state"] == "idle") && x["scope"] == "global"
+            ),
             "{name} is not ready: {r}\nlog:\n{}",
             self.log(name)
         );

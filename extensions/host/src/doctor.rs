@@ -241,6 +241,11 @@ fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
             s.name
         )),
         // Waiting for the user's trust is a decision, not a fault.
-        ExtState::Ready | ExtState::Disabled | ExtState::Theme | ExtState::Untrusted => None,
+        // Idle (on_use, not yet used) is its normal resting state.
+        ExtState::Ready
+        | ExtState::Disabled
+        | ExtState::Theme
+        | ExtState::Untrusted
+        | ExtState::Idle => None,
     }
 }

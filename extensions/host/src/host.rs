@@ -188,6 +188,7 @@ impl Host {
                 name.trim_start_matches('/').to_owned(),
             ));
         };
+        crate::on_use::ensure_running(&self.inner, &ext).await?;
         let during = During::Command(cmd.name.clone());
         let reply = ext
             .request(during, self.inner.cfg.command_timeout, |id| {
@@ -231,6 +232,7 @@ impl Host {
         let Some((tool_name, ext)) = found else {
             return Err(HostError::UnknownTool(name.to_owned()));
         };
+        crate::on_use::ensure_running(&self.inner, &ext).await?;
         let reply = ext
             .request(
                 During::Tool(tool_name.clone()),
@@ -397,6 +399,9 @@ impl Host {
     /// (and its process group) is gone.
     pub async fn shutdown(&self) {
         // After a reload in flight, so the set it starts is stopped too.
+        self.inner
+            .closing
+            .store(true, std::sync::atomic::Ordering::Release);
         let _serial = self.inner.lifecycle.lock().await;
         let exts = self.inner.lock().exts.clone();
         stop_all(&exts).await;

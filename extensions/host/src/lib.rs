@@ -42,6 +42,7 @@ pub mod watch;
 
 // The runtime (host engineer).
 mod actions;
+mod activation_check;
 mod call_stats;
 mod channel_transport;
 pub mod child_env;
@@ -67,6 +68,7 @@ pub mod manifest;
 pub mod mcp;
 pub mod mcp_install;
 mod mcp_secrets;
+mod on_use;
 mod panel_table;
 mod panels;
 pub mod permission_words;

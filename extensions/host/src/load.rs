@@ -35,6 +35,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
         let unaccepted = unaccepted(&mut book, &f);
         let state = match &f.kind {
             _ if unaccepted.is_some() => ExtState::Failed,
+            FoundKind::Spawn { .. } if on_use(&f) => ExtState::Idle,
             FoundKind::Spawn { .. } | FoundKind::Connect { .. } => ExtState::Loading,
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
             FoundKind::Theme => ExtState::Theme,
@@ -67,6 +68,11 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             FoundKind::Spawn { .. } | FoundKind::Connect { .. } if unaccepted.is_some() => {
                 ext.lock().error = unaccepted.map(|u| u.1);
             }
+            // Not spawned now: its declared names are listed, and its first
+            // use starts it (`on_use.rs`).
+            FoundKind::Spawn { .. } if state == ExtState::Idle => {
+                crate::on_use::seed(&ext, &mut ext.lock());
+            }
             FoundKind::Spawn { .. } | FoundKind::Connect { .. } => to_launch.push(ext.clone()),
             FoundKind::Invalid(e) => {
                 ext.lock().error = Some(e.to_string());
@@ -88,7 +94,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             }
             FoundKind::Disabled | FoundKind::Theme => {}
         }
-        if matches!(state, ExtState::Loading | ExtState::Theme) {
+        if matches!(state, ExtState::Loading | ExtState::Theme | ExtState::Idle) {
             load_themes(&ext, &mut themes);
         }
         exts.push(ext);
@@ -106,6 +112,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
         st.themes = themes;
         st.manifest_errors = manifest_errors;
     }
+    inner.rebuild();
     for ext in &exts {
         let m = ext.lock();
         if let (Some(ExtState::Failed), Some(err)) = (m.state, &m.error) {
@@ -227,4 +234,11 @@ fn load_themes(ext: &Ext, themes: &mut Vec<LoadedTheme>) {
             }
         }
     }
+}
+
+/// Whether a found extension is started on first use rather than now.
+fn on_use(f: &discovery::Found) -> bool {
+    f.manifest
+        .as_ref()
+        .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse)
 }

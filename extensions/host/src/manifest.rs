@@ -159,6 +159,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     if let Some(permissions) = obj.get("permissions") {
         check_permissions(path, permissions)?;
     }
+    crate::activation_check::check(obj)
+        .map_err(|e| ManifestError::new(path, Some(&e.field), e.message))?;
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
     cleaned.retain(|_, v| !v.is_null());
@@ -503,5 +505,125 @@ mod tests {
     fn invalid_json_is_reported_with_the_path() {
         let e = parse(&p(), "{").unwrap_err();
         assert!(e.message.contains("not valid JSON"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod activation_tests {
+    use super::parse;
+    use std::path::PathBuf;
+    use zot_ext_protocol::Activation;
+
+    fn p() -> PathBuf {
+        PathBuf::from("/x/extension.json")
+    }
+
+    fn field_of(text: &str) -> String {
+        let e = parse(&p(), text).unwrap_err();
+        assert!(e.to_string().contains("/x/extension.json"), "{e}");
+        e.field.unwrap_or_default()
+    }
+
+    #[test]
+    fn eager_is_the_default_and_on_use_parses_with_contributes() {
+        let m = parse(&p(), r#"{"name":"a"}"#).unwrap();
+        assert_eq!(m.activation, Activation::Eager);
+        assert_eq!(m.contributes, None);
+        let m = parse(
+            &p(),
+            r#"{"name":"a","activation":"on_use","idle_stop_after":30,
+               "contributes":{"commands":[{"name":"hi","description":"Say hi"}],
+                              "tools":[{"name":"t","description":"d","schema":{"type":"object"},"deferred":true}]}}"#,
+        )
+        .unwrap();
+        assert_eq!(m.activation, Activation::OnUse);
+        assert_eq!(m.idle_stop_after, Some(30));
+        let c = m.contributes.unwrap();
+        assert_eq!(c.commands[0].name, "hi");
+        assert_eq!(c.commands[0].description.as_deref(), Some("Say hi"));
+        assert_eq!(c.tools[0].name, "t");
+        assert!(c.tools[0].deferred);
+    }
+
+    #[test]
+    fn bad_contributes_names_the_field() {
+        let cases = [
+            (r#""activation":"lazy""#, "activation"),
+            (r#""idle_stop_after":0"#, "idle_stop_after"),
+            (r#""idle_stop_after":"5""#, "idle_stop_after"),
+            (r#""contributes":[]"#, "contributes"),
+            (r#""contributes":{"tools":{}}"#, "contributes.tools"),
+            (
+                r#""contributes":{"commands":["hi"]}"#,
+                "contributes.commands[0]",
+            ),
+            (
+                r#""contributes":{"commands":[{}]}"#,
+                "contributes.commands[0].name",
+            ),
+            (
+                r#""contributes":{"commands":[{"name":"a b"}]}"#,
+                "contributes.commands[0].name",
+            ),
+            (
+                r#""contributes":{"commands":[{"name":""}]}"#,
+                "contributes.commands[0].name",
+            ),
+            (
+                r#""contributes":{"commands":[{"name":"Hi"},{"name":"hi"}]}"#,
+                "contributes.commands[1].name",
+            ),
+            (
+                r#""contributes":{"commands":[{"name":"hi","description":3}]}"#,
+                "contributes.commands[0].description",
+            ),
+            (
+                r#""contributes":{"tools":[{"name":"t"}]}"#,
+                "contributes.tools[0].schema",
+            ),
+            (
+                r#""contributes":{"tools":[{"name":"t","schema":"object"}]}"#,
+                "contributes.tools[0].schema",
+            ),
+            (
+                r#""contributes":{"tools":[{"name":"t","schema":[]}]}"#,
+                "contributes.tools[0].schema",
+            ),
+            (
+                r#""contributes":{"tools":[{"name":"t","schema":{}},{"name":"t","schema":{}}]}"#,
+                "contributes.tools[1].name",
+            ),
+            (
+                r#""contributes":{"tools":[{"name":"t.x","schema":{}}]}"#,
+                "contributes.tools[0].name",
+            ),
+            (
+                r#""contributes":{"tools":[{"name":"t","schema":{},"deferred":"yes"}]}"#,
+                "contributes.tools[0].deferred",
+            ),
+        ];
+        for (frag, field) in cases {
+            let text = format!(r#"{{"name":"a",{frag}}}"#);
+            assert_eq!(field_of(&text), field, "{text}");
+        }
+    }
+
+    #[test]
+    fn on_use_with_events_or_intercept_is_refused_saying_why() {
+        for perm in ["events", "intercept"] {
+            let text =
+                format!(r#"{{"name":"a","activation":"on_use","permissions":["tools","{perm}"]}}"#);
+            let e = parse(&p(), &text).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some("activation"), "{e}");
+            let msg = e.to_string();
+            assert!(msg.contains(perm) && msg.contains("first use"), "{msg}");
+        }
+        // Eager with the same grant, and on_use with others, load.
+        parse(&p(), r#"{"name":"a","permissions":["events","intercept"]}"#).unwrap();
+        parse(
+            &p(),
+            r#"{"name":"a","activation":"on_use","permissions":["tools","panels"]}"#,
+        )
+        .unwrap();
     }
 }

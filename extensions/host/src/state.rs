@@ -48,6 +48,11 @@ pub(crate) struct Shared {
     /// Dev folders added while running ("Develop a folder…"), loaded after
     /// the `--ext` paths (`develop.rs`).
     dev: Mutex<Vec<std::path::PathBuf>>,
+    /// Makes an idle `on_use` extension's start one step for concurrent
+    /// first uses (`on_use.rs`).
+    pub activation_gate: Mutex<()>,
+    /// Set when shutdown begins: a first use then starts nothing.
+    pub closing: AtomicBool,
 }
 
 impl Drop for Shared {
@@ -89,16 +94,32 @@ impl State {
             .exts
             .iter()
             .map(|e| (e, e.lock()))
-            .filter(|(_, m)| m.state == Some(ExtState::Ready))
+            // An idle `on_use` extension offers what it declared, and keeps
+            // offering it while its first use starts it, so a second caller
+            // meanwhile finds the name and waits for the same start.
+            .filter(|(e, m)| match m.state {
+                Some(ExtState::Ready | ExtState::Idle) => true,
+                Some(ExtState::Loading) => declared(e).is_some(),
+                _ => false,
+            })
             .collect();
         let offers: Vec<Offer<'_, ExtId>> = guards
             .iter()
-            .map(|(e, m)| Offer {
-                owner: e.id,
-                name: &e.name,
-                label: label(e),
-                commands: &m.commands,
-                tools: &m.tools,
+            .map(|(e, m)| match (m.state, declared(e)) {
+                (Some(ExtState::Loading), Some(c)) => Offer {
+                    owner: e.id,
+                    name: &e.name,
+                    label: label(e),
+                    commands: &c.commands,
+                    tools: &c.tools,
+                },
+                _ => Offer {
+                    owner: e.id,
+                    name: &e.name,
+                    label: label(e),
+                    commands: &m.commands,
+                    tools: &m.tools,
+                },
             })
             .collect();
         let reg = Registry::build(&cfg.builtin_commands, &cfg.builtin_tools, &offers);
@@ -123,6 +144,8 @@ impl Shared {
             rebuild_pending: AtomicBool::new(false),
             lifecycle: tokio::sync::Mutex::new(()),
             dev: Mutex::new(Vec::new()),
+            activation_gate: Mutex::new(()),
+            closing: AtomicBool::new(false),
         }
     }
 
@@ -229,6 +252,14 @@ impl Shared {
             }
         });
     }
+}
+
+/// What an `on_use` extension declares in its manifest, if it is one.
+fn declared(e: &Ext) -> Option<&zot_ext_protocol::Contributes> {
+    e.manifest
+        .as_ref()
+        .filter(|m| m.activation == zot_ext_protocol::Activation::OnUse)
+        .and_then(|m| m.contributes.as_ref())
 }
 
 /// `name (scope)`, how shadowing records name a winner.

@@ -51,7 +51,8 @@ pub use ext_to_host::*;
 pub use host_to_ext::*;
 pub use ids::{EventName, LifecycleEvent, RequestId};
 pub use manifest::{
-    ExtKind, Manifest, Permission, PermissionGrant, RestartMode, Sandbox, Transport, Unrestricted,
+    Activation, Contributes, ExtKind, Manifest, Permission, PermissionGrant, RestartMode, Sandbox,
+    Transport, Unrestricted,
 };
 pub use panel::{PanelKey, PanelSpec};
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};

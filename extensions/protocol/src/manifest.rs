@@ -83,6 +83,52 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub transport: Option<Transport>,
+    /// When zot spawns the extension (docs/host.md "Activation on first
+    /// use"); `eager` (at start) when absent.
+    #[serde(default, skip_serializing_if = "Activation::is_default")]
+    #[ts(as = "Option<Activation>", optional)]
+    pub activation: Activation,
+    /// The commands and tools an `on_use` extension will register, listed
+    /// before it runs so the model and the user see them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub contributes: Option<Contributes>,
+    /// Seconds an `on_use` extension may sit with no open panel and no
+    /// call in flight before it is shut down (back to `idle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub idle_stop_after: Option<u64>,
+}
+
+/// The manifest's `activation`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum Activation {
+    /// Spawned when zot starts (the default).
+    #[default]
+    Eager,
+    /// Spawned on the first use of one of its commands, tools or panels.
+    OnUse,
+}
+
+impl Activation {
+    /// Whether this is the default (`eager`), left out when serialised.
+    pub fn is_default(&self) -> bool {
+        *self == Activation::Eager
+    }
+}
+
+/// The manifest's `contributes`: what an `on_use` extension declares.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Contributes {
+    /// Commands it will register, as its `register_command` frames.
+    #[serde(default)]
+    pub commands: Vec<crate::RegisterCommand>,
+    /// Tools it will register, as its `register_tool` frames.
+    #[serde(default)]
+    pub tools: Vec<crate::RegisterTool>,
 }
 
 /// The manifest's `sandbox`: what the extension may see besides its own

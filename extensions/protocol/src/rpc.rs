@@ -427,6 +427,9 @@ pub enum ExtState {
     /// It crashed more often than its restart budget allows (3 automatic
     /// restarts in 5 minutes); stays down until `ext_restart` or a reload.
     Crashed,
+    /// An `on_use` extension that is not running: its declared commands
+    /// and tools are listed; the first use spawns it.
+    Idle,
 }
 
 /// One project extension that did not start because the project is not

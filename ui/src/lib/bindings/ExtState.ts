@@ -3,4 +3,4 @@
 /**
  * Where an extension is in its life.
  */
-export type ExtState = "loading" | "ready" | "failed" | "exited" | "disabled" | "theme" | "untrusted" | "crashed";
+export type ExtState = "loading" | "ready" | "failed" | "exited" | "disabled" | "theme" | "untrusted" | "crashed" | "idle";

@@ -67,6 +67,10 @@ describe("the card's health", () => {
   it("shows crashed as it is", () => {
     expect(stateLabel({ state: "crashed" }, 0)).toBe("crashed");
   });
+  it("shows an on_use extension that has not been used yet as idle, with nothing to restart", () => {
+    expect(stateLabel({ state: "idle" }, 0)).toBe("idle");
+    expect(canRestart({ state: "idle" })).toBe(false);
+  });
 });
 
 describe("the card's cost line", () => {
