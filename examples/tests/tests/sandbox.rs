@@ -36,8 +36,15 @@ async fn ask(h: &Harness, tool: &str, args: Value) -> String {
 
 #[tokio::test]
 async fn a_rust_sdk_extension_stays_inside_its_sandbox() {
-    // Outside /tmp (the sandbox's /tmp is private and writable), like a home.
-    let fake_home = TempDir::new_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // Outside /tmp (the sandbox's /tmp is private and writable), like a
+    // home: the target dir, or $HOME when the checkout is under /tmp.
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let base = if target.starts_with("/tmp") {
+        std::path::PathBuf::from(std::env::var_os("HOME").expect("HOME"))
+    } else {
+        target.to_path_buf()
+    };
+    let fake_home = TempDir::new_in(base).unwrap();
     let canary = fake_home.path().join("canary.txt");
     std::fs::write(&canary, "CANARY-rs-51c2").unwrap();
     let scratch = TempDir::new().unwrap();

@@ -152,7 +152,15 @@ async fn a_sandboxed_extension_reaches_only_its_grants() {
     // The test's "home": a canary beside a granted directory.
     // Not under /tmp: the sandbox has a private /tmp, where a write
     // "succeeds" into a throwaway tmpfs; a home is under the read-only root.
-    let fake_home = TempDir::new_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    // The target dir, unless the checkout itself lives under /tmp (a CI
+    // clone may): then the real $HOME, which the sandbox does not show.
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let base = if target.starts_with("/tmp") {
+        std::path::PathBuf::from(std::env::var_os("HOME").expect("HOME"))
+    } else {
+        target.to_path_buf()
+    };
+    let fake_home = TempDir::new_in(base).unwrap();
     let canary = fake_home.path().join("canary.txt");
     std::fs::write(&canary, "CANARY-7f3e9 must never be read").unwrap();
     let granted = fake_home.path().join("notes");
