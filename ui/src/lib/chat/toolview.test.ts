@@ -15,10 +15,12 @@ describe("bash results", () => {
     expect(parseBashResult("hi\n", false)).toEqual({ end: { kind: "ok" }, output: "hi\n" });
     expect(parseBashResult("(no output)", false).output).toBe("");
     expect(parseBashResult("x\n[exit status: killed by a signal]", true).end.kind).toBe("signal");
-    expect(parseBashResult("\n[timed out after 5 s; the command and its children were killed]", true).end.kind).toBe(
-      "timeout",
+    expect(
+      parseBashResult("\n[timed out after 5 s; the command and its children were killed]", true).end.kind,
+    ).toBe("timeout");
+    expect(parseBashResult("\n[aborted; the command and its children were killed]", true).end.kind).toBe(
+      "aborted",
     );
-    expect(parseBashResult("\n[aborted; the command and its children were killed]", true).end.kind).toBe("aborted");
   });
   it("does not invent a status it cannot read", () => {
     const r = parseBashResult("cannot start bash in /x: denied", true);
@@ -46,10 +48,18 @@ describe("collapse", () => {
 
 describe("tool views", () => {
   it("diffs an edit's old and new text, highlighted by the file's extension", () => {
-    const v = toolView("edit", { path: "src/a.rs", old_string: "fn a() {}\nlet x = 1;", new_string: "fn a() {}\nlet x = 2;" }, text("ok"), false);
+    const v = toolView(
+      "edit",
+      { path: "src/a.rs", old_string: "fn a() {}\nlet x = 1;", new_string: "fn a() {}\nlet x = 2;" },
+      text("ok"),
+      false,
+    );
     expect(v.kind).toBe("diff");
     if (v.kind !== "diff") return;
-    expect(v.lines.filter((l) => l.op !== " ").map((l) => `${l.op}${l.text}`)).toEqual(["-let x = 1;", "+let x = 2;"]);
+    expect(v.lines.filter((l) => l.op !== " ").map((l) => `${l.op}${l.text}`)).toEqual([
+      "-let x = 1;",
+      "+let x = 2;",
+    ]);
     expect(v.lines[0]?.html).toContain("hljs-keyword");
   });
   it("shows a write's content as added lines and says it has no previous text", () => {
@@ -58,7 +68,12 @@ describe("tool views", () => {
     expect(v.kind === "diff" && v.note).toContain("overwritten");
   });
   it("escapes file text it cannot highlight", () => {
-    const v = toolView("write", { path: "page.unknownext", content: "<img src=x onerror=alert(1)>" }, text("ok"), false);
+    const v = toolView(
+      "write",
+      { path: "page.unknownext", content: "<img src=x onerror=alert(1)>" },
+      text("ok"),
+      false,
+    );
     expect(v.kind === "diff" && v.lines[0]?.html).toBe("&lt;img src=x onerror=alert(1)&gt;");
     const h = toolView("write", { path: "p.html", content: "<script>alert(1)</script>" }, text("ok"), false);
     expect(h.kind === "diff" && h.lines[0]?.html).not.toContain("<script");

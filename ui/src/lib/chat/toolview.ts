@@ -97,7 +97,11 @@ export function endLabel(end: BashEnd): string {
 }
 
 /** The first COLLAPSED_LINES lines unless `all`, and how many there are. */
-export function collapse<T>(lines: T[], all: boolean, limit = COLLAPSED_LINES): { shown: T[]; total: number; hidden: number } {
+export function collapse<T>(
+  lines: T[],
+  all: boolean,
+  limit = COLLAPSED_LINES,
+): { shown: T[]; total: number; hidden: number } {
   // A little slack: folding away two lines saves nothing.
   if (all || lines.length <= limit + 2) return { shown: lines, total: lines.length, hidden: 0 };
   return { shown: lines.slice(0, limit), total: lines.length, hidden: lines.length - limit };
