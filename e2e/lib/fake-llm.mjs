@@ -8,6 +8,10 @@
 //   "run the command" → a bash call (`echo e2e-approved`), for approvals;
 //   "write outside PATH" → a write of PATH (outside the project), for the
 //                     approval card's diff;
+//   "edit the file PATH" → an edit of PATH (`let x = 1;` → `let x = 2;`),
+//                     for the tool card's diff;
+//   "run bash"      → a bash call printing 30 lines, one in ANSI red, then
+//                     exiting 3, for the bash card;
 //   anything else   → a short streamed markdown answer.
 import http from "node:http";
 
@@ -110,6 +114,15 @@ export async function startFakeLlm() {
       if (/run the command/i.test(text)) {
         const call = { type: "tool_use", id: `toolu_bash_${requests.length}`, name: "bash", input: { command: "echo e2e-approved" } };
         return sse(res, message([call], "tool_use"));
+      }
+      const editPath = /edit the file (\S+)/i.exec(text);
+      if (editPath) {
+        const input = { path: editPath[1], old_string: "let x = 1;", new_string: "let x = 2;" };
+        return sse(res, message([{ type: "tool_use", id: `toolu_edit_${requests.length}`, name: "edit", input }], "tool_use"));
+      }
+      if (/run bash/i.test(text)) {
+        const command = "printf '\\033[31mred alert\\033[0m\\n'; seq 1 29; exit 3";
+        return sse(res, message([{ type: "tool_use", id: `toolu_bash_${requests.length}`, name: "bash", input: { command } }], "tool_use"));
       }
       const outside = /write outside (\S+)/i.exec(text);
       if (outside) {
