@@ -69,12 +69,15 @@ export function healthLine(ext: { restarts: number; last_exit: string | null }):
   return parts.join(" · ");
 }
 
+/** States of an extension that has or had a process in this load. */
+export const HAD_PROCESS = ["ready", "loading", "exited", "failed", "crashed"];
+
 /** Whether the card offers Restart: anything that has or had a process. */
 export function canRestart(ext: { state: string; unaccepted?: string[] }): boolean {
   // One that waits for the user's yes to new permissions starts from the
   // review dialog, not from Restart.
   if (ext.unaccepted?.length) return false;
-  return ["ready", "loading", "exited", "failed", "crashed"].includes(ext.state);
+  return HAD_PROCESS.includes(ext.state);
 }
 
 /** A byte count as people read it: `812 B`, `12 KiB`, `3.4 MiB`. */

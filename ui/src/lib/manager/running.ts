@@ -3,7 +3,7 @@
 // the user spent waiting on its calls (health.busy_ms); memory and start-up
 // break ties and can be chosen as the order instead.
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
-import { bytes } from "./doctor";
+import { bytes, HAD_PROCESS } from "./doctor";
 
 /** What the view can sort by. */
 export type RunningOrder = "cost" | "memory" | "startup";
@@ -21,9 +21,6 @@ export interface RunningRow {
   /** Whether the row is worth a look: failed calls, restarts or a crash. */
   trouble: boolean;
 }
-
-/** States of an extension whose process ran this load. */
-const RAN = new Set(["ready", "loading", "exited", "failed", "crashed"]);
 
 function key(e: ExtensionSummary, order: RunningOrder): number[] {
   const busy = e.health.busy_ms ?? 0;
@@ -45,7 +42,7 @@ export function duration(ms: number): string {
 /** The extensions that ran, sorted by `order`, most expensive first. */
 export function runningRows(exts: ExtensionSummary[], order: RunningOrder): RunningRow[] {
   return exts
-    .filter((e) => RAN.has(e.state))
+    .filter((e) => HAD_PROCESS.includes(e.state))
     .map((e) => ({ e, k: key(e, order) }))
     .sort((a, b) => {
       for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return b.k[i] - a.k[i];
