@@ -9,7 +9,7 @@ mod fake_llm;
 #[path = "support/zot_proc.rs"]
 mod zot_proc;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fake_llm::*;
 use serde_json::{json, Value};
@@ -19,14 +19,28 @@ fn mcp_fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extensions/host/tests/fixtures/mcp")
 }
 
-#[tokio::test]
-async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
+/// Writes the entry `pymcp` for the Python `mcp` fixture server under `home`.
+fn pymcp_entry(home: &Path) -> PathBuf {
     let python = mcp_fixture().join(".venv/bin/python");
     assert!(
         python.exists(),
         "{} missing: run `make deps-mcp`",
         python.display()
     );
+    let mcp = home.join("pymcp");
+    std::fs::create_dir_all(&mcp).unwrap();
+    std::fs::write(
+        mcp.join("extension.json"),
+        json!({"name": "pymcp", "kind": "mcp", "command": python,
+               "args": [mcp_fixture().join("server.py")]})
+        .to_string(),
+    )
+    .unwrap();
+    mcp
+}
+
+#[tokio::test]
+async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     // A native extension that rewrites every tool call's arguments.
@@ -36,15 +50,7 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
         json!({"subscribe": {"intercept": ["tool_call"]},
                "intercept": {"tool_call": {"modified_args": {"text": "GUARDED"}}}}),
     );
-    let mcp = home.path().join("pymcp");
-    std::fs::create_dir_all(&mcp).unwrap();
-    std::fs::write(
-        mcp.join("extension.json"),
-        json!({"name": "pymcp", "kind": "mcp", "command": python,
-               "args": [mcp_fixture().join("server.py")]})
-        .to_string(),
-    )
-    .unwrap();
+    let mcp = pymcp_entry(home.path());
     s.push(anthropic_tool(
         "",
         "t1",
@@ -106,23 +112,9 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
 /// without a question; one it does not mark is asked about.
 #[tokio::test]
 async fn a_read_only_mcp_tool_is_not_asked_about_and_the_others_are() {
-    let python = mcp_fixture().join(".venv/bin/python");
-    assert!(
-        python.exists(),
-        "{} missing: run `make deps-mcp`",
-        python.display()
-    );
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let mcp = home.path().join("pymcp");
-    std::fs::create_dir_all(&mcp).unwrap();
-    std::fs::write(
-        mcp.join("extension.json"),
-        json!({"name": "pymcp", "kind": "mcp", "command": python,
-               "args": [mcp_fixture().join("server.py")]})
-        .to_string(),
-    )
-    .unwrap();
+    let mcp = pymcp_entry(home.path());
     s.push(anthropic_tool("", "t1", "echo", &["{\"text\":\"hi\"}"]));
     s.push(anthropic_tool("", "t2", "wipe", &["{\"path\":\"/tmp/x\"}"]));
     s.push(anthropic_text(&["done"]));

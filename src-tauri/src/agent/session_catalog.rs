@@ -196,9 +196,22 @@ pub fn list(
     out
 }
 
-/// Whether the session written at `path` is in a newer format than this zot's.
+/// Whether the session written at `path` is in a newer format than this
+/// zot's: its header, the first line, says so (only that line is read; the
+/// opener loads the whole file next anyway).
 pub fn newer_format(path: &Path) -> Option<u64> {
-    scan(path, None).ok().and_then(|s| s.newer)
+    use std::io::BufRead;
+    let mut first = String::new();
+    std::io::BufReader::new(std::fs::File::open(path).ok()?)
+        .read_line(&mut first)
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_str(&first).ok()?;
+    let version = v
+        .get("type")
+        .filter(|t| *t == "session")
+        .and_then(|_| v.get("version"))
+        .and_then(serde_json::Value::as_u64)?;
+    (version > FORMAT).then_some(version)
 }
 
 /// `path` as a session file of this project, or an error saying why not:
