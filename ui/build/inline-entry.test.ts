@@ -1,7 +1,7 @@
 // Builds a tiny page with the plugin and checks what lands in dist/: one
 // index.html carrying the entry script and its CSS, with the on-demand
 // chunk still a file that the inlined script finds under assets/.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
@@ -45,4 +45,34 @@ test("the entry script and its stylesheet move into index.html; lazy chunks stay
   expect(page).toContain("a <\\/script> in a string");
   expect(page).toMatch(/<style>[\s\S]*rgb\(1, 2, 3\)[\s\S]*<\/style>/);
   expect(page).not.toContain(`rel="stylesheet"`);
+});
+
+test("an entry that a lazy chunk imports stays a file, so the chunk still loads", async () => {
+  const dir = join(root, "shared");
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, "index.html"),
+    `<!doctype html><html><head></head><body><script type="module" src="/main.js"></script></body></html>`,
+  );
+  // `shared.js` is used by both, so Rollup leaves it in the entry and the
+  // lazy chunk imports the entry by its file name.
+  writeFileSync(join(dir, "shared.js"), `export const shared = () => "s";\n`);
+  writeFileSync(
+    join(dir, "main.js"),
+    `import { shared } from "./shared.js";\nconsole.log(shared());\nwindow.later = () => import("./later.js");\n`,
+  );
+  writeFileSync(join(dir, "later.js"), `import { shared } from "./shared.js";\nexport const x = shared();\n`);
+  await build({
+    root: dir,
+    base: "./",
+    logLevel: "silent",
+    configFile: false,
+    plugins: [inlineEntry()],
+    build: { outDir: "dist", minify: false },
+  });
+  const assets = readdirSync(join(dir, "dist", "assets"));
+  const later = assets.find((f) => f.startsWith("later-"))!;
+  const imported = /from\s*"\.\/([^"]+)"/.exec(readFileSync(join(dir, "dist", "assets", later), "utf8"))?.[1];
+  expect(imported).toBeDefined();
+  expect(assets).toContain(imported);
 });

@@ -33,6 +33,17 @@ export function inlineEntry(): Plugin {
         this.warn(`not inlining ${entry.fileName}: it imports ${entry.imports.join(", ")}`);
         return;
       }
+      const importers = Object.values(bundle).filter(
+        (f): f is Rollup.OutputChunk => f.type === "chunk" && f.imports.includes(entry.fileName),
+      );
+      if (importers.length) {
+        // A lazy chunk that shares code with the entry imports it by file
+        // name; once the entry is inlined and deleted that import fails and
+        // the chunk never loads (the markdown renderer did, when the tool
+        // cards pulled highlight.js into the entry). Keep the file.
+        this.warn(`not inlining ${entry.fileName}: ${importers.map((c) => c.fileName).join(", ")} import it`);
+        return;
+      }
       const htmlPath = join(out, "index.html");
       let page = readFileSync(htmlPath, "utf8");
       const script = new RegExp(`<script type="module"[^>]*src="\\./${entry.fileName}"[^>]*></script>`);

@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import { markdownRenderer } from "./renderer.svelte";
 import { describe, expect, it } from "vitest";
 import { flushSync, mount, unmount } from "svelte";
 import ToolCard from "./ToolCard.svelte";
@@ -48,7 +49,9 @@ describe("ToolCard", () => {
     done();
   });
 
-  it("shows an edit as a highlighted diff and never turns file text into markup", () => {
+  it("shows an edit as a highlighted diff and never turns file text into markup", async () => {
+    // highlight.js comes with the lazily loaded markdown renderer.
+    await markdownRenderer.load();
     const { target, done } = render({
       name: "edit",
       args: {

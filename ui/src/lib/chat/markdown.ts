@@ -61,6 +61,29 @@ const ALLOWED_TAGS = [
 ];
 
 /** Markdown to sanitised HTML. Safe to pass to `{@html}`. */
+/** highlight.js language for a path's extension, if it knows one. */
+export function languageFor(path: string): string | undefined {
+  const m = /\.([A-Za-z0-9_+-]+)$/.exec(path);
+  const ext = m?.[1]?.toLowerCase();
+  return ext && hljs.getLanguage(ext) ? ext : undefined;
+}
+
+/** One line of the file at `path` as HTML for a tool card's diff:
+ * highlight.js output (which escapes) by the file's extension, or escaped
+ * text. highlight.js lives here, in the lazily loaded renderer, so the
+ * tool cards do not pull it into the start-up bundle. */
+export function highlightLine(text: string, path: string): string {
+  const lang = languageFor(path);
+  if (lang) {
+    try {
+      return hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
+    } catch {
+      // Plain text below.
+    }
+  }
+  return md.utils.escapeHtml(text);
+}
+
 export function renderMarkdown(source: string): string {
   const html = md.render(source);
   return sanitise(html);

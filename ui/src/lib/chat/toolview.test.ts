@@ -1,5 +1,7 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { collapse, endLabel, languageFor, parseBashResult, toolView, toolViewCached } from "./toolview";
+import { collapse, endLabel, parseBashResult, toolView, toolViewCached } from "./toolview";
+import { highlightLine, languageFor } from "./markdown";
 import type { ContentBlock } from "../bindings/ContentBlock";
 
 const text = (t: string): ContentBlock[] => [{ type: "text", text: t } as ContentBlock];
@@ -53,6 +55,8 @@ describe("tool views", () => {
       { path: "src/a.rs", old_string: "fn a() {}\nlet x = 1;", new_string: "fn a() {}\nlet x = 2;" },
       text("ok"),
       false,
+      undefined,
+      highlightLine,
     );
     expect(v.kind).toBe("diff");
     if (v.kind !== "diff") return;
@@ -73,9 +77,18 @@ describe("tool views", () => {
       { path: "page.unknownext", content: "<img src=x onerror=alert(1)>" },
       text("ok"),
       false,
+      undefined,
+      highlightLine,
     );
     expect(v.kind === "diff" && v.lines[0]?.html).toBe("&lt;img src=x onerror=alert(1)&gt;");
-    const h = toolView("write", { path: "p.html", content: "<script>alert(1)</script>" }, text("ok"), false);
+    const h = toolView(
+      "write",
+      { path: "p.html", content: "<script>alert(1)</script>" },
+      text("ok"),
+      false,
+      undefined,
+      highlightLine,
+    );
     expect(h.kind === "diff" && h.lines[0]?.html).not.toContain("<script");
   });
   it("leaves extension tools and unknown shapes plain", () => {

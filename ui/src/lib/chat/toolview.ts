@@ -2,7 +2,6 @@
 // is tested without a DOM): a diff for edit/write, the command, exit status
 // and output for bash, plain text otherwise. Highlighting is highlight.js's
 // escaped output only; everything else stays text for the template.
-import hljs from "highlight.js/lib/common";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { ContentBlock } from "../bindings/ContentBlock";
 import { lineDiff, type DiffLine } from "./approval";
@@ -35,32 +34,19 @@ function str(args: JsonValue, key: string): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** highlight.js language for a path's extension, if it knows one. */
-export function languageFor(path: string): string | undefined {
-  const m = /\.([A-Za-z0-9_+-]+)$/.exec(path);
-  const ext = m?.[1]?.toLowerCase();
-  return ext && hljs.getLanguage(ext) ? ext : undefined;
-}
-
 function escapeHtml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-/** One line as HTML: highlight.js output (which escapes) or escaped text. */
-export function highlightLine(text: string, lang: string | undefined): string {
-  if (lang) {
-    try {
-      return hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
-    } catch {
-      // Plain text below.
-    }
-  }
-  return escapeHtml(text);
-}
+/** Turns one line of a file at `path` into HTML that is safe to insert. */
+export type Highlight = (text: string, path: string) => string;
 
-function shown(lines: DiffLine[], path: string): ShownLine[] {
-  const lang = languageFor(path);
-  return lines.map((l) => ({ ...l, html: highlightLine(l.text, lang) }));
+/** Without the markdown renderer (loaded lazily, and it owns highlight.js),
+ * a line is escaped text. */
+const plainLine: Highlight = (text) => escapeHtml(text);
+
+function shown(lines: DiffLine[], path: string, highlight: Highlight): ShownLine[] {
+  return lines.map((l) => ({ ...l, html: highlight(l.text, path) }));
 }
 
 /** The bash tool appends `[exit status: N]`, `[exit status: killed by a
@@ -122,6 +108,7 @@ export function toolView(
   result: ContentBlock[] | undefined,
   isError: boolean,
   extension?: string,
+  highlight: Highlight = plainLine,
 ): ToolView {
   if (extension) return { kind: "plain" };
   const path = str(args, "path");
@@ -130,7 +117,7 @@ export function toolView(
     // whole file, so this is the diff of that region.
     const oldS = str(args, "old_string") ?? "";
     const newS = str(args, "new_string") ?? "";
-    return { kind: "diff", path, lines: shown(lineDiff(oldS, newS), path) };
+    return { kind: "diff", path, lines: shown(lineDiff(oldS, newS), path, highlight) };
   }
   if (tool === "write" && path !== undefined) {
     // Neither the call nor its result carries the file's previous text, so
@@ -139,7 +126,7 @@ export function toolView(
     return {
       kind: "diff",
       path,
-      lines: shown(lineDiff("", content), path),
+      lines: shown(lineDiff("", content), path, highlight),
       note: "written content (a new file, or the whole of an overwritten one)",
     };
   }
@@ -151,21 +138,23 @@ export function toolView(
   return { kind: "plain" };
 }
 
-const cache = new WeakMap<object, ToolView>();
+const cache = new WeakMap<object, { view: ToolView; highlighted: boolean }>();
 
 /** `toolView` remembered per result array, so a card scrolled back into
- * the virtual list does not diff and highlight again. */
+ * the virtual list does not diff and highlight again; computed once more
+ * when a highlighter arrives (the renderer loads lazily). */
 export function toolViewCached(
   tool: string,
   args: JsonValue,
   result: ContentBlock[] | undefined,
   isError: boolean,
   extension?: string,
+  highlight?: Highlight,
 ): ToolView {
-  if (result === undefined) return toolView(tool, args, result, isError, extension);
+  if (result === undefined) return toolView(tool, args, result, isError, extension, highlight);
   const hit = cache.get(result);
-  if (hit) return hit;
-  const v = toolView(tool, args, result, isError, extension);
-  cache.set(result, v);
-  return v;
+  if (hit && (hit.highlighted || !highlight)) return hit.view;
+  const view = toolView(tool, args, result, isError, extension, highlight);
+  cache.set(result, { view, highlighted: !!highlight });
+  return view;
 }
