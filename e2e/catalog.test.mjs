@@ -51,7 +51,8 @@ test("the Available section lists zot's catalog and installs an entry in one cli
   await s.until("the entry marked installed", () =>
     s.exec(`return document.querySelector('${entry("todo")}')?.dataset.status === 'installed'`));
   await s.click(await s.find("[data-test=enable-installed]"));
-  await s.until("a ready todo card", async () => (await card("todo")) === "ready", 30000);
+  // todo starts on first use (activation on_use): enabled, it waits idle.
+  await s.until("an idle todo card", async () => (await card("todo")) === "idle", 30000);
 });
 
 test("Develop a folder… loads a working copy marked dev and reloads it on save", async () => {
