@@ -50,6 +50,10 @@ test("a pasted PNG is a chip and reaches the model with the prompt", async () =>
   assert.ok(blocks.includes(DOT), "the image data went with it");
   assert.ok(blocks.includes('"media_type":"image/png"'));
   assert.equal((await s.texts("[data-test=image-chip]")).length, 0, "chips clear once sent");
+  const sent = await s.exec(
+    `return [...document.querySelectorAll('.row-user [data-test=sent-images] img')].map((i) => i.getAttribute('src'))`,
+  );
+  assert.deepEqual(sent, [`data:image/png;base64,${DOT}`], "the user row shows the image it sent");
 });
 
 test("an unknown type and an oversized image are refused with the rule", async () => {

@@ -32,6 +32,7 @@ const COMMANDS: &[&str] = &[
     "project_current",
     "projects_recent",
     "project_forget",
+    "dropped_paths",
     "settings_get",
     "settings_save",
     "themes_list",

@@ -6,6 +6,7 @@
 
 mod bridge;
 mod commands;
+mod drop;
 mod error;
 mod manager;
 mod pace;
@@ -131,6 +132,7 @@ pub fn run(opts: BackendOptions) -> i32 {
             project::project_current,
             project::projects_recent,
             project::project_forget,
+            drop::dropped_paths,
         ])
         .setup(move |app| {
             // SIGINT, SIGTERM and SIGHUP close the app like its window's

@@ -8,6 +8,7 @@ pub mod backend;
 pub mod cli;
 #[cfg(feature = "desktop")]
 pub mod desktop;
+pub mod dropped;
 pub mod modes;
 pub mod projects;
 pub mod providers;

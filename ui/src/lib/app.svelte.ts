@@ -1,7 +1,7 @@
 // The app's state and the one place UiEvents are dispatched. Components read
 // these fields and call these methods; they never talk to the backend.
 import { ProjectsState } from "./projects/projects.svelte";
-import type { Backend } from "./backend/backend";
+import type { Backend, DroppedImage } from "./backend/backend";
 import { errorMessage } from "./backend/errors";
 import type { UiEvent } from "./bindings/UiEvent";
 import type { UsageTotals } from "./bindings/UsageTotals";
@@ -56,6 +56,13 @@ export class AppState {
   /** The editor registers this so an answered approval card can hand the
    * keyboard back. */
   focusEditor: () => void = () => {};
+  /** The editor registers this to take images dropped on the window, and
+   * to show why other files were not taken. */
+  attachImages: (images: DroppedImage[], refused: string[]) => void = () => {};
+  /** Files are being dragged over the window: the drop hint shows. */
+  dragging = $state(false);
+  /** The images of the prompt in flight, for its `user_message` row. */
+  #sentImages: ImageInput[] = [];
   /** Every command for autocomplete. */
   commands = $derived(allCommands(this.extensions));
 
@@ -70,6 +77,10 @@ export class AppState {
     await this.backend.onEvent((e) => this.handle(e));
     // A new project means a new backend: reload everything from it.
     await this.backend.onProjectChanged(() => location.reload());
+    await this.backend.onFileDrop((e) => {
+      this.dragging = e.type === "hover";
+      if (e.type === "drop") void this.drop(e.paths);
+    });
     await this.backend.uiReady();
     await Promise.all([
       this.refreshExtensions(),
@@ -155,9 +166,14 @@ export class AppState {
         void this.refreshExtensions();
         void this.loadThemes();
         break;
-      case "user_message":
-        this.chat.push({ kind: "user", text: e.content });
+      case "user_message": {
+        // The event carries the text only; the images are the ones this
+        // window just sent with it.
+        const images = this.#sentImages;
+        this.#sentImages = [];
+        this.chat.push({ kind: "user", text: e.content, ...(images.length ? { images } : {}) });
         break;
+      }
       case "assistant_start":
         this.chat.startAssistant();
         break;
@@ -279,11 +295,25 @@ export class AppState {
     this.chat.busy = true;
     // The answer will be markdown: load the renderer while the model thinks.
     void markdownRenderer.load();
+    this.#sentImages = images;
     try {
       await this.backend.rpc({ type: "prompt", message: text, images });
     } catch (e) {
+      this.#sentImages = [];
       this.chat.busy = false;
       this.chat.push({ kind: "error", text: errorMessage(e) });
+    }
+  }
+
+  /** Files dropped on the window: a folder opens as the project (its
+   * refusal shows in the project banner), images go to the editor. */
+  async drop(paths: string[]): Promise<void> {
+    try {
+      const dropped = await this.backend.droppedPaths(paths);
+      if (dropped.kind === "folder") await this.projects.open(dropped.path);
+      else this.attachImages(dropped.images, dropped.refused);
+    } catch (e) {
+      this.attachImages([], [errorMessage(e)]);
     }
   }
 

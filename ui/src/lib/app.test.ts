@@ -79,4 +79,44 @@ describe("AppState", () => {
     const { app } = await started();
     expect(app.chat.items[0]).toMatchObject({ kind: "status", level: "warn" });
   });
+
+  it("shows the images sent with a prompt in its user row, and only there", async () => {
+    const { app } = await started();
+    const dot = { mime_type: "image/png", data: "iVBORw0KGgo=" };
+    await app.submit("what is this?", [dot]);
+    await Promise.resolve();
+    const rows = app.chat.items.filter((i) => i.kind === "user");
+    expect(rows.at(-1)).toMatchObject({ text: "what is this?", images: [dot] });
+    await app.submit("and now?");
+    await Promise.resolve();
+    expect(app.chat.items.filter((i) => i.kind === "user").at(-1)).not.toHaveProperty("images");
+  });
+
+  it("opens a dropped folder as the project and hands dropped images to the editor", async () => {
+    const { fake, app } = await started();
+    const got: [number, string[]][] = [];
+    app.attachImages = (images, refused) => got.push([images.length, refused]);
+    fake.fileDrop?.({ type: "hover" });
+    expect(app.dragging).toBe(true);
+    fake.dropAnswer = { kind: "folder", path: "/work/other" };
+    await app.drop(["/work/other"]);
+    expect(app.projects.current?.name).toBe("other");
+    const image = { name: "a.png", mime_type: "image/png", data: "AA==", bytes: 1 };
+    fake.dropAnswer = { kind: "images", images: [image], refused: ["b.txt: not an image"] };
+    fake.fileDrop?.({ type: "drop", paths: ["/x/a.png", "/x/b.txt"] });
+    expect(app.dragging).toBe(false);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(got).toEqual([[1, ["b.txt: not an image"]]]);
+    fake.dropAnswer = "drop one folder to open it as the project, or image files to attach them, not both";
+    await app.drop(["/a", "/b"]);
+    expect(got.at(-1)).toEqual([0, [expect.stringContaining("not both")]]);
+  });
+
+  it("a refused folder drop leaves the project and says why", async () => {
+    const { fake, app } = await started();
+    fake.dropAnswer = { kind: "folder", path: "/missing/folder" };
+    await app.drop(["/missing/folder"]);
+    expect(app.projects.current?.path).toBe("/work/demo");
+    expect(app.projects.error).toContain("cannot open /missing/folder");
+  });
 });

@@ -131,7 +131,29 @@ export interface Backend {
   forgetProject(path: string): Promise<void>;
   /** Called after the backend switched project (the page then reloads). */
   onProjectChanged(handler: (p: ProjectInfo) => void): Promise<() => void>;
+  /** Files dragged over and dropped on the window (the native drop, which
+   * carries paths); resolves to an unsubscribe. */
+  onFileDrop(handler: (e: FileDrop) => void): Promise<() => void>;
+  /** What dropped paths ask for: a folder to open, or images, read and
+   * checked with the prompt's rules (src-tauri/src/dropped.rs). */
+  droppedPaths(paths: string[]): Promise<Dropped>;
 }
+
+/** Files dragged over the window, gone, or dropped. */
+export type FileDrop = { type: "hover" } | { type: "leave" } | { type: "drop"; paths: string[] };
+
+/** An image read from a dropped file. */
+export interface DroppedImage {
+  name: string;
+  mime_type: string;
+  /** Base64. */
+  data: string;
+  bytes: number;
+}
+
+/** What a drop asks for; `refused` names each file left out, and why. */
+export type Dropped =
+  { kind: "folder"; path: string } | { kind: "images"; images: DroppedImage[]; refused: string[] };
 
 /** A project folder and its display name. */
 export interface ProjectInfo {

@@ -20,6 +20,8 @@ import type {
   ProjectInfo,
   RecentProject,
   SettingsUpdate,
+  Dropped,
+  FileDrop,
 } from "./backend";
 
 /** A fake backend; `calls` records what the UI asked for. */
@@ -262,6 +264,19 @@ export class FakeBackend implements Backend {
   }
   async onProjectChanged(): Promise<() => void> {
     return () => {};
+  }
+  /** The window's drop listener, for tests to drive. */
+  fileDrop: ((e: FileDrop) => void) | null = null;
+  /** What `droppedPaths` answers (a rejection when it is a string). */
+  dropAnswer: Dropped | string = { kind: "images", images: [], refused: [] };
+  async onFileDrop(handler: (e: FileDrop) => void): Promise<() => void> {
+    this.fileDrop = handler;
+    return () => (this.fileDrop = null);
+  }
+  async droppedPaths(paths: string[]): Promise<Dropped> {
+    this.calls.push({ method: "droppedPaths", args: paths });
+    if (typeof this.dropAnswer === "string") throw new Error(this.dropAnswer);
+    return this.dropAnswer;
   }
   async getSettings(): Promise<Settings> {
     return { ...this.settings };

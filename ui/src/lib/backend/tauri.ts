@@ -2,6 +2,7 @@
 // (src-tauri/src/desktop/commands.rs); events arrive on one channel.
 import { invoke, Channel } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
+import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
@@ -17,6 +18,8 @@ import type {
   SettingsUpdate,
   ProjectInfo,
   RecentProject,
+  Dropped,
+  FileDrop,
 } from "./backend";
 
 /** The Tauri event every UiEvent travels on. */
@@ -46,6 +49,15 @@ export class TauriBackend implements Backend {
   }
   async onProjectChanged(handler: (p: ProjectInfo) => void): Promise<() => void> {
     return listen<ProjectInfo>(PROJECT_EVENT, (ev) => handler(ev.payload));
+  }
+  async onFileDrop(handler: (e: FileDrop) => void): Promise<() => void> {
+    return getCurrentWebview().onDragDropEvent(({ payload: p }) => {
+      if (p.type === "drop") handler({ type: "drop", paths: p.paths });
+      else handler({ type: p.type === "leave" ? "leave" : "hover" });
+    });
+  }
+  droppedPaths(paths: string[]): Promise<Dropped> {
+    return invoke("dropped_paths", { paths });
   }
   uiReady(): Promise<void> {
     return invoke("ui_ready");

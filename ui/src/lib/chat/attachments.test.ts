@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { attach, problem } from "./attachments";
+import { attach, fromDropped, imageDataUrl, problem } from "./attachments";
 
 describe("prompt images", () => {
   it("accepts the four types under the limit", () => {
@@ -26,5 +26,20 @@ describe("prompt images", () => {
     const a = await attach(file);
     expect(a.image).toEqual({ mime_type: "image/png", data: "iVBORw==" });
     expect(a.url).toBe("data:image/png;base64,iVBORw==");
+  });
+
+  it("builds data URLs only for the prompt's image types with base64 data", () => {
+    expect(imageDataUrl({ mime_type: "image/png", data: "AA==" })).toBe("data:image/png;base64,AA==");
+    expect(imageDataUrl({ mime_type: "image/svg+xml", data: "AA==" })).toBeNull();
+    expect(imageDataUrl({ mime_type: "image/png", data: '"><script>' })).toBeNull();
+  });
+
+  it("turns a dropped file the backend read into a chip", () => {
+    expect(fromDropped({ name: "a.gif", mime_type: "image/gif", data: "R0lG", bytes: 3 })).toEqual({
+      name: "a.gif",
+      image: { mime_type: "image/gif", data: "R0lG" },
+      url: "data:image/gif;base64,R0lG",
+      bytes: 3,
+    });
   });
 });

@@ -23,6 +23,23 @@ export function problem(file: { name: string; type: string; size: number }, alre
   return null;
 }
 
+/** Base64 and nothing else: a data URL built from it cannot break out. */
+const BASE64 = /^[A-Za-z0-9+/=\s]*$/;
+
+/** A data URL for an image block (a tool's output, a sent or resumed
+ * prompt's image), or null unless it is one of the prompt's image types
+ * with base64 data: the transcript is input, and this keeps it inert. */
+export function imageDataUrl(image: { mime_type: string; data: string }): string | null {
+  if (!PROMPT_IMAGE_TYPES.includes(image.mime_type) || !BASE64.test(image.data)) return null;
+  return `data:${image.mime_type};base64,${image.data}`;
+}
+
+/** A dropped file the backend read (src-tauri/src/dropped.rs) as an attachment. */
+export function fromDropped(d: { name: string; mime_type: string; data: string; bytes: number }): Attachment {
+  const image = { mime_type: d.mime_type, data: d.data };
+  return { name: d.name, image, url: imageDataUrl(image) ?? "", bytes: d.bytes };
+}
+
 /** Reads a checked file into an attachment. */
 export async function attach(file: File): Promise<Attachment> {
   const url = await new Promise<string>((resolve, reject) => {

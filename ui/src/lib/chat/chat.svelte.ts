@@ -5,10 +5,11 @@ import type { ContentBlock } from "../bindings/ContentBlock";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { NoteLevel } from "../bindings/NoteLevel";
 import type { UiEvent } from "../bindings/UiEvent";
+import type { ImageInput } from "../bindings/ImageInput";
 
 /** One row of the chat. */
 export type ChatItem =
-  | { id: number; kind: "user"; text: string }
+  | { id: number; kind: "user"; text: string; images?: ImageInput[] }
   | { id: number; kind: "assistant"; text: string; streaming: boolean }
   | {
       id: number;
@@ -230,12 +231,16 @@ export class ChatState {
         .filter((b) => b.type === "text")
         .map((b) => (b as { text: string }).text)
         .join("");
-      if (text) {
-        rows.push(
-          m.role === "user"
-            ? { id: this.#next++, kind: "user", text }
-            : { id: this.#next++, kind: "assistant", text, streaming: false },
-        );
+      // A prompt's images sit beside its text (tool output images are
+      // inside their tool_result, shown on the card).
+      const images: ImageInput[] =
+        m.role === "user"
+          ? m.content.flatMap((b) => (b.type === "image" ? [{ mime_type: b.mime_type, data: b.data }] : []))
+          : [];
+      if (m.role === "user" && (text || images.length)) {
+        rows.push({ id: this.#next++, kind: "user", text, ...(images.length ? { images } : {}) });
+      } else if (text) {
+        rows.push({ id: this.#next++, kind: "assistant", text, streaming: false });
       }
       for (const b of m.content) {
         if (b.type === "tool_use") {

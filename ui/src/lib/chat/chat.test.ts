@@ -52,4 +52,23 @@ describe("loadTranscript", () => {
     expect(c.items[2]).toMatchObject({ done: true, result: [{ type: "text", text: "A" }] });
     expect(new Set(c.items.map((i) => i.id)).size).toBe(4);
   });
+
+  it("keeps a prompt's images on its row, and a prompt of images alone", () => {
+    const c = new ChatState();
+    const dot = { mime_type: "image/png", data: "AA==" };
+    c.loadTranscript([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "see" },
+          { type: "image", ...dot },
+        ],
+      },
+      { role: "user", content: [{ type: "image", ...dot }] },
+    ]);
+    expect(c.items).toMatchObject([
+      { kind: "user", text: "see", images: [dot] },
+      { kind: "user", text: "", images: [dot] },
+    ]);
+  });
 });
