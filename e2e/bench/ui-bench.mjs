@@ -21,52 +21,14 @@ import os from "node:os";
 import path from "node:path";
 import { startApp, launchWindow, send, ROOT, TODO } from "../lib/app.mjs";
 import { sessionFile } from "../lib/session.mjs";
-import { processTree, webProcessEnv } from "../lib/proc.mjs";
+import { webProcessEnv } from "../lib/proc.mjs";
+import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
 
 const KEYS = 200;
 const ROUNDS = 5;
 const IDLE_MS = 3000;
 const BARE_BIN = process.env.ZOT_BARE_BIN ?? path.join(ROOT, "target", "release", "bare-window");
 const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), "zot-bench-shots-"));
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-function pct(xs, p) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
-const median = (xs) => pct(xs, 50);
-const ms = (x) => `${x.toFixed(1)} ms`;
-const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
-
-/** The page's first contentful paint, in wall-clock ms. */
-async function firstPaint(s) {
-  // The page can be ready a moment before its first paint is recorded.
-  const p = await s.until(
-    "a paint timing entry (does this WebKit report paint timing?)",
-    () =>
-      s.exec(`
-        const all = performance.getEntriesByType('paint');
-        const p = all.find(e => e.name === 'first-contentful-paint') || all[0];
-        return p ? { origin: performance.timeOrigin, at: p.startTime, name: p.name } : null;`),
-    5000,
-  );
-  return { wall: p.origin + p.at, name: p.name };
-}
-
-/** PSS (kB) of the app's process and all its descendants (the WebKit
- * processes, and any extension it started). */
-function memory(rootPid) {
-  let kb = 0;
-  const names = [];
-  for (const { pid, argv } of processTree(rootPid)) {
-    try {
-      const roll = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
-      kb += Number(/^Pss:\s+(\d+)/m.exec(roll)[1]);
-      names.push(argv[0].split("/").pop());
-    } catch {}
-  }
-  return { kb, names };
-}
 
 const COMPOSITING = "WEBKIT_DISABLE_COMPOSITING_MODE";
 
@@ -287,11 +249,6 @@ const sess = want("session") ? await sessionBench({ shots: true, unset: [COMPOSI
 const sessGl = want("session") ? await sessionBench({ env: { [COMPOSITING]: "0" } }) : null;
 const loadAfter = os.loadavg();
 
-/** Longest, p95 and frames over 50 ms of a list of frame times. */
-function fstats(frames) {
-  return { max: Math.max(...frames), p50: pct(frames, 50), p95: pct(frames, 95), over50: frames.filter((f) => f > 50).length, n: frames.length };
-}
-
 if (only) {
   const brief = {
     startup: st,
@@ -371,14 +328,7 @@ ${frameRow("floor, compositing forced on", glFloor)}
 Idle PSS of zot with the Python todo extension running (after the keypress run): ${mb(k.pss.kb)} over ${k.pss.names.length} processes.
 <!-- desktop-bench:end -->`;
 
-const perf = path.join(ROOT, "docs", "performance.md");
-let doc = fs.existsSync(perf) ? fs.readFileSync(perf, "utf8") : "# Performance\n";
-if (doc.includes("<!-- desktop-bench:start -->")) {
-  doc = doc.replace(/<!-- desktop-bench:start -->[\s\S]*<!-- desktop-bench:end -->/, () => section);
-} else {
-  doc = doc.trimEnd() + "\n\n## Desktop\n\n" + section + "\n";
-}
-fs.writeFileSync(perf, doc);
+writeBlock("desktop-bench", "Desktop", section);
 console.log(section);
 console.log(`\nsession top row: ${JSON.stringify(sess.top.slice(0, 80))}`);
 console.log(`screenshots: ${SHOTS}`);

@@ -1,0 +1,64 @@
+// What every bench under e2e/bench measures with: percentiles, units,
+// the page's first paint, the PSS of a process tree, frame statistics, and
+// the marked block of docs/performance.md a bench rewrites. One place, so
+// two benches never disagree on what "p95" or "memory" means.
+import fs from "node:fs";
+import path from "node:path";
+import { ROOT } from "../lib/app.mjs";
+import { processTree } from "../lib/proc.mjs";
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+export const median = (xs) => pct(xs, 50);
+export const ms = (x) => `${x.toFixed(1)} ms`;
+export const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+
+/** The page's first contentful paint, in wall-clock ms. */
+export async function firstPaint(s) {
+  // The page can be ready a moment before its first paint is recorded.
+  const p = await s.until(
+    "a paint timing entry (does this WebKit report paint timing?)",
+    () =>
+      s.exec(`
+        const all = performance.getEntriesByType('paint');
+        const p = all.find(e => e.name === 'first-contentful-paint') || all[0];
+        return p ? { origin: performance.timeOrigin, at: p.startTime, name: p.name } : null;`),
+    5000,
+  );
+  return { wall: p.origin + p.at, name: p.name };
+}
+
+/** PSS (kB) of the app's process and all its descendants (the WebKit
+ * processes, and any extension it started). */
+export function memory(rootPid) {
+  let kb = 0;
+  const names = [];
+  for (const { pid, argv } of processTree(rootPid)) {
+    try {
+      const roll = fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+      kb += Number(/^Pss:\s+(\d+)/m.exec(roll)[1]);
+      names.push(argv[0].split("/").pop());
+    } catch {}
+  }
+  return { kb, names };
+}
+
+/** Longest, p95 and frames over 50 ms of a list of frame times. */
+export function fstats(frames) {
+  return { max: Math.max(...frames), p50: pct(frames, 50), p95: pct(frames, 95), over50: frames.filter((f) => f > 50).length, n: frames.length };
+}
+
+/** Replaces the `<!-- NAME:start -->…<!-- NAME:end -->` block of
+ * docs/performance.md with `block` (which carries the markers), or appends
+ * it under a `## heading` the first time. */
+export function writeBlock(name, heading, block) {
+  const perf = path.join(ROOT, "docs", "performance.md");
+  let doc = fs.existsSync(perf) ? fs.readFileSync(perf, "utf8") : "# Performance\n";
+  const marked = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`);
+  if (marked.test(doc)) doc = doc.replace(marked, () => block);
+  else doc = doc.trimEnd() + `\n\n## ${heading}\n\n` + block + "\n";
+  fs.writeFileSync(perf, doc);
+}
