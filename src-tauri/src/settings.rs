@@ -1,4 +1,5 @@
-//! The user's settings: provider, model and API key, and the theme. The key
+//! The user's settings: provider, model and API key, the theme and which
+//! OS notifications the window sends. The key
 //! goes to `auth.json` (mode 0600, through `auth::save`) and is never handed
 //! back in full; the provider/model choice and the theme go to
 //! `$ZOT_HOME/config.json`, written to a 0600 temp file and renamed so a
@@ -17,7 +18,7 @@ use crate::providers::ProviderKind;
 /// The providers a user can pick.
 pub const PROVIDERS: [&str; 4] = ["anthropic", "openai", "ollama", "kimi"];
 
-pub use zot_ext_protocol::desktop::{Settings, SettingsUpdate};
+pub use zot_ext_protocol::desktop::{NotificationSettings, Settings, SettingsUpdate};
 
 /// What this run started with, for the values the user has not changed.
 #[derive(Debug, Clone)]
@@ -71,6 +72,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
             Some(b) => b.agent().approvals.mode(),
             None => crate::backend::options::approval_mode(None, true, start.zot_home),
         },
+        notifications: notifications_in(&config),
     }
 }
 
@@ -102,6 +104,9 @@ pub async fn save(
     }
     if let Some(theme) = &update.theme {
         config["theme"] = json!(theme);
+    }
+    if let Some(n) = &update.notifications {
+        config["notifications"] = serde_json::to_value(n)?;
     }
     write_config(home, &config)?;
     if let Some(mode) = update.approvals {
@@ -136,6 +141,18 @@ pub async fn save(
         }
     }
     Ok(())
+}
+
+/// Which OS notifications the user turned on, read from `config.json` when
+/// one may be due, so a change in Settings applies to the next event.
+pub fn notifications(home: &Path) -> NotificationSettings {
+    notifications_in(&read_config(home))
+}
+
+/// `notifications` in a config object; a missing or malformed value is
+/// all off (the default), never an error.
+fn notifications_in(config: &Value) -> NotificationSettings {
+    serde_json::from_value(config["notifications"].clone()).unwrap_or_default()
 }
 
 /// Parses a provider name, saying which names exist when it is unknown.
@@ -203,6 +220,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("config.json"), "{not json").unwrap();
         assert_eq!(read_config(dir.path()), json!({}));
+    }
+
+    #[test]
+    fn notifications_are_off_until_turned_on_and_bad_values_read_as_off() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(notifications(dir.path()), NotificationSettings::default());
+        write_config(
+            dir.path(),
+            &json!({"notifications": {"turn_end": true, "unknown": 1}}),
+        )
+        .unwrap();
+        let n = notifications(dir.path());
+        assert!(n.turn_end && !n.approval && !n.extension_crash, "{n:?}");
+        write_config(dir.path(), &json!({"notifications": "yes"})).unwrap();
+        assert_eq!(notifications(dir.path()), NotificationSettings::default());
     }
 
     #[test]

@@ -87,6 +87,25 @@ pub struct Settings {
     /// Whether tool calls wait for approval in this app (saved as
     /// `approvals.desktop` in `config.json`; default `ask`).
     pub approvals: crate::approvals::ApprovalMode,
+    /// Which OS notifications the window sends while it is not focused
+    /// (saved as `notifications` in `config.json`; each off by default).
+    pub notifications: NotificationSettings,
+}
+
+/// Which events raise an OS notification while the window is not focused.
+/// Each kind is off until the user turns it on: a notification the user
+/// did not ask for is noise. Missing keys in `config.json` read as off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+#[ts(export)]
+pub struct NotificationSettings {
+    /// A prompt's turn finished (answered, stopped at its limit, failed or
+    /// blocked); not when the user stopped it.
+    pub turn_end: bool,
+    /// A tool call waits for the user's approval.
+    pub approval: bool,
+    /// An extension crashed or failed to start.
+    pub extension_crash: bool,
 }
 
 /// A change from a settings view; absent fields stay as they are.
@@ -111,6 +130,10 @@ pub struct SettingsUpdate {
     #[serde(default)]
     #[ts(optional)]
     pub approvals: Option<crate::approvals::ApprovalMode>,
+    /// Saved, and used from the next event on.
+    #[serde(default)]
+    #[ts(optional)]
+    pub notifications: Option<NotificationSettings>,
 }
 
 /// What "Develop a folder…" started.
