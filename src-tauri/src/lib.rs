@@ -10,6 +10,7 @@ pub mod cli;
 pub mod desktop;
 pub mod dropped;
 pub mod modes;
+pub mod notifications;
 pub mod projects;
 pub mod providers;
 pub mod settings;
