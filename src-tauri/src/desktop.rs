@@ -9,6 +9,7 @@ mod commands;
 mod drop;
 mod error;
 mod manager;
+mod notify;
 mod pace;
 mod project;
 mod renderer;
@@ -108,6 +109,7 @@ pub fn run(opts: BackendOptions) -> i32 {
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_notification::init())
         .manage(desktop)
         .invoke_handler(tauri::generate_handler![
             commands::rpc,

@@ -3,7 +3,9 @@
 //! `ui_ready`): until then events wait in the backend's bounded policy
 //! queue (`backend::events`), so an extension that fails at startup still
 //! shows, and one that floods at startup cannot grow an unbounded hold
-//! here. After that, events go out within a per-frame budget (`pace`).
+//! here. After that, events go out within a per-frame budget (`pace`),
+//! and the few that may call for an OS notification are handed to
+//! `notify` (a turn ended while the user looked elsewhere).
 
 use tauri::{AppHandle, Emitter};
 use tokio::sync::{mpsc, watch};
@@ -29,6 +31,7 @@ pub async fn forward(
         let size = serde_json::to_string(&ev).map_or(0, |s| s.len());
         pace.admit(size).await;
         emit(&app, &ev);
+        super::notify::on_event(&app, &ev);
     }
 }
 
