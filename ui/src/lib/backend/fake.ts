@@ -35,6 +35,7 @@ export class FakeBackend implements Backend {
     theme: "dark",
     providers: ["anthropic", "openai", "ollama", "kimi"],
     approvals: "ask",
+    notifications: { turn_end: false, approval: false, extension_crash: false },
   };
   themes: ThemeFile[] = [];
   /** When set, `prompt` streams this reply back as events. */
