@@ -85,8 +85,27 @@ async function launchOnce(kind, home) {
       if (off.length) throw new Error(`${kind}: not all ${want}: ${JSON.stringify(states)}`);
       allReady = Date.now() - t0 + started;
     }
+    // Where the start went: exec → the page's time origin (process,
+    // WebKit, navigation), then the page's own part up to the mark (its
+    // script, and the first loads waiting on the backend); and what one
+    // `ext_list` costs now, against a `ping`.
+    const split = await s.exec(`
+      const rpc = async (type) => { const t0 = performance.now(); await window.__TAURI_INTERNALS__.invoke('rpc', { cmd: { type } }); return performance.now() - t0; };
+      const ping = []; const list = [];
+      for (let i = 0; i < 5; i++) { ping.push(await rpc('ping')); list.push(await rpc('ext_list')); }
+      const med = (xs) => xs.sort((a, b) => a - b)[2];
+      return { origin: performance.timeOrigin, page: performance.getEntriesByName('zot-started')[0].startTime, ping: med(ping), extList: med(list) };`);
     await sleep(IDLE_MS);
-    return { started, allReady, pss: memory(app.pid), extProcs: extProcs(app.pid) };
+    return {
+      started,
+      toPage: split.origin - app.launchedAt,
+      inPage: split.page,
+      ping: split.ping,
+      extList: split.extList,
+      allReady,
+      pss: memory(app.pid),
+      extProcs: extProcs(app.pid),
+    };
   } finally {
     await app.stop();
   }
@@ -111,6 +130,10 @@ async function extBench() {
     procs: runs[k][0].pss.names.length,
     extProcs: runs[k][0].extProcs,
     allReady: k === "none" ? null : median(runs[k].map((r) => r.allReady)),
+    toPage: median(runs[k].map((r) => r.toPage)),
+    inPage: median(runs[k].map((r) => r.inPage)),
+    ping: median(runs[k].map((r) => r.ping)),
+    extList: median(runs[k].map((r) => r.extList)),
   });
   return { none: sum("none"), on_use: sum("on_use"), eager: sum("eager") };
 }
@@ -384,7 +407,10 @@ name in \`$ZOT_HOME/extensions\`; \`on_use\` copies declare their commands and t
 |---|---|---|---|---|---|---|---|
 | idle PSS, zot + every child, ${IDLE_MS / 1000} s after the extensions settled | ${mb(ext.none.kb)} (${ext.none.procs} processes) | ${mb(ext.on_use.kb)} (${ext.on_use.procs}) | ${mb(ext.eager.kb)} (${ext.eager.procs}) | ${memOnUse.toFixed(2)}× | ≤ 1.1× | ${met(memOnUse <= 1.1)} | ${x(ext.eager.kb, ext.on_use.kb)} |
 | exec → editor usable (\`zot-started\`) | ${ms(ext.none.started)} | ${ms(ext.on_use.started)} | ${ms(ext.eager.started)} | ${startOnUse.toFixed(2)}× | ≤ 1.05× | ${met(startOnUse <= 1.05)} | ${x(ext.eager.started, ext.on_use.started)} |
+| ↳ exec → the page's time origin (process, WebKit, navigation) | ${ms(ext.none.toPage)} | ${ms(ext.on_use.toPage)} | ${ms(ext.eager.toPage)} | ${x(ext.on_use.toPage, ext.none.toPage)} | | | |
+| ↳ time origin → \`zot-started\` (page script, first loads) | ${ms(ext.none.inPage)} | ${ms(ext.on_use.inPage)} | ${ms(ext.eager.inPage)} | ${x(ext.on_use.inPage, ext.none.inPage)} | | | |
 | exec → all 40 settled (\`idle\` / \`ready\` in \`ext_list\`) | | ${ms(ext.on_use.allReady)} | ${ms(ext.eager.allReady)} | | | | ${x(ext.eager.allReady, ext.on_use.allReady)} |
+| one \`ext_list\` afterwards (invoke → answer; a \`ping\`: ${ms(ext.none.ping)} / ${ms(ext.on_use.ping)} / ${ms(ext.eager.ping)}) | ${ms(ext.none.extList)} | ${ms(ext.on_use.extList)} | ${ms(ext.eager.extList)} | ${x(ext.on_use.extList, ext.none.extList)} | | | |
 
 Extension processes running while idle: ${ext.none.extProcs} with none, ${ext.on_use.extProcs} with 40 \`on_use\`, ${ext.eager.extProcs} with 40 eager.
 Every launch, in order — none: ${list(ext.none.startedAll, ms)}; ${list(ext.none.kbAll, mb)}. 40 \`on_use\`: ${list(ext.on_use.startedAll, ms)};
