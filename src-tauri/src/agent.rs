@@ -28,6 +28,7 @@ pub mod extensions;
 pub mod fault;
 pub mod session;
 pub mod session_catalog;
+pub mod session_index;
 pub mod system_prompt;
 pub mod tool_loading;
 pub mod transcript;
