@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
@@ -26,6 +26,7 @@ use crate::error::HostError;
 use crate::ext_id::ExtId;
 use crate::ext_log::{ExtLog, Throttle};
 use crate::permissions::{PermSet, Refusals};
+use crate::uses::Uses;
 
 /// How an extension finished its registration window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -247,6 +248,9 @@ pub(crate) struct ExtRuntime {
     pub settled: watch::Sender<bool>,
     /// Set to ask the supervisor to shut the extension down.
     pub stop: watch::Sender<bool>,
+    /// The stop was `idle_stop_after`'s (`idle_stop.rs`): the run ends
+    /// `idle`, not `exited`, and a use meanwhile waits and starts it again.
+    pub idle_stop: AtomicBool,
     /// `true` once the supervisor has finished (process reaped).
     pub done: watch::Sender<bool>,
     /// The task copying its stderr into the log (see `ext_log.rs`).
@@ -269,6 +273,7 @@ impl ExtRuntime {
             sink: RwLock::new(None),
             settled: watch::channel(!running).0,
             stop: watch::channel(false).0,
+            idle_stop: AtomicBool::new(false),
             done: watch::channel(!running).0,
             stderr_pump: Mutex::new(None),
             dropped_out: Throttle::default(),
@@ -295,6 +300,8 @@ pub(crate) struct Ext {
     pub stats: Mutex<CallStats>,
     /// Frames the router refused for want of a permission, across runs.
     pub refusals: Refusals,
+    /// Its calls in flight, across runs (`uses.rs`).
+    pub uses: Uses,
     pub next_id: Arc<AtomicU64>,
     /// The host's request timeouts.
     pub deadlines: Arc<Deadlines>,
@@ -332,6 +339,7 @@ impl Ext {
             dropped_events: Throttle::default(),
             stats: Mutex::new(CallStats::default()),
             refusals: Refusals::default(),
+            uses: Uses::default(),
             next_id,
             deadlines,
         });

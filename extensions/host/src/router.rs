@@ -473,4 +473,5 @@ pub(crate) fn mark_ready(inner: &Arc<Shared>, ext: &Arc<Ext>, kind: ReadyKind) {
     }
     ext.run().settled.send_replace(true);
     inner.changed();
+    crate::idle_stop::watch(inner, ext);
 }
