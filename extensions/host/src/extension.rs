@@ -117,6 +117,24 @@ impl ExtMut {
         self.pid = None;
     }
 
+    /// Puts an `on_use` extension's declared names where the registry
+    /// rebuild reads them (it is listed before it runs: `on_use.rs`).
+    pub fn seed(&mut self, spec: &ExtSpec) {
+        let c = spec.declared();
+        self.commands = c.commands;
+        self.tools = c.tools;
+    }
+
+    /// An `on_use` extension between runs: `idle`, no process, its declared
+    /// names listed again. The supervisor puts it here when a run ends on
+    /// `idle_stop_after`, or with a failure within its restart budget (a
+    /// failed first start, a crash after ready), so its next use starts it.
+    pub fn rest(&mut self, spec: &ExtSpec) {
+        self.state = Some(ExtState::Idle);
+        self.pid = None;
+        self.seed(spec);
+    }
+
     /// Adds a warning for report()/doctor, up to the cap.
     pub fn warn(&mut self, msg: String) {
         if self.warnings.len() < crate::limits::MAX_WARNINGS {
@@ -235,6 +253,23 @@ pub(crate) struct ExtSpec {
     /// What its manifest asks for beyond what the user accepted (an update
     /// that asks for more): it is not started while this is not empty.
     pub unaccepted: Vec<Permission>,
+}
+
+impl ExtSpec {
+    /// Whether it is started on first use (`"activation": "on_use"`).
+    pub fn on_use(&self) -> bool {
+        self.manifest
+            .as_ref()
+            .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse)
+    }
+
+    /// What its manifest declares in `contributes` (empty when nothing).
+    pub fn declared(&self) -> zot_ext_protocol::Contributes {
+        self.manifest
+            .as_ref()
+            .and_then(|m| m.contributes.clone())
+            .unwrap_or_default()
+    }
 }
 
 /// One run of the process: its pipe, its requests in flight, and the

@@ -34,11 +34,13 @@ pub(crate) fn watch(inner: &Arc<Shared>, ext: &Arc<Ext>) {
 /// extension has nothing to return to: `activation_check.rs` refuses the
 /// pair).
 fn idle_stop_after(ext: &Ext) -> Option<Duration> {
-    let m = ext.manifest.as_ref()?;
-    if m.activation != zot_ext_protocol::Activation::OnUse {
+    if !ext.on_use() {
         return None;
     }
-    m.idle_stop_after.map(Duration::from_secs)
+    ext.manifest
+        .as_ref()?
+        .idle_stop_after
+        .map(Duration::from_secs)
 }
 
 /// When a count of `after` from `now` runs out; `None` when that is past

@@ -9,29 +9,12 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use zot_ext_protocol::rpc::ExtState;
-use zot_ext_protocol::Contributes;
 
 use crate::error::HostError;
-use crate::extension::{Ext, ExtMut, ExtRuntime};
+use crate::extension::{Ext, ExtRuntime};
 use crate::state::Shared;
 use crate::supervisor;
 use crate::uses::InUse;
-
-/// What `ext`'s manifest declares (empty when it declares nothing).
-pub(crate) fn declared(ext: &Ext) -> Contributes {
-    ext.manifest
-        .as_ref()
-        .and_then(|m| m.contributes.clone())
-        .unwrap_or_default()
-}
-
-/// Puts an idle extension's declared names where the registry rebuild
-/// reads them.
-pub(crate) fn seed(ext: &Ext, m: &mut ExtMut) {
-    let c = declared(ext);
-    m.commands = c.commands;
-    m.tools = c.tools;
-}
 
 /// Makes sure `ext` runs before a call is delivered to it: an idle one is
 /// spawned (once, however many callers arrive together) and awaited until
@@ -57,7 +40,7 @@ pub(crate) async fn ensure_running<'a>(
             match ext.state() {
                 ExtState::Idle => Step::Settle(start(inner, ext)?),
                 // Another first use is starting it: wait for that start.
-                ExtState::Loading if is_on_use(ext) => Step::Settle(ext.run()),
+                ExtState::Loading if ext.on_use() => Step::Settle(ext.run()),
                 ExtState::Ready if ext.run().idle_stop.load(Ordering::Acquire) => {
                     Step::Stopping(ext.run())
                 }
@@ -106,23 +89,6 @@ fn start(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Arc<ExtRuntime>, HostErr
     Ok(supervisor::relaunch(inner, ext))
 }
 
-/// Whether `ext` is started on first use.
-pub(crate) fn is_on_use(ext: &Ext) -> bool {
-    ext.manifest
-        .as_ref()
-        .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse)
-}
-
-/// An `on_use` extension between runs: `idle`, no process, its declared
-/// names listed again. The supervisor puts it here when its run ends on
-/// `idle_stop_after`, or with a failure within its restart budget (a
-/// failed first start, a crash after ready), so the next use starts it.
-pub(crate) fn rest(ext: &Ext, m: &mut ExtMut) {
-    m.state = Some(ExtState::Idle);
-    m.pid = None;
-    seed(ext, m);
-}
-
 /// After a first-use start settled: ready, or the call's error. A failed
 /// start has already been put back to `idle` (or left down once its
 /// budget is spent) by the supervisor, its error kept.
@@ -147,7 +113,7 @@ fn settle(ext: &Ext) -> Result<(), HostError> {
 /// What it really registered replaces what it declared; a difference is
 /// an author's bug, reported in its log and in doctor.
 fn compare(inner: &Shared, ext: &Ext) {
-    let c = declared(ext);
+    let c = ext.declared();
     let mut diffs = Vec::new();
     {
         let m = ext.lock();

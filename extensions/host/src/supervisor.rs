@@ -27,7 +27,7 @@ use crate::router::{mark_ready, route_line, Routed};
 use crate::shutdown::GROUP_GONE_CAP;
 use crate::state::Shared;
 use crate::target::Target;
-use crate::{on_use, panels, sandbox, shutdown};
+use crate::{panels, sandbox, shutdown};
 
 /// How long to keep reading stdout after the process exited (a grandchild
 /// may hold the pipe open).
@@ -683,7 +683,7 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
             let idle = ext.run().idle_stop.load(Ordering::Acquire);
             let panels = inner.retire(ext, |m| {
                 if idle {
-                    on_use::rest(ext, m);
+                    m.rest(ext);
                 } else {
                     m.state = Some(ExtState::Exited);
                 }
@@ -702,8 +702,7 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
             let decision = crash_decision(ext, &exit_status, was_ready);
             // An on_use extension is not restarted after a backoff: within
             // its budget it rests idle and its next use starts it.
-            let idle_again =
-                matches!(decision, Some(Decision::Restart { .. })) && on_use::is_on_use(ext);
+            let idle_again = matches!(decision, Some(Decision::Restart { .. })) && ext.on_use();
             let mut full = format!("extension '{}' {message}; see {log}", ext.name);
             if decision == Some(Decision::GiveUp) {
                 full = given_up(ext, &full, was_ready);
@@ -711,7 +710,7 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
             let panels = inner.retire(ext, |m| {
                 m.ever_ready |= was_ready;
                 if idle_again {
-                    on_use::rest(ext, m);
+                    m.rest(ext);
                 } else {
                     m.state = Some(match decision {
                         // An on_use extension may spend its budget on
@@ -804,7 +803,7 @@ fn announce(
 /// `None`: not a crash the policy handles.
 fn crash_decision(ext: &Ext, exit_status: &Option<String>, was_ready: bool) -> Option<Decision> {
     let mode = ext.manifest.as_ref().map(|m| m.restart).unwrap_or_default();
-    let on_use = on_use::is_on_use(ext);
+    let on_use = ext.on_use();
     if mode == RestartMode::Never || (exit_status.is_none() && !on_use) {
         return None;
     }
