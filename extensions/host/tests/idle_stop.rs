@@ -7,7 +7,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use support::*;
@@ -44,12 +44,6 @@ fn plan() -> Value {
     })
 }
 
-fn starts(dir: &Path) -> usize {
-    std::fs::read_to_string(dir.join("starts"))
-        .map(|s| s.lines().count())
-        .unwrap_or(0)
-}
-
 fn pid(dir: &Path) -> u32 {
     std::fs::read_to_string(dir.join("pid"))
         .unwrap()
@@ -65,15 +59,6 @@ fn state_of(host: &Host) -> ExtState {
 /// Whether the host logged an idle stop of `wx`.
 fn stopped_idle(env: &Env) -> bool {
     env.log("wx").contains("idle_stop_after")
-}
-
-/// Waits up to `secs` for `cond`, polling (a deadline, not a timing claim).
-async fn within(secs: u64, mut cond: impl FnMut() -> bool) {
-    let end = Instant::now() + Duration::from_secs(secs);
-    while !cond() {
-        assert!(Instant::now() < end, "condition never held in {secs} s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 #[tokio::test]

@@ -9,12 +9,10 @@ mod support;
 
 use std::path::Path;
 
-use std::time::{Duration, Instant};
-
 use serde_json::{json, Value};
 use support::*;
 use zot_ext_host::{HostError, HostEvent, PanelKey};
-use zot_ext_protocol::rpc::{ExtState, ExtensionSummary, UiEvent};
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
 
 /// The scripted fixture at `root/name`, made `on_use` with `contributes`.
 fn on_use(root: &Path, name: &str, plan: Value, contributes: Value) -> std::path::PathBuf {
@@ -25,25 +23,6 @@ fn on_use(root: &Path, name: &str, plan: Value, contributes: Value) -> std::path
     m["contributes"] = contributes;
     std::fs::write(&path, m.to_string()).unwrap();
     dir
-}
-
-fn starts(dir: &Path) -> usize {
-    std::fs::read_to_string(dir.join("starts"))
-        .map(|s| s.lines().count())
-        .unwrap_or(0)
-}
-
-fn summary(host: &zot_ext_host::Host, name: &str) -> ExtensionSummary {
-    host.list().into_iter().find(|s| s.name == name).unwrap()
-}
-
-/// Waits up to `secs` for `cond`, polling (a deadline, not a timing claim).
-async fn within(secs: u64, mut cond: impl FnMut() -> bool) {
-    let end = Instant::now() + Duration::from_secs(secs);
-    while !cond() {
-        assert!(Instant::now() < end, "condition never held in {secs} s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 fn state_of(host: &zot_ext_host::Host, name: &str) -> ExtState {
@@ -128,34 +107,7 @@ async fn concurrent_first_uses_share_one_spawn() {
 }
 
 #[tokio::test]
-async fn a_failed_first_spawn_fails_the_call_with_its_error_and_log() {
-    let env = Env::new();
-    let dir = on_use(
-        &env.global_dir(),
-        "wx",
-        json!({"exit_before_hello": 3}),
-        wx_contributes(),
-    );
-    let (host, _rx) = start(env.config()).await;
-    let e = host.call_tool("weather", json!({})).await.unwrap_err();
-    let msg = e.to_string();
-    assert!(matches!(e, HostError::NotStartable { .. }), "{msg}");
-    assert!(msg.contains("wx") && msg.contains("first use"), "{msg}");
-    assert!(
-        msg.contains(&env.log_path("wx").display().to_string()),
-        "{msg}"
-    );
-    assert_eq!(starts(&dir), 1);
-    // It is idle again with its names listed; the next use tries again.
-    assert_eq!(state_of(&host, "wx"), ExtState::Idle);
-    assert_eq!(host.tools().len(), 1);
-    host.call_tool("weather", json!({})).await.unwrap_err();
-    assert_eq!(starts(&dir), 2);
-    host.shutdown().await;
-}
-
-#[tokio::test]
-async fn failed_first_uses_share_the_restart_budget_then_it_stays_down() {
+async fn a_failed_first_spawn_fails_the_call_and_the_next_uses_retry_within_the_budget() {
     let env = Env::new();
     let dir = on_use(
         &env.global_dir(),
@@ -165,12 +117,17 @@ async fn failed_first_uses_share_the_restart_budget_then_it_stays_down() {
     );
     let (host, _rx) = start(env.config()).await;
     let log = env.log_path("wx").display().to_string();
-    // Within the budget (3 restarts in 5 minutes), each use tries again.
+    // Within the budget (3 restarts in 5 minutes), each use fails with its
+    // error and log, and it is idle again with its names listed.
     for n in 1..=3 {
         let e = host.call_tool("weather", json!({})).await.unwrap_err();
-        assert!(e.to_string().contains(&log), "{e}");
+        let msg = e.to_string();
+        assert!(matches!(e, HostError::NotStartable { .. }), "{msg}");
+        assert!(msg.contains("wx") && msg.contains("first use"), "{msg}");
+        assert!(msg.contains("status 3") && msg.contains(&log), "{msg}");
         assert_eq!(starts(&dir), n);
         assert_eq!(state_of(&host, "wx"), ExtState::Idle);
+        assert_eq!(host.tools().len(), 1);
     }
     // The fourth failure spends it: down, with what to do, no more spawns.
     let e = host.call_tool("weather", json!({})).await.unwrap_err();
@@ -219,6 +176,15 @@ async fn a_crash_after_ready_rests_idle_and_the_next_use_starts_it_again() {
     let s = summary(&host, "wx");
     assert_eq!(s.last_exit.as_deref(), Some("status 5"));
     assert_eq!(s.restarts, 1, "it spent one restart of its budget");
+    // The doctor tells the author, though it starts again on its next use.
+    let d = zot_ext_host::doctor::judge(&host.report());
+    assert!(
+        d.problems
+            .iter()
+            .any(|p| p.contains("failed on its last use")),
+        "{:?}",
+        d.problems
+    );
     // Its declared names are listed again while it rests.
     assert_eq!(host.tools()[0].description.as_deref(), Some("declared"));
     assert_eq!(starts(&dir), 1);
