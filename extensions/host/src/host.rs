@@ -410,10 +410,20 @@ impl Host {
     /// Shuts every extension down in parallel and waits until each process
     /// (and its process group) is gone.
     pub async fn shutdown(&self) {
+        // Under the activation gate: a first use either started its run
+        // before this (and the stop below finds that run) or sees `closing`
+        // and starts nothing, never a run that outlives the shutdown.
+        {
+            let _gate = self
+                .inner
+                .activation_gate
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            self.inner
+                .closing
+                .store(true, std::sync::atomic::Ordering::Release);
+        }
         // After a reload in flight, so the set it starts is stopped too.
-        self.inner
-            .closing
-            .store(true, std::sync::atomic::Ordering::Release);
         let _serial = self.inner.lifecycle.lock().await;
         let exts = self.inner.lock().exts.clone();
         stop_all(&exts).await;

@@ -51,7 +51,7 @@ pub(crate) async fn ensure_running<'a>(
             Step::Settle(run) => {
                 let mut settled = run.settled.subscribe();
                 let _ = settled.wait_for(|s| *s).await;
-                settle(ext)?;
+                settle(inner, ext)?;
                 compare(inner, ext);
                 return Ok(in_use);
             }
@@ -92,11 +92,17 @@ fn start(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Arc<ExtRuntime>, HostErr
 /// After a first-use start settled: ready, or the call's error. A failed
 /// start has already been put back to `idle` (or left down once its
 /// budget is spent) by the supervisor, its error kept.
-fn settle(ext: &Ext) -> Result<(), HostError> {
+fn settle(inner: &Shared, ext: &Ext) -> Result<(), HostError> {
     let (state, error) = {
         let m = ext.lock();
         (m.state, m.error.clone())
     };
+    if state != Some(ExtState::Ready) && inner.closing.load(Ordering::Acquire) {
+        return Err(HostError::NotStartable {
+            extension: ext.name.clone(),
+            reason: "zot is shutting down; it was stopped while it started for this call".into(),
+        });
+    }
     if state != Some(ExtState::Ready) {
         let log = ext.log.path().display().to_string();
         return Err(HostError::NotStartable {

@@ -308,6 +308,26 @@ async fn a_first_use_during_shutdown_is_refused_without_a_spawn() {
 }
 
 #[tokio::test]
+async fn a_first_use_cut_short_by_shutdown_fails_clearly_and_leaves_no_process() {
+    let env = Env::new();
+    let mut plan = wx_plan();
+    plan["delay_hello"] = json!(1.0);
+    let dir = on_use(&env.global_dir(), "wx", plan, wx_contributes());
+    let (host, _rx) = start(env.config()).await;
+    let call = {
+        let host = host.clone();
+        tokio::spawn(async move { host.call_tool("weather", json!({})).await })
+    };
+    within(20, || starts(&dir) == 1).await;
+    host.shutdown().await;
+    let e = call.await.unwrap().unwrap_err();
+    assert!(e.to_string().contains("shutting down"), "{e}");
+    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
+    assert!(!Path::new(&format!("/proc/{}", pid.trim())).exists());
+    assert_eq!(starts(&dir), 1);
+}
+
+#[tokio::test]
 async fn a_difference_from_contributes_is_a_warning_in_its_log_and_report() {
     let env = Env::new();
     let contributes = json!({
