@@ -3,7 +3,9 @@
 //! with the commands and tools it declares in `contributes`, and the first
 //! call of one of them spawns it here, waits for `ready` and lets the call
 //! through. Concurrent first uses share one spawn (the gate below); a
-//! failed spawn fails the call with the extension's error and log.
+//! failed spawn fails the call with the extension's error and log. Between
+//! runs it rests idle (`ExtMut::rest`, applied by the supervisor after a
+//! failure within its restart budget or an `idle_stop_after` stop).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
