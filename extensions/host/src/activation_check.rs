@@ -40,6 +40,12 @@ pub(crate) fn check(obj: &Map<String, Value>) -> Result<(), FieldError> {
                 format!("must be a whole number of seconds above 0, not {v}"),
             ));
         }
+        if !v.is_null() && !on_use {
+            return Err(err(
+                "idle_stop_after",
+                "applies only with \"activation\": \"on_use\": an eager extension has no idle state to return to; add \"activation\": \"on_use\" with its contributes, or remove idle_stop_after".into(),
+            ));
+        }
     }
     if let Some(c) = obj.get("contributes") {
         check_contributes(c)?;

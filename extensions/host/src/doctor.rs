@@ -240,6 +240,13 @@ fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
             "{} did not finish its handshake in time; it must send `hello` first{log}",
             s.name
         )),
+        // An on_use extension rests idle after a failure within its
+        // restart budget: the next use tries again, but the author should
+        // know it failed.
+        ExtState::Idle if s.error.is_some() => Some(format!(
+            "{} failed on its last use and starts again on its next one (a 4th failure within 5 minutes leaves it down): {error}{log}",
+            s.name
+        )),
         // Waiting for the user's trust is a decision, not a fault.
         // Idle (on_use, not yet used) is its normal resting state.
         ExtState::Ready

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::time::Duration;
 
@@ -26,6 +26,7 @@ use crate::error::HostError;
 use crate::ext_id::ExtId;
 use crate::ext_log::{ExtLog, Throttle};
 use crate::permissions::{PermSet, Refusals};
+use crate::uses::Uses;
 
 /// How an extension finished its registration window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -114,6 +115,24 @@ impl ExtMut {
         self.said_hello = false;
         self.startup = None;
         self.pid = None;
+    }
+
+    /// Puts an `on_use` extension's declared names where the registry
+    /// rebuild reads them (it is listed before it runs: `on_use.rs`).
+    pub fn seed(&mut self, spec: &ExtSpec) {
+        let c = spec.declared();
+        self.commands = c.commands;
+        self.tools = c.tools;
+    }
+
+    /// An `on_use` extension between runs: `idle`, no process, its declared
+    /// names listed again. The supervisor puts it here when a run ends on
+    /// `idle_stop_after`, or with a failure within its restart budget (a
+    /// failed first start, a crash after ready), so its next use starts it.
+    pub fn rest(&mut self, spec: &ExtSpec) {
+        self.state = Some(ExtState::Idle);
+        self.pid = None;
+        self.seed(spec);
     }
 
     /// Adds a warning for report()/doctor, up to the cap.
@@ -236,6 +255,23 @@ pub(crate) struct ExtSpec {
     pub unaccepted: Vec<Permission>,
 }
 
+impl ExtSpec {
+    /// Whether it is started on first use (`"activation": "on_use"`).
+    pub fn on_use(&self) -> bool {
+        self.manifest
+            .as_ref()
+            .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse)
+    }
+
+    /// What its manifest declares in `contributes` (empty when nothing).
+    pub fn declared(&self) -> zot_ext_protocol::Contributes {
+        self.manifest
+            .as_ref()
+            .and_then(|m| m.contributes.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// One run of the process: its pipe, its requests in flight, and the
 /// signals its supervisor task answers to. A new connect makes a new one;
 /// the old one is dropped with everything it held.
@@ -247,6 +283,9 @@ pub(crate) struct ExtRuntime {
     pub settled: watch::Sender<bool>,
     /// Set to ask the supervisor to shut the extension down.
     pub stop: watch::Sender<bool>,
+    /// The stop was `idle_stop_after`'s (`idle_stop.rs`): the run ends
+    /// `idle`, not `exited`, and a use meanwhile waits and starts it again.
+    pub idle_stop: AtomicBool,
     /// `true` once the supervisor has finished (process reaped).
     pub done: watch::Sender<bool>,
     /// The task copying its stderr into the log (see `ext_log.rs`).
@@ -269,6 +308,7 @@ impl ExtRuntime {
             sink: RwLock::new(None),
             settled: watch::channel(!running).0,
             stop: watch::channel(false).0,
+            idle_stop: AtomicBool::new(false),
             done: watch::channel(!running).0,
             stderr_pump: Mutex::new(None),
             dropped_out: Throttle::default(),
@@ -295,6 +335,8 @@ pub(crate) struct Ext {
     pub stats: Mutex<CallStats>,
     /// Frames the router refused for want of a permission, across runs.
     pub refusals: Refusals,
+    /// Its calls in flight, across runs (`uses.rs`).
+    pub uses: Uses,
     pub next_id: Arc<AtomicU64>,
     /// The host's request timeouts.
     pub deadlines: Arc<Deadlines>,
@@ -332,6 +374,7 @@ impl Ext {
             dropped_events: Throttle::default(),
             stats: Mutex::new(CallStats::default()),
             refusals: Refusals::default(),
+            uses: Uses::default(),
             next_id,
             deadlines,
         });

@@ -188,7 +188,7 @@ impl Host {
                 name.trim_start_matches('/').to_owned(),
             ));
         };
-        crate::on_use::ensure_running(&self.inner, &ext).await?;
+        let _in_use = crate::on_use::ensure_running(&self.inner, &ext).await?;
         let during = During::Command(cmd.name.clone());
         let reply = ext
             .request(during, self.inner.cfg.command_timeout, |id| {
@@ -232,7 +232,7 @@ impl Host {
         let Some((tool_name, ext)) = found else {
             return Err(HostError::UnknownTool(name.to_owned()));
         };
-        crate::on_use::ensure_running(&self.inner, &ext).await?;
+        let _in_use = crate::on_use::ensure_running(&self.inner, &ext).await?;
         let reply = ext
             .request(
                 During::Tool(tool_name.clone()),
@@ -303,7 +303,10 @@ impl Host {
 }
 
 impl Host {
-    /// Forwards a key to the extension that owns `panel_id`.
+    /// Forwards a key to the extension that owns `panel_id`. A key never
+    /// starts an extension: a panel is open only while its owner runs, so
+    /// a key for one that is not open (its owner crashed or was stopped)
+    /// gets a status or [`HostError::UnknownPanel`], never a spawn.
     pub fn panel_key(
         &self,
         panel_id: &str,
@@ -352,6 +355,12 @@ impl Host {
                     "'{}' crashed and stays down; its panel closed: Restart it in the extension manager",
                     ext.name
                 ),
+                // An on_use extension rests after a crash; a key never
+                // starts it (docs/host.md "Activation on first use").
+                Some(ExtState::Idle) => format!(
+                    "'{}' crashed; its panel closed: open it again with its command, which starts it again",
+                    ext.name
+                ),
                 _ => format!(
                     "'{}' crashed and is restarting; its panel closed: open it again once it is back",
                     ext.name
@@ -382,6 +391,9 @@ impl Host {
         owner.send_one_way(&encode(&HostToExt::PanelClose(PanelClose {
             panel_id: panel_id.to_owned(),
         })));
+        // An open panel keeps an on_use extension running; its idle
+        // timer counts from here.
+        owner.uses.touch();
         Ok(())
     }
 
@@ -398,10 +410,20 @@ impl Host {
     /// Shuts every extension down in parallel and waits until each process
     /// (and its process group) is gone.
     pub async fn shutdown(&self) {
+        // Under the activation gate: a first use either started its run
+        // before this (and the stop below finds that run) or sees `closing`
+        // and starts nothing, never a run that outlives the shutdown.
+        {
+            let _gate = self
+                .inner
+                .activation_gate
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            self.inner
+                .closing
+                .store(true, std::sync::atomic::Ordering::Release);
+        }
         // After a reload in flight, so the set it starts is stopped too.
-        self.inner
-            .closing
-            .store(true, std::sync::atomic::Ordering::Release);
         let _serial = self.inner.lifecycle.lock().await;
         let exts = self.inner.lock().exts.clone();
         stop_all(&exts).await;

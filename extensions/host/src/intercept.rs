@@ -82,6 +82,8 @@ impl Host {
         event: LifecycleEvent,
         fields: &EventFields,
     ) -> Option<EventInterceptResponse> {
+        // An interception in flight is a use: `idle_stop_after` waits for it.
+        let _in_use = ext.uses.begin();
         let res = ext
             .request(
                 During::Intercept(event),

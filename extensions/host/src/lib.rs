@@ -61,6 +61,7 @@ mod extension;
 #[cfg(test)]
 mod fake_transport;
 mod host;
+mod idle_stop;
 pub mod intercept;
 pub mod limits;
 mod load;
@@ -93,6 +94,7 @@ mod target;
 pub mod theme;
 pub mod trust;
 mod trust_ops;
+mod uses;
 mod ws_transport;
 
 pub use config::HostConfig;

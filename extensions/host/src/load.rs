@@ -71,7 +71,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             // Not spawned now: its declared names are listed, and its first
             // use starts it (`on_use.rs`).
             FoundKind::Spawn { .. } if state == ExtState::Idle => {
-                crate::on_use::seed(&ext, &mut ext.lock());
+                ext.lock().seed(&ext);
             }
             FoundKind::Spawn { .. } | FoundKind::Connect { .. } => to_launch.push(ext.clone()),
             FoundKind::Invalid(e) => {

@@ -551,6 +551,10 @@ mod activation_tests {
             (r#""activation":"lazy""#, "activation"),
             (r#""idle_stop_after":0"#, "idle_stop_after"),
             (r#""idle_stop_after":"5""#, "idle_stop_after"),
+            (r#""idle_stop_after":-1"#, "idle_stop_after"),
+            (r#""idle_stop_after":1.5"#, "idle_stop_after"),
+            // Only an on_use extension has an idle state to return to.
+            (r#""idle_stop_after":30"#, "idle_stop_after"),
             (r#""contributes":[]"#, "contributes"),
             (r#""contributes":{"tools":{}}"#, "contributes.tools"),
             (

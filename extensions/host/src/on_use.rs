@@ -3,98 +3,109 @@
 //! with the commands and tools it declares in `contributes`, and the first
 //! call of one of them spawns it here, waits for `ready` and lets the call
 //! through. Concurrent first uses share one spawn (the gate below); a
-//! failed spawn fails the call with the extension's error and log.
+//! failed spawn fails the call with the extension's error and log. Between
+//! runs it rests idle (`ExtMut::rest`, applied by the supervisor after a
+//! failure within its restart budget or an `idle_stop_after` stop).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use zot_ext_protocol::rpc::ExtState;
-use zot_ext_protocol::Contributes;
 
 use crate::error::HostError;
-use crate::extension::{Ext, ExtMut};
+use crate::extension::{Ext, ExtRuntime};
 use crate::state::Shared;
 use crate::supervisor;
-
-/// What `ext`'s manifest declares (empty when it declares nothing).
-pub(crate) fn declared(ext: &Ext) -> Contributes {
-    ext.manifest
-        .as_ref()
-        .and_then(|m| m.contributes.clone())
-        .unwrap_or_default()
-}
-
-/// Puts an idle extension's declared names where the registry rebuild
-/// reads them.
-pub(crate) fn seed(ext: &Ext, m: &mut ExtMut) {
-    let c = declared(ext);
-    m.commands = c.commands;
-    m.tools = c.tools;
-}
+use crate::uses::InUse;
 
 /// Makes sure `ext` runs before a call is delivered to it: an idle one is
 /// spawned (once, however many callers arrive together) and awaited until
-/// its start settles. Running extensions pass straight through; an error
-/// says why the call cannot be delivered.
-pub(crate) async fn ensure_running(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<(), HostError> {
-    let run = {
-        // The gate makes "idle → loading" one step: the second caller sees
-        // `loading` and waits on the run the first one started.
-        let _gate = inner
-            .activation_gate
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        match ext.state() {
-            ExtState::Idle => {}
-            // Another first use is starting it: wait for that start.
-            ExtState::Loading if declared_on_use(ext) => {
-                let run = ext.run();
-                drop(_gate);
+/// its start settles; one that `idle_stop_after` is stopping is awaited
+/// until it is idle, then started again. Running extensions pass straight
+/// through. The call counts as a use (`uses.rs`) from here until the
+/// returned guard drops, so the idle timer never stops an extension
+/// between its start and the call it was started for. An error says why
+/// the call cannot be delivered.
+pub(crate) async fn ensure_running<'a>(
+    inner: &Arc<Shared>,
+    ext: &'a Arc<Ext>,
+) -> Result<InUse<'a>, HostError> {
+    let in_use = ext.uses.begin();
+    loop {
+        let step = {
+            // The gate makes "idle → loading" one step: the second caller
+            // sees `loading` and waits on the run the first one started.
+            let _gate = inner
+                .activation_gate
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            match ext.state() {
+                ExtState::Idle => Step::Settle(start(inner, ext)?),
+                // Another first use is starting it: wait for that start.
+                ExtState::Loading if ext.on_use() => Step::Settle(ext.run()),
+                ExtState::Ready if ext.run().idle_stop.load(Ordering::Acquire) => {
+                    Step::Stopping(ext.run())
+                }
+                _ => return Ok(in_use),
+            }
+        };
+        match step {
+            Step::Settle(run) => {
                 let mut settled = run.settled.subscribe();
                 let _ = settled.wait_for(|s| *s).await;
-                return settle(inner, ext, &run);
+                settle(inner, ext)?;
+                compare(inner, ext);
+                return Ok(in_use);
             }
-            _ => return Ok(()),
+            Step::Stopping(run) => {
+                let mut done = run.done.subscribe();
+                let _ = done.wait_for(|d| *d).await;
+            }
         }
-        if inner.closing.load(Ordering::Acquire) {
-            return Err(HostError::NotStartable {
-                extension: ext.name.clone(),
-                reason: "zot is shutting down, so it was not started for this call".into(),
-            });
-        }
-        if ext.target.is_none() {
-            return Err(HostError::NotStartable {
-                extension: ext.name.clone(),
-                reason: "it has no executable to start".into(),
-            });
-        }
-        ext.log.line("first use: starting (activation on_use)");
-        supervisor::relaunch(inner, ext)
-    };
-    let mut settled = run.settled.subscribe();
-    let _ = settled.wait_for(|s| *s).await;
-    settle(inner, ext, &run)
+    }
 }
 
-/// Whether `ext` is started on first use.
-fn declared_on_use(ext: &Ext) -> bool {
-    ext.manifest
-        .as_ref()
-        .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse)
+/// What a use waits for before it looks again.
+enum Step {
+    /// This start (its own or another caller's) to settle.
+    Settle(Arc<ExtRuntime>),
+    /// This run's idle stop to finish.
+    Stopping(Arc<ExtRuntime>),
 }
 
-/// After a first-use start settled: ready, or the call's error.
-fn settle(
-    inner: &Shared,
-    ext: &Ext,
-    run: &Arc<crate::extension::ExtRuntime>,
-) -> Result<(), HostError> {
+/// Starts an idle `ext` for a first use (the caller holds the gate).
+fn start(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Arc<ExtRuntime>, HostError> {
+    if inner.closing.load(Ordering::Acquire) {
+        return Err(HostError::NotStartable {
+            extension: ext.name.clone(),
+            reason: "zot is shutting down, so it was not started for this call".into(),
+        });
+    }
+    if ext.target.is_none() {
+        return Err(HostError::NotStartable {
+            extension: ext.name.clone(),
+            reason: "it has no executable to start".into(),
+        });
+    }
+    ext.log.line("first use: starting (activation on_use)");
+    Ok(supervisor::relaunch(inner, ext))
+}
+
+/// After a first-use start settled: ready, or the call's error. A failed
+/// start has already been put back to `idle` (or left down once its
+/// budget is spent) by the supervisor, its error kept.
+fn settle(inner: &Shared, ext: &Ext) -> Result<(), HostError> {
     let (state, error) = {
         let m = ext.lock();
         (m.state, m.error.clone())
     };
+    if state != Some(ExtState::Ready) && inner.closing.load(Ordering::Acquire) {
+        return Err(HostError::NotStartable {
+            extension: ext.name.clone(),
+            reason: "zot is shutting down; it was stopped while it started for this call".into(),
+        });
+    }
     if state != Some(ExtState::Ready) {
-        back_to_idle(inner, ext, run);
         let log = ext.log.path().display().to_string();
         return Err(HostError::NotStartable {
             extension: ext.name.clone(),
@@ -104,33 +115,13 @@ fn settle(
             ),
         });
     }
-    compare(inner, ext);
     Ok(())
-}
-
-/// A start for a first use failed: the extension is idle again (its error
-/// kept for the list and doctor), so its names stay listed and the next
-/// use tries again. Only if `run` is still its run: a later first use may
-/// already have started another.
-fn back_to_idle(inner: &Shared, ext: &Ext, run: &Arc<crate::extension::ExtRuntime>) {
-    let _gate = inner
-        .activation_gate
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if !Arc::ptr_eq(&ext.run(), run) || ext.state() != ExtState::Failed {
-        return;
-    }
-    inner.update(ext, |m| {
-        m.state = Some(ExtState::Idle);
-        seed(ext, m);
-    });
-    inner.changed();
 }
 
 /// What it really registered replaces what it declared; a difference is
 /// an author's bug, reported in its log and in doctor.
 fn compare(inner: &Shared, ext: &Ext) {
-    let c = declared(ext);
+    let c = ext.declared();
     let mut diffs = Vec::new();
     {
         let m = ext.lock();
@@ -158,8 +149,11 @@ fn compare(inner: &Shared, ext: &Ext) {
     }
     let _st = inner.lock();
     let mut m = ext.lock();
+    // Once per difference, however many first uses waited on the start.
     for d in diffs {
-        ext.log.line(&d);
-        m.warn(d);
+        if !m.warnings.contains(&d) {
+            ext.log.line(&d);
+            m.warn(d);
+        }
     }
 }

@@ -45,6 +45,11 @@ impl PanelTable {
         }
     }
 
+    /// Whether `ext` has a panel open (it is in use: `idle_stop.rs`).
+    pub fn has_any_of(&self, ext: ExtId) -> bool {
+        self.owners.values().any(|o| *o == ext)
+    }
+
     /// The owner of `panel_id`, if open.
     pub fn owner(&self, panel_id: &str) -> Option<ExtId> {
         self.owners.get(panel_id).copied()
@@ -130,7 +135,10 @@ mod tests {
         t.claim(A, "b").unwrap();
         t.claim(A, "a").unwrap();
         t.claim(B, "c").unwrap();
+        assert!(t.has_any_of(A));
         assert_eq!(t.remove_all_of(A), vec!["a".to_owned(), "b".to_owned()]);
+        assert!(!t.has_any_of(A));
+        assert!(t.has_any_of(B));
         assert_eq!(t.list(), vec![("c".to_owned(), B)]);
         assert!(t.remove_all_of(A).is_empty());
     }

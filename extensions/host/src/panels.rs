@@ -91,6 +91,7 @@ pub(crate) fn close_from(inner: &Shared, ext: &Ext, panel_id: &str) {
         ));
         return;
     }
+    ext.uses.touch();
     inner.post(
         HostEvent::Ui(UiEvent::ExtPanelClose {
             extension: ext.name.clone(),

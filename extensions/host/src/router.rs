@@ -282,11 +282,7 @@ fn describe(frame: &ExtToHost) -> String {
 /// events that cannot be intercepted, are logged and ignored.
 fn subscribe(ext: &Ext, s: &Subscribe) {
     let mut m = ext.lock();
-    let on_use = ext
-        .manifest
-        .as_ref()
-        .is_some_and(|m| m.activation == zot_ext_protocol::Activation::OnUse);
-    if on_use && !(s.events.is_empty() && s.intercept.is_empty()) {
+    if ext.on_use() && !(s.events.is_empty() && s.intercept.is_empty()) {
         // Honoured, but an on_use extension sees nothing from before its
         // first use: a guard must be eager (docs/host.md).
         let w = "subscribe from an on_use extension: it sees events and interceptions only while it runs, not before its first use; make it eager (remove \"activation\") if it must see every one".to_owned();
@@ -473,4 +469,5 @@ pub(crate) fn mark_ready(inner: &Arc<Shared>, ext: &Arc<Ext>, kind: ReadyKind) {
     }
     ext.run().settled.send_replace(true);
     inner.changed();
+    crate::idle_stop::watch(inner, ext);
 }

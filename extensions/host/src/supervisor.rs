@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -678,7 +679,15 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
     let (panels, reason) = match how {
         Failure::Stopped => {
             ext.close_pending(Closed::Stopped("it was stopped".into()));
-            let panels = inner.retire(ext, |m| m.state = Some(ExtState::Exited));
+            // `idle_stop_after` ends an on_use run at rest, not exited.
+            let idle = ext.run().idle_stop.load(Ordering::Acquire);
+            let panels = inner.retire(ext, |m| {
+                if idle {
+                    m.rest(ext);
+                } else {
+                    m.state = Some(ExtState::Exited);
+                }
+            });
             (panels, None)
         }
         Failure::Failed {
@@ -691,17 +700,27 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
                 None => Closed::Stopped(format!("it was disconnected: {message}")),
             });
             let decision = crash_decision(ext, &exit_status, was_ready);
+            // An on_use extension is not restarted after a backoff: within
+            // its budget it rests idle and its next use starts it.
+            let idle_again = matches!(decision, Some(Decision::Restart { .. })) && ext.on_use();
             let mut full = format!("extension '{}' {message}; see {log}", ext.name);
             if decision == Some(Decision::GiveUp) {
-                full = given_up(ext, &full);
+                full = given_up(ext, &full, was_ready);
             }
             let panels = inner.retire(ext, |m| {
                 m.ever_ready |= was_ready;
-                m.state = Some(match decision {
-                    Some(Decision::GiveUp) => ExtState::Crashed,
-                    _ if was_ready => ExtState::Exited,
-                    _ => ExtState::Failed,
-                });
+                if idle_again {
+                    m.rest(ext);
+                } else {
+                    m.state = Some(match decision {
+                        // An on_use extension may spend its budget on
+                        // starts that never got to ready: it failed.
+                        Some(Decision::GiveUp) if m.ever_ready => ExtState::Crashed,
+                        Some(Decision::GiveUp) => ExtState::Failed,
+                        _ if was_ready => ExtState::Exited,
+                        _ => ExtState::Failed,
+                    });
+                }
                 m.error = Some(full.clone());
                 m.exit_status = exit_status.clone();
                 if exit_status.is_some() {
@@ -717,10 +736,17 @@ pub(crate) async fn finish(inner: &Arc<Shared>, ext: &Arc<Ext>, how: Failure, wa
                 }),
                 None,
             );
-            if matches!(decision, Some(Decision::Restart { .. })) {
+            if matches!(decision, Some(Decision::Restart { .. })) && !idle_again {
                 then = decision;
             }
-            let reason = announce(inner, ext, decision, exit_status);
+            let reason = if idle_again {
+                format!(
+                    "'{}' crashed; it starts again on its next use — reopen the panel with its command",
+                    ext.name
+                )
+            } else {
+                announce(inner, ext, decision, exit_status)
+            };
             remember_crashed_panels(ext, &panels);
             (panels, Some(reason))
         }
@@ -770,15 +796,19 @@ fn announce(
 /// that exited on its own (not a protocol violation the host cut off, which
 /// would only repeat), of an extension with `restart: "on-failure"`, that is
 /// or has been ready in this load (a first start that never gets there is
-/// `failed` at once: see docs/host.md "Restart policy"). `None`: not a
-/// crash the policy handles.
+/// `failed` at once: see docs/host.md "Restart policy"). An `on_use`
+/// extension is started again by its next use rather than after a
+/// backoff, so every failure of it counts (a failed first start, a crash
+/// after ready, a cut connection): the budget is what bounds the retries.
+/// `None`: not a crash the policy handles.
 fn crash_decision(ext: &Ext, exit_status: &Option<String>, was_ready: bool) -> Option<Decision> {
     let mode = ext.manifest.as_ref().map(|m| m.restart).unwrap_or_default();
-    if exit_status.is_none() || mode == RestartMode::Never {
+    let on_use = ext.on_use();
+    if mode == RestartMode::Never || (exit_status.is_none() && !on_use) {
         return None;
     }
     let mut m = ext.lock();
-    if !(was_ready || m.ever_ready) {
+    if !(was_ready || m.ever_ready || on_use) {
         return None;
     }
     Some(m.budget.on_crash(Instant::now()))
@@ -788,11 +818,18 @@ fn crash_decision(ext: &Ext, exit_status: &Option<String>, was_ready: bool) -> O
 const LAST_LOG_LINES: usize = 5;
 
 /// The error of an extension whose budget is spent: what happened, that it
-/// stays down, and the last lines of its log (its own words on why).
-fn given_up(ext: &Ext, message: &str) -> String {
+/// stays down, and the last lines of its log (its own words on why). One
+/// that never got to ready (an on_use extension's first uses) failed to
+/// start rather than crashed.
+fn given_up(ext: &Ext, message: &str, was_ready: bool) -> String {
     let lines = crate::logs::tail_lines(ext.log.path(), LAST_LOG_LINES);
+    let what = if was_ready || ext.lock().ever_ready {
+        "crashed"
+    } else {
+        "failed to start"
+    };
     let mut out = format!(
-        "{message}; it crashed {} times in 5 minutes, so it stays down until you restart it (ext_restart, the manager's Restart, or a reload)",
+        "{message}; it {what} {} times in 5 minutes, so it stays down until you restart it (ext_restart, the manager's Restart, or a reload)",
         restart_policy::BACKOFF.len() + 1
     );
     if !lines.is_empty() {

@@ -174,7 +174,7 @@ fn host_modules_form_no_cycle() {
 #[test]
 fn the_leaves_stay_leaves() {
     let g = graph();
-    for leaf in ["events", "ext_id", "panel_table", "deadlines"] {
+    for leaf in ["events", "ext_id", "panel_table", "deadlines", "uses"] {
         let deps = &g[leaf];
         let allowed: BTreeSet<String> = ["ext_id".to_owned()].into();
         assert!(

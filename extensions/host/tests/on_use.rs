@@ -1,6 +1,8 @@
 //! Activation on first use: an `on_use` extension is listed idle with its
-//! declared names, and the first call of its command or tool spawns it
-//! (real subprocesses of the scripted fixture).
+//! declared names, and the first call of its command or tool spawns it;
+//! a failure (on its first use or after ready) puts it back to idle within
+//! the restart budget, and a panel key never starts it (real subprocesses
+//! of the scripted fixture).
 
 #[path = "support/support.rs"]
 mod support;
@@ -9,8 +11,8 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 use support::*;
-use zot_ext_host::HostError;
-use zot_ext_protocol::rpc::ExtState;
+use zot_ext_host::{HostError, HostEvent, PanelKey};
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
 
 /// The scripted fixture at `root/name`, made `on_use` with `contributes`.
 fn on_use(root: &Path, name: &str, plan: Value, contributes: Value) -> std::path::PathBuf {
@@ -21,12 +23,6 @@ fn on_use(root: &Path, name: &str, plan: Value, contributes: Value) -> std::path
     m["contributes"] = contributes;
     std::fs::write(&path, m.to_string()).unwrap();
     dir
-}
-
-fn starts(dir: &Path) -> usize {
-    std::fs::read_to_string(dir.join("starts"))
-        .map(|s| s.lines().count())
-        .unwrap_or(0)
 }
 
 fn state_of(host: &zot_ext_host::Host, name: &str) -> ExtState {
@@ -111,7 +107,7 @@ async fn concurrent_first_uses_share_one_spawn() {
 }
 
 #[tokio::test]
-async fn a_failed_first_spawn_fails_the_call_with_its_error_and_log() {
+async fn a_failed_first_spawn_fails_the_call_and_the_next_uses_retry_within_the_budget() {
     let env = Env::new();
     let dir = on_use(
         &env.global_dir(),
@@ -120,19 +116,182 @@ async fn a_failed_first_spawn_fails_the_call_with_its_error_and_log() {
         wx_contributes(),
     );
     let (host, _rx) = start(env.config()).await;
+    let log = env.log_path("wx").display().to_string();
+    // Within the budget (3 restarts in 5 minutes), each use fails with its
+    // error and log, and it is idle again with its names listed.
+    for n in 1..=3 {
+        let e = host.call_tool("weather", json!({})).await.unwrap_err();
+        let msg = e.to_string();
+        assert!(matches!(e, HostError::NotStartable { .. }), "{msg}");
+        assert!(msg.contains("wx") && msg.contains("first use"), "{msg}");
+        assert!(msg.contains("status 3") && msg.contains(&log), "{msg}");
+        assert_eq!(starts(&dir), n);
+        assert_eq!(state_of(&host, "wx"), ExtState::Idle);
+        assert_eq!(host.tools().len(), 1);
+    }
+    // The fourth failure spends it: down, with what to do, no more spawns.
     let e = host.call_tool("weather", json!({})).await.unwrap_err();
     let msg = e.to_string();
-    assert!(matches!(e, HostError::NotStartable { .. }), "{msg}");
-    assert!(msg.contains("wx") && msg.contains("first use"), "{msg}");
     assert!(
-        msg.contains(&env.log_path("wx").display().to_string()),
+        msg.contains("failed to start 4 times") && msg.contains("restart"),
         "{msg}"
     );
+    assert_eq!(starts(&dir), 4);
+    let s = summary(&host, "wx");
+    assert_eq!(s.state, ExtState::Failed);
+    let err = s.error.unwrap();
+    assert!(
+        err.contains("'wx'") && err.contains(&log) && err.contains("ext_restart"),
+        "{err}"
+    );
+    assert!(host.tools().is_empty());
+    let e = host.call_tool("weather", json!({})).await.unwrap_err();
+    assert!(matches!(e, HostError::UnknownTool(_)), "{e}");
+    assert_eq!(starts(&dir), 4);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_crash_after_ready_rests_idle_and_the_next_use_starts_it_again() {
+    let env = Env::new();
+    let mut plan = wx_plan();
+    plan["crash_after_ready"] = json!(0.3);
+    plan["crash_starts"] = json!(1);
+    let dir = on_use(&env.global_dir(), "wx", plan, wx_contributes());
+    let (host, mut rx) = start(env.config()).await;
+    host.call_tool("weather", json!({})).await.unwrap();
+    // The crash is reported, and no restart is scheduled: it rests.
+    let ev = wait_event(&mut rx, |e| {
+        matches!(
+            e,
+            HostEvent::Ui(UiEvent::ExtError { .. } | UiEvent::ExtRestarting { .. })
+        )
+    })
+    .await;
+    assert!(
+        matches!(&ev, HostEvent::Ui(UiEvent::ExtError { message, .. }) if message.contains("status 5")),
+        "{ev:?}"
+    );
+    within(20, || state_of(&host, "wx") == ExtState::Idle).await;
+    let s = summary(&host, "wx");
+    assert_eq!(s.last_exit.as_deref(), Some("status 5"));
+    assert_eq!(s.restarts, 1, "it spent one restart of its budget");
+    // The doctor tells the author, though it starts again on its next use.
+    let d = zot_ext_host::doctor::judge(&host.report());
+    assert!(
+        d.problems
+            .iter()
+            .any(|p| p.contains("failed on its last use")),
+        "{:?}",
+        d.problems
+    );
+    // Its declared names are listed again while it rests.
+    assert_eq!(host.tools()[0].description.as_deref(), Some("declared"));
     assert_eq!(starts(&dir), 1);
-    // It is idle again with its names listed; the next use tries again.
-    assert_eq!(state_of(&host, "wx"), ExtState::Idle);
-    assert_eq!(host.tools().len(), 1);
+    host.call_tool("weather", json!({})).await.unwrap();
+    assert_eq!(starts(&dir), 2);
+    assert_eq!(state_of(&host, "wx"), ExtState::Ready);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn crashes_in_calls_fail_them_and_share_the_budget_then_it_stays_crashed() {
+    let env = Env::new();
+    let mut plan = wx_plan();
+    plan["tools"] = json!({"weather": {"exit": 5}});
+    let dir = on_use(&env.global_dir(), "wx", plan, wx_contributes());
+    let (host, _rx) = start(env.config()).await;
+    let log = env.log_path("wx").display().to_string();
+    for n in 1..=4 {
+        let e = host.call_tool("weather", json!({})).await.unwrap_err();
+        assert!(matches!(e, HostError::Exited { .. }), "{e}");
+        assert!(e.to_string().contains(&log), "{e}");
+        assert_eq!(starts(&dir), n);
+        let rests = if n < 4 {
+            ExtState::Idle
+        } else {
+            ExtState::Crashed
+        };
+        within(20, || state_of(&host, "wx") == rests).await;
+    }
+    let err = summary(&host, "wx").error.unwrap();
+    assert!(
+        err.contains("'wx'")
+            && err.contains(&log)
+            && err.contains("crashed 4 times")
+            && err.contains("ext_restart"),
+        "{err}"
+    );
+    assert!(host.tools().is_empty());
+    // A restart by the user gives it a fresh budget.
+    host.restart("wx").await.unwrap();
+    assert_eq!(state_of(&host, "wx"), ExtState::Ready);
+    assert_eq!(summary(&host, "wx").restarts, 0);
+    assert_eq!(starts(&dir), 5);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn restart_never_leaves_a_crashed_on_use_extension_down() {
+    let env = Env::new();
+    let mut plan = wx_plan();
+    plan["tools"] = json!({"weather": {"exit": 5}});
+    let dir = on_use(&env.global_dir(), "wx", plan, wx_contributes());
+    let path = dir.join("extension.json");
+    let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    m["restart"] = json!("never");
+    std::fs::write(&path, m.to_string()).unwrap();
+    let (host, _rx) = start(env.config()).await;
     host.call_tool("weather", json!({})).await.unwrap_err();
+    within(20, || state_of(&host, "wx") == ExtState::Exited).await;
+    let e = host.call_tool("weather", json!({})).await.unwrap_err();
+    assert!(matches!(e, HostError::UnknownTool(_)), "{e}");
+    assert_eq!(starts(&dir), 1);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_panel_key_never_starts_an_on_use_extension() {
+    let env = Env::new();
+    let plan = json!({
+        "panels": true,
+        "register":[{"type":"register_command","name":"board"}],
+        "commands":{"board":{"response":{"action":"open_panel","open_panel":{"id":"wx-board","title":"Board","lines":["a"]}}}}
+    });
+    let dir = on_use(
+        &env.global_dir(),
+        "wx",
+        plan,
+        json!({"commands":[{"name":"board"}]}),
+    );
+    let (host, mut rx) = start(env.config()).await;
+    // Idle: it owns no panel, so a key for any panel is unknown.
+    let e = host
+        .panel_key("wx-board", PanelKey::Rune, Some("x".into()))
+        .unwrap_err();
+    assert!(matches!(e, HostError::UnknownPanel(_)), "{e}");
+    assert_eq!(starts(&dir), 0);
+    host.invoke_command("board", "").await.unwrap();
+    assert_eq!(host.open_panels(), vec![("wx-board".into(), "wx".into())]);
+    // `delete` crashes the fixture: its panel closes and it rests idle.
+    host.panel_key("wx-board", PanelKey::Delete, None).unwrap();
+    within(20, || state_of(&host, "wx") == ExtState::Idle).await;
+    assert!(host.open_panels().is_empty());
+    // A key for the closed panel gets one status, and starts nothing.
+    host.panel_key("wx-board", PanelKey::Rune, Some("y".into()))
+        .unwrap();
+    let ev = wait_event(&mut rx, |e| {
+        matches!(e, HostEvent::Ui(UiEvent::ExtStatus { .. }))
+    })
+    .await;
+    assert!(
+        matches!(&ev, HostEvent::Ui(UiEvent::ExtStatus { text, .. }) if text.contains("open it again with its command")),
+        "{ev:?}"
+    );
+    assert_eq!(starts(&dir), 1);
+    assert_eq!(state_of(&host, "wx"), ExtState::Idle);
+    // Its command starts it again, and the panel opens again.
+    host.invoke_command("board", "").await.unwrap();
     assert_eq!(starts(&dir), 2);
     host.shutdown().await;
 }
@@ -146,6 +305,26 @@ async fn a_first_use_during_shutdown_is_refused_without_a_spawn() {
     let e = host.call_tool("weather", json!({})).await.unwrap_err();
     assert!(e.to_string().contains("shutting down"), "{e}");
     assert_eq!(starts(&dir), 0);
+}
+
+#[tokio::test]
+async fn a_first_use_cut_short_by_shutdown_fails_clearly_and_leaves_no_process() {
+    let env = Env::new();
+    let mut plan = wx_plan();
+    plan["delay_hello"] = json!(1.0);
+    let dir = on_use(&env.global_dir(), "wx", plan, wx_contributes());
+    let (host, _rx) = start(env.config()).await;
+    let call = {
+        let host = host.clone();
+        tokio::spawn(async move { host.call_tool("weather", json!({})).await })
+    };
+    within(20, || starts(&dir) == 1).await;
+    host.shutdown().await;
+    let e = call.await.unwrap().unwrap_err();
+    assert!(e.to_string().contains("shutting down"), "{e}");
+    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
+    assert!(!Path::new(&format!("/proc/{}", pid.trim())).exists());
+    assert_eq!(starts(&dir), 1);
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 use support::*;
 use zot_ext_host::{HostEvent, ToolCallVerdict};
-use zot_ext_protocol::rpc::{ExtState, ExtensionSummary, UiEvent};
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::{Permission, PermissionGrant};
 
 /// Adds `permissions` to the manifest in `dir` (or removes it for `Null`).
@@ -27,10 +27,6 @@ fn set_permissions(dir: &Path, permissions: Value) {
         obj.insert("permissions".into(), permissions);
     }
     std::fs::write(&file, m.to_string()).unwrap();
-}
-
-fn summary(host: &zot_ext_host::Host, name: &str) -> ExtensionSummary {
-    host.list().into_iter().find(|s| s.name == name).unwrap()
 }
 
 /// Waits for the notify `message` of `ext`, collecting every UI event and

@@ -42,10 +42,6 @@ async fn ask(host: &Host, tool: &str, args: Value) -> String {
     }
 }
 
-fn summary(host: &Host, name: &str) -> zot_ext_protocol::rpc::ExtensionSummary {
-    host.list().into_iter().find(|s| s.name == name).unwrap()
-}
-
 /// Pids whose command line mentions `needle` (bwrap and the extension).
 fn pids_mentioning(needle: &Path) -> Vec<i32> {
     let needle = needle.to_string_lossy().into_owned();

@@ -8,37 +8,13 @@
 #[path = "support/support.rs"]
 mod support;
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 use support::*;
-use zot_ext_host::{Host, HostEvent};
-use zot_ext_protocol::rpc::{ExtState, ExtensionSummary, UiEvent};
+use zot_ext_host::HostEvent;
+use zot_ext_protocol::rpc::{ExtState, UiEvent};
 use zot_ext_protocol::PanelKey;
-
-/// How many times the fixture in `dir` was started (one line per start).
-fn starts(dir: &Path) -> usize {
-    std::fs::read_to_string(dir.join("starts"))
-        .map(|s| s.lines().count())
-        .unwrap_or(0)
-}
-
-fn summary(host: &Host, name: &str) -> ExtensionSummary {
-    host.list()
-        .into_iter()
-        .find(|s| s.name == name)
-        .expect("listed")
-}
-
-/// Waits up to `secs` for `cond`, polling (a deadline, not a timing claim).
-async fn within(secs: u64, mut cond: impl FnMut() -> bool) {
-    let end = Instant::now() + Duration::from_secs(secs);
-    while !cond() {
-        assert!(Instant::now() < end, "condition never held in {secs} s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
 
 fn tool_ext(extra: serde_json::Value) -> serde_json::Value {
     let mut plan = json!({

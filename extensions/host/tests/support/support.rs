@@ -5,12 +5,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tempfile::TempDir;
 use tokio::sync::mpsc::Receiver;
 use zot_ext_host::{Host, HostConfig, HostEvent};
+use zot_ext_protocol::rpc::ExtensionSummary;
 
 /// The real Python interpreter (not the pyenv shim, which is slow to start).
 pub fn python() -> PathBuf {
@@ -211,4 +212,29 @@ pub fn rss_kib() -> u64 {
         .find(|l| l.starts_with("VmRSS:"))
         .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
         .unwrap_or(0)
+}
+
+/// How many times the scripted fixture in `dir` was started (it writes a
+/// line to `./starts` per start).
+pub fn starts(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("starts"))
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+}
+
+/// Extension `name` as `ext_list` shows it; panics when it is not listed.
+pub fn summary(host: &Host, name: &str) -> ExtensionSummary {
+    host.list()
+        .into_iter()
+        .find(|s| s.name == name)
+        .expect("listed")
+}
+
+/// Waits up to `secs` for `cond`, polling (a deadline, not a timing claim).
+pub async fn within(secs: u64, mut cond: impl FnMut() -> bool) {
+    let end = Instant::now() + Duration::from_secs(secs);
+    while !cond() {
+        assert!(Instant::now() < end, "condition never held in {secs} s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
