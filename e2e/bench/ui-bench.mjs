@@ -203,7 +203,13 @@ async function sessionBench({ env = {}, unset = [], shots = false } = {}) {
           : requestAnimationFrame(check);
         check();
       });`);
+    const web = processTree(app.pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+    // The web process's main-thread CPU time over each scroll: unlike frame
+    // times, it does not count time the thread waited for a CPU, so it
+    // compares the two scrolls fairly on a loaded machine.
+    const cpu0 = mainThreadMs(web.pid);
     const scroll = await s.exec(scrollScript(`document.querySelector('[data-test=transcript]')`));
+    scroll.cpu = mainThreadMs(web.pid) - cpu0;
     let top = null;
     if (shots) {
       // Look at it: the middle of the session, and its very top.
@@ -230,9 +236,11 @@ async function sessionBench({ env = {}, unset = [], shots = false } = {}) {
       for (let i = 0; i < 200 && inner.scrollHeight < 60000; i++) inner.insertAdjacentHTML('beforeend', one);
       floor.scrollTop = floor.scrollHeight;`);
     await sleep(300);
+    const fcpu0 = mainThreadMs(web.pid);
     const floor = await s.exec(scrollScript(`document.getElementById('bench-floor')`));
+    const floorCpu = mainThreadMs(web.pid) - fcpu0;
     await s.exec(`document.getElementById('bench-floor').remove()`);
-    return { open, scroll, floor: floor.frames, top };
+    return { open, scroll, floor: floor.frames, floorCpu, top };
   } finally {
     await app.stop();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -339,7 +347,7 @@ if (only) {
   const brief = {
     startup: st,
     keys: k && { p50: pct(k.samples, 50), p95: pct(k.samples, 95), max: Math.max(...k.samples), floor95: pct(k.floor, 95), pss: k.pss, parts: partRows(k.parts) },
-    session: sess && { open: sess.open, scroll: fstats(sess.scroll.frames), floor: fstats(sess.floor), maxRows: sess.scroll.maxRows, top: sess.top },
+    session: sess && { open: sess.open, scroll: fstats(sess.scroll.frames), floor: fstats(sess.floor), maxRows: sess.scroll.maxRows, top: sess.top, cpu: sess.scroll.cpu, floorCpu: sess.floorCpu },
     sessionCompositing: sessGl && { scroll: fstats(sessGl.scroll.frames), floor: fstats(sessGl.floor) },
     stream: stream && { ...stream, frames: fstats(stream.frames), idleFrames: fstats(stream.idleFrames), perSecond: stream.perSecond.map(Math.round).join(" ") },
   };
@@ -376,6 +384,7 @@ function partRows(parts) {
 const st0 = fstats(stream.frames);
 const stIdle = fstats(stream.idleFrames);
 const busyMs = (x) => `${x.toFixed(0)} ms`;
+const cpuPerFrame = (cpu, f) => ms(cpu / f.n);
 const frameRow = (what, f) => `| ${what} | ${ms(f.max)} | ${ms(f.p95)} | ${ms(f.p50)} | ${f.over50} of ${f.n} |`;
 
 const section = `<!-- desktop-bench:start -->
@@ -410,12 +419,12 @@ ${partRows(k.parts)}
 Scrolling the session: ${FLICKS} frames of 1500 px up, ${JUMPS} jumps to other places, the top, ${FLICKS} frames down. The floor
 scrolls the same steps over a static copy of the mounted rows laid over the transcript (same size, same CSS, no script).
 
-| frames while scrolling | longest | p95 | p50 | over 50 ms |
-|---|---|---|---|---|
-${frameRow("zot", sc)}
-${frameRow("floor: static copy, same window", scFloor)}
-${frameRow("zot, compositing forced on (Mesa's software GL)", gl)}
-${frameRow("floor, compositing forced on", glFloor)}
+| frames while scrolling | longest | p95 | p50 | over 50 ms | web process main thread CPU, per frame |
+|---|---|---|---|---|---|
+${frameRow("zot", sc)} ${cpuPerFrame(sess.scroll.cpu, sc)} |
+${frameRow("floor: static copy, same window", scFloor)} ${cpuPerFrame(sess.floorCpu, scFloor)} |
+${frameRow("zot, compositing forced on (Mesa's software GL)", gl)} ${cpuPerFrame(sessGl.scroll.cpu, gl)} |
+${frameRow("floor, compositing forced on", glFloor)} ${cpuPerFrame(sessGl.floorCpu, glFloor)} |
 
 Streaming: the fake server sends a ${STREAM_TOKENS.toLocaleString("en").replace(",", " ")}-token markdown answer (headings, paragraphs, lists,
 code blocks; ${stream.shown.chars} characters shown, ${stream.shown.blocks} blocks, ${stream.shown.copies} copy buttons on ${stream.shown.pres} code blocks)
