@@ -12,16 +12,19 @@
 //      against a floor: keydown → the next animation frame, no IPC;
 //   3. a 10 000-message session: page start → rows shown, then every
 //      frame while scrolling it: fast flicks up to the top, scrollbar-like
-//      jumps, flicks back down.
+//      jumps, flicks back down;
+//   4. a 50 000-token answer streamed at 200 tokens/s by the fake LLM
+//      server: every frame while it streams, and the web process's main
+//      thread CPU time per second, against the same page idle.
 // ZOT_E2E_BIN and ZOT_BARE_BIN name the two binaries. UI_BENCH_ONLY=
-// startup,keys,session runs a subset and prints it without touching
+// startup,keys,session,stream runs a subset and prints it without touching
 // docs/performance.md.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startApp, launchWindow, send, ROOT, TODO } from "../lib/app.mjs";
 import { sessionFile } from "../lib/session.mjs";
-import { webProcessEnv } from "../lib/proc.mjs";
+import { processTree, webProcessEnv } from "../lib/proc.mjs";
 import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
 
 const KEYS = 200;
@@ -200,7 +203,13 @@ async function sessionBench({ env = {}, unset = [], shots = false } = {}) {
           : requestAnimationFrame(check);
         check();
       });`);
+    const web = processTree(app.pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+    // The web process's main-thread CPU time over each scroll: unlike frame
+    // times, it does not count time the thread waited for a CPU, so it
+    // compares the two scrolls fairly on a loaded machine.
+    const cpu0 = mainThreadMs(web.pid);
     const scroll = await s.exec(scrollScript(`document.querySelector('[data-test=transcript]')`));
+    scroll.cpu = mainThreadMs(web.pid) - cpu0;
     let top = null;
     if (shots) {
       // Look at it: the middle of the session, and its very top.
@@ -227,12 +236,96 @@ async function sessionBench({ env = {}, unset = [], shots = false } = {}) {
       for (let i = 0; i < 200 && inner.scrollHeight < 60000; i++) inner.insertAdjacentHTML('beforeend', one);
       floor.scrollTop = floor.scrollHeight;`);
     await sleep(300);
+    const fcpu0 = mainThreadMs(web.pid);
     const floor = await s.exec(scrollScript(`document.getElementById('bench-floor')`));
+    const floorCpu = mainThreadMs(web.pid) - fcpu0;
     await s.exec(`document.getElementById('bench-floor').remove()`);
-    return { open, scroll, floor: floor.frames, top };
+    return { open, scroll, floor: floor.frames, floorCpu, top };
   } finally {
     await app.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The streaming case: STREAM_TOKENS tokens at STREAM_RATE a second. */
+const STREAM_TOKENS = 50000;
+const STREAM_RATE = 200;
+/** How long the idle page is measured for, before the answer is asked for. */
+const STREAM_IDLE_MS = 10000;
+
+/** CPU time (ms) the main thread of process `pid` has used: its utime and
+ * stime, in clock ticks of 10 ms. The web process's main thread is the one
+ * that runs the page's script, style, layout and paint. */
+function mainThreadMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+/** The page's frames, timed by a requestAnimationFrame loop that records
+ * each frame's length from when `window.__frames.on` is set. */
+const FRAME_PROBE = `
+  const f = window.__frames = { on: false, list: [] };
+  let last = performance.now();
+  const tick = () => { const now = performance.now(); if (f.on) f.list.push(now - last); last = now; requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);`;
+
+/** Streams a long answer into a fresh window: the frames while it streams
+ * (and one second after, so the frame that finishes it counts), and the
+ * web process's main-thread busy time per second, against the same page
+ * idle for STREAM_IDLE_MS with the same frame probe running. */
+async function streamBench() {
+  const app = await startApp({ unset: [COMPOSITING] });
+  const { s } = app;
+  try {
+    const web = processTree(app.pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+    if (!web) throw new Error("no WebKitWebProcess under zot");
+    // The renderer loads on first use: load it now, so the idle page holds it too.
+    await send(s, "hello");
+    await s.until("the first answer", () => s.exec(`return !!document.querySelector('.row-assistant .markdown:not(.pending) pre')`));
+    const entryTypes = await s.exec(`return (window.PerformanceObserver && PerformanceObserver.supportedEntryTypes) || []`);
+    await s.exec(FRAME_PROBE);
+    await sleep(1000);
+    await s.exec(`window.__frames.on = true`);
+    const idle0 = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    await sleep(STREAM_IDLE_MS);
+    const idle1 = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    const idleFrames = await s.exec(`const l = window.__frames.list; window.__frames.list = []; return l`);
+    await send(s, `stream a long answer of ${STREAM_TOKENS} tokens at ${STREAM_RATE} tokens/s`);
+    const start = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    // Per-second busy time while it streams, read from /proc (nothing in the page).
+    const perSecond = [];
+    let prev = start;
+    const timeout = (STREAM_TOKENS / STREAM_RATE) * 1000 * 2 + 60000;
+    for (;;) {
+      await sleep(1000);
+      const now = { cpu: mainThreadMs(web.pid), at: performance.now() };
+      perSecond.push(((now.cpu - prev.cpu) / (now.at - prev.at)) * 1000);
+      prev = now;
+      if (!(await s.exec(`return !!document.querySelector('[data-test=busy]')`))) break;
+      if (now.at - start.at > timeout) throw new Error("the long answer did not finish streaming");
+    }
+    const end = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    await sleep(1000);
+    const frames = await s.exec(`window.__frames.on = false; return window.__frames.list`);
+    const shown = await s.exec(`
+      const rows = document.querySelectorAll('[data-test=transcript] .row-assistant');
+      const last = rows[rows.length - 1];
+      return { chars: last.textContent.length, blocks: last.querySelectorAll('.md-block').length,
+        copies: last.querySelectorAll('[data-test=code-copy]').length, pres: last.querySelectorAll('pre').length };`);
+    fs.writeFileSync(path.join(SHOTS, "long-answer-end.png"), await s.screenshot());
+    return {
+      frames,
+      idleFrames,
+      idleBusy: ((idle1.cpu - idle0.cpu) / (idle1.at - idle0.at)) * 1000,
+      busy: ((end.cpu - start.cpu) / (end.at - start.at)) * 1000,
+      perSecond,
+      seconds: (end.at - start.at) / 1000,
+      shown,
+      entryTypes,
+    };
+  } finally {
+    await app.stop();
   }
 }
 
@@ -247,14 +340,16 @@ const sess = want("session") ? await sessionBench({ shots: true, unset: [COMPOSI
 // runs through Mesa's software GL, which costs every scrolled frame tens
 // of ms even for a static page. This is why zot turns it off there.
 const sessGl = want("session") ? await sessionBench({ env: { [COMPOSITING]: "0" } }) : null;
+const stream = want("stream") ? await streamBench() : null;
 const loadAfter = os.loadavg();
 
 if (only) {
   const brief = {
     startup: st,
     keys: k && { p50: pct(k.samples, 50), p95: pct(k.samples, 95), max: Math.max(...k.samples), floor95: pct(k.floor, 95), pss: k.pss, parts: partRows(k.parts) },
-    session: sess && { open: sess.open, scroll: fstats(sess.scroll.frames), floor: fstats(sess.floor), maxRows: sess.scroll.maxRows, top: sess.top },
+    session: sess && { open: sess.open, scroll: fstats(sess.scroll.frames), floor: fstats(sess.floor), maxRows: sess.scroll.maxRows, top: sess.top, cpu: sess.scroll.cpu, floorCpu: sess.floorCpu },
     sessionCompositing: sessGl && { scroll: fstats(sessGl.scroll.frames), floor: fstats(sessGl.floor) },
+    stream: stream && { ...stream, frames: fstats(stream.frames), idleFrames: fstats(stream.idleFrames), perSecond: stream.perSecond.map(Math.round).join(" ") },
   };
   console.log(JSON.stringify(brief, null, 1));
   console.log(`screenshots: ${SHOTS}`);
@@ -286,6 +381,10 @@ function partRows(parts) {
     row("event → panel DOM updated (page: handler, Svelte)", ok.map((p) => p.dom - p.event)),
   ].join("\n");
 }
+const st0 = fstats(stream.frames);
+const stIdle = fstats(stream.idleFrames);
+const busyMs = (x) => `${x.toFixed(0)} ms`;
+const cpuPerFrame = (cpu, f) => ms(cpu / f.n);
 const frameRow = (what, f) => `| ${what} | ${ms(f.max)} | ${ms(f.p95)} | ${ms(f.p50)} | ${f.over50} of ${f.n} |`;
 
 const section = `<!-- desktop-bench:start -->
@@ -314,16 +413,29 @@ ${partRows(k.parts)}
 |---|---|---|---|
 | open a 10 000-message session: page start → its last rows shown with their markdown | ${sess.open.early ? "≤ " : ""}${ms(sess.open.shown)} (transcript read ${ms(sess.open.loaded)}; ${sess.open.rows} rows in the DOM) | ≤ 1000 ms | ${met(sess.open.shown <= 1000)} |
 | scroll it (below): no frame over 50 ms | longest ${ms(sc.max)}, ${sc.over50} of ${sc.n} frames over 50 ms; at most ${sess.scroll.maxRows} rows in the DOM | no long frames | ${met(sc.over50 === 0)} |
+| scroll it: p95 frame against the static floor's | ${(sc.p95 / scFloor.p95).toFixed(2)}× (${ms(sc.p95)} / ${ms(scFloor.p95)}) | ≤ 1.5× | ${met(sc.p95 <= 1.5 * scFloor.p95)} |
+| stream a ${STREAM_TOKENS.toLocaleString("en").replace(",", " ")}-token answer at ${STREAM_RATE} tokens/s (below): no frame over 50 ms | longest ${ms(st0.max)}, ${st0.over50} of ${st0.n} frames over 50 ms | no long frames | ${met(st0.over50 === 0)} |
 
 Scrolling the session: ${FLICKS} frames of 1500 px up, ${JUMPS} jumps to other places, the top, ${FLICKS} frames down. The floor
 scrolls the same steps over a static copy of the mounted rows laid over the transcript (same size, same CSS, no script).
 
-| frames while scrolling | longest | p95 | p50 | over 50 ms |
-|---|---|---|---|---|
-${frameRow("zot", sc)}
-${frameRow("floor: static copy, same window", scFloor)}
-${frameRow("zot, compositing forced on (Mesa's software GL)", gl)}
-${frameRow("floor, compositing forced on", glFloor)}
+| frames while scrolling | longest | p95 | p50 | over 50 ms | web process main thread CPU, per frame |
+|---|---|---|---|---|---|
+${frameRow("zot", sc)} ${cpuPerFrame(sess.scroll.cpu, sc)} |
+${frameRow("floor: static copy, same window", scFloor)} ${cpuPerFrame(sess.floorCpu, scFloor)} |
+${frameRow("zot, compositing forced on (Mesa's software GL)", gl)} ${cpuPerFrame(sessGl.scroll.cpu, gl)} |
+${frameRow("floor, compositing forced on", glFloor)} ${cpuPerFrame(sessGl.floorCpu, glFloor)} |
+
+Streaming: the fake server sends a ${STREAM_TOKENS.toLocaleString("en").replace(",", " ")}-token markdown answer (headings, paragraphs, lists,
+code blocks; ${stream.shown.chars} characters shown, ${stream.shown.blocks} blocks, ${stream.shown.copies} copy buttons on ${stream.shown.pres} code blocks)
+at ${STREAM_RATE} tokens/s, a delta every 10 ms; it took ${stream.seconds.toFixed(0)} s. Frames are timed by a requestAnimationFrame loop in the page, which
+also runs for the idle page. Busy time is the CPU time of the web process's main thread (script, style, layout, paint),
+from /proc, per second of wall time${stream.entryTypes.includes("long-animation-frame") ? "" : " (this WebKit has no long-animation-frame or long-task entries: it lists " + (stream.entryTypes.join(", ") || "none") + ")"}.
+
+| frames | longest | p95 | p50 | over 50 ms | main thread busy per second |
+|---|---|---|---|---|---|
+| zot, streaming | ${ms(st0.max)} | ${ms(st0.p95)} | ${ms(st0.p50)} | ${st0.over50} of ${st0.n} | ${busyMs(stream.busy)} on average, ${busyMs(Math.max(...stream.perSecond))} in the busiest second |
+| the same page, idle | ${ms(stIdle.max)} | ${ms(stIdle.p95)} | ${ms(stIdle.p50)} | ${stIdle.over50} of ${stIdle.n} | ${busyMs(stream.idleBusy)} |
 
 Idle PSS of zot with the Python todo extension running (after the keypress run): ${mb(k.pss.kb)} over ${k.pss.names.length} processes.
 <!-- desktop-bench:end -->`;

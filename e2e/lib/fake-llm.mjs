@@ -12,6 +12,10 @@
 //                     for the tool card's diff;
 //   "run bash"      → a bash call printing 30 lines, one in ANSI red, then
 //                     exiting 3, for the bash card;
+//   "stream a long answer of N tokens at R tokens/s" → a markdown answer of
+//                     N tokens (headings, paragraphs, lists, code blocks;
+//                     longAnswer) streamed at R tokens a second, a few
+//                     tokens per delta, for the streaming bench;
 //   anything else   → a short streamed markdown answer.
 import http from "node:http";
 
@@ -41,6 +45,71 @@ function sse(res, events, record, delayMs = 0) {
     setTimeout(next, delayMs);
   };
   next();
+}
+
+/** A long markdown answer as `n` tokens (a word with its leading space, or
+ * a piece of markdown syntax, counts as one), cycling through the shapes a
+ * real answer has: a heading, paragraphs with inline code, bold and links,
+ * a list, a fenced code block. */
+export function longAnswer(n) {
+  const out = [];
+  const words = "the agent reads each file once and keeps what it learned so that the next step can use it without asking again".split(" ");
+  for (let s = 0; out.length < n; s++) {
+    out.push(`${s ? "\n\n" : ""}## Part`, ` ${s}`, "\n\n");
+    for (let p = 0; p < 2; p++) {
+      for (let w = 0; w < 60; w++) {
+        const word = words[(s * 7 + p * 13 + w) % words.length];
+        out.push(
+          w === 17 ? " **" + word + "**" : w === 33 ? " `" + word + "()`" : w === 48 ? ` [${word}](https://example.com/${s})` : ` ${word}`,
+        );
+      }
+      out.push(".", "\n\n");
+    }
+    for (let i = 0; i < 5; i++) out.push("- item", ` ${s}.${i}`, " of", " the", " list", "\n");
+    out.push("\n```rust", "\n");
+    for (let l = 0; l < 8; l++) out.push("fn", ` step_${s}_${l}`, "(x:", " u32)", " ->", " u32", " {", ` x + ${l}`, " }", "\n");
+    out.push("```");
+  }
+  return out.slice(0, n);
+}
+
+/** Streams `events` with the text deltas paced at `rate` tokens a second:
+ * every 10 ms, one delta with the tokens due by then. */
+function sseAtRate(res, events, tokens, rate, record) {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+  });
+  const frame = ([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  const [head, tail] = [events.slice(0, 2), events.slice(2)];
+  for (const e of head) res.write(frame(e));
+  const t0 = Date.now();
+  let sent = 0;
+  res.on("close", () => {
+    if (sent < tokens.length) record.cut = true;
+  });
+  const tick = () => {
+    if (res.destroyed) return;
+    const due = Math.min(tokens.length, Math.floor(((Date.now() - t0) / 1000) * rate));
+    if (due > sent) {
+      const text = tokens.slice(sent, due).join("");
+      sent = due;
+      res.write(
+        frame([
+          "content_block_delta",
+          {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "text_delta", text },
+          },
+        ]),
+      );
+    }
+    if (sent < tokens.length) return void setTimeout(tick, 10);
+    for (const e of tail) res.write(frame(e));
+    res.end();
+  };
+  tick();
 }
 
 function message(blocks, stop) {
@@ -132,6 +201,12 @@ export async function startFakeLlm() {
       if (/stream slowly/i.test(text)) {
         const words = Array.from({ length: 120 }, (_, i) => `word${i}`).join(" ");
         return sse(res, message([{ type: "text", text: `Slow start. ${words}` }], "end_turn"), record, 100);
+      }
+      const long = /stream a long answer of (\d+) tokens at (\d+) tokens\/s/i.exec(text);
+      if (long) {
+        // message_start and content_block_start, then the paced deltas, then the rest.
+        const events = message([{ type: "text", text: "" }], "end_turn");
+        return sseAtRate(res, events, longAnswer(Number(long[1])), Number(long[2]), record);
       }
       if (/xss/i.test(text)) {
         return sse(res, message([{ type: "text", text: `Inert: ${XSS.join(" ")} \u001b[2J end` }], "end_turn"));
