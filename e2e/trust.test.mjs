@@ -39,6 +39,8 @@ test("banner, trust by keyboard, then the project's command works; Settings revo
 
   await s.click(await s.find("[data-test=nav-settings]"));
   await s.until("the trusted folder", async () => (await s.texts("[data-test=trusted-folder]")).length === 1);
+  // Settings grew (notifications) above this list: show it, not the form.
+  await s.exec(`document.querySelector('[data-test=trusted-folder]').scrollIntoView({ block: 'center' })`);
   await shot(s, "trust-settings.png");
   await s.click(await s.find("[data-test=trust-revoke]"));
   await s.until("no trusted folders", () => s.exec(`return !!document.querySelector('[data-test=trusted-none]')`));

@@ -287,7 +287,9 @@ fn open_path(app: &AppHandle, path: &std::path::Path) -> IpcResult<()> {
 
 /// Debug builds only: a folder that [`pick_folder`] returns without opening
 /// the native dialog, so the E2E suite can drive the actions behind it
-/// (WebDriver cannot reach a GTK dialog). A release binary ignores it.
+/// (WebDriver cannot reach a GTK dialog). A release binary has no such
+/// variable at all.
+#[cfg(debug_assertions)]
 pub const TEST_PICK_FOLDER: &str = "ZOT_TEST_PICK_FOLDER";
 
 /// A native folder picker for "install from a folder", "New extension…"
