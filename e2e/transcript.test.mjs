@@ -59,6 +59,13 @@ test("scrolling to the top reaches the first message with the DOM still small", 
 
 test("a row above the viewport that changes height does not move what is on screen", async () => {
   await s.exec(`const sc = document.querySelector('[data-test=transcript]'); sc.scrollTop = (sc.scrollHeight - sc.clientHeight) / 2;`);
+  // A jump mounts only the viewport's rows; the overscan above it comes
+  // back once scrolling has settled (150 ms and two quiet frames).
+  await s.until("rows mounted above the viewport after the jump", () =>
+    s.exec(`
+      const sc = document.querySelector('[data-test=transcript]').getBoundingClientRect();
+      return [...document.querySelectorAll('.transcript .slot')].some(e => e.getBoundingClientRect().bottom < sc.top - 20);`),
+  );
   await frames(3);
   const shotDir = scratchDir("zot-e2e-shots-");
   fs.writeFileSync(path.join(shotDir, "long-session-middle.png"), await s.screenshot());
