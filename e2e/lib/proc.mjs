@@ -40,3 +40,9 @@ export function webProcessEnv(pid, name) {
   if (!web) throw new Error(`no WebKitWebProcess under pid ${pid}`);
   return environ(web.pid).get(name);
 }
+
+/** Bytes process `pid` has read through read() and the like, files and
+ * /proc included (its /proc/PID/io `rchar`). */
+export function bytesRead(pid) {
+  return Number(/^rchar:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/io`, "utf8"))[1]);
+}

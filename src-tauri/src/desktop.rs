@@ -14,6 +14,8 @@ mod pace;
 mod project;
 mod renderer;
 mod settings;
+#[cfg(target_os = "linux")]
+mod webkit_memory;
 
 use std::path::PathBuf;
 
@@ -98,6 +100,9 @@ impl Desktop {
 pub fn run(opts: BackendOptions) -> i32 {
     // Before any thread starts or WebKit reads its environment.
     renderer::apply();
+    // Before Tauri builds the window's web context.
+    #[cfg(target_os = "linux")]
+    webkit_memory::install();
     let ctx = RunContext::from_options(&opts);
     let (ready_tx, ready_rx) = watch::channel(false);
     let desktop = Desktop {
@@ -150,6 +155,10 @@ pub fn run(opts: BackendOptions) -> i32 {
                     Err(e) => eprintln!("zot: cannot install signal handlers ({e}); Ctrl-C will not stop extensions cleanly"),
                 }
             });
+            #[cfg(target_os = "linux")]
+            if !webkit_memory::applied() {
+                eprintln!("zot: WebKit's memory check could not be slowed down; the page may stall for a frame every 30 s");
+            }
             let handle = app.handle().clone();
             project::set_title(&handle, &opts.cwd);
             tauri::async_runtime::spawn(async move {
