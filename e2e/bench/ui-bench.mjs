@@ -310,22 +310,19 @@ async function streamBench() {
     const idleFrames = await s.exec(`const l = window.__frames.list; window.__frames.list = []; window.__frames.long = []; return l`);
     await send(s, `stream a long answer of ${STREAM_TOKENS} tokens at ${STREAM_RATE} tokens/s`);
     const start = { cpu: mainThreadMs(web.pid), at: performance.now(), wall: Date.now(), steal: stealMs() };
-    // Per-second busy time while it streams, read from /proc (nothing in the
-    // page), and the machine's steal time in each second.
-    const perSecond = [];
+    // Once a second while it streams, from /proc (nothing in the page): the
+    // main thread's CPU time and the machine's steal time.
     const seconds = [start];
-    let prev = start;
     const timeout = (STREAM_TOKENS / STREAM_RATE) * 1000 * 2 + 60000;
     for (;;) {
       await sleep(1000);
       const now = { cpu: mainThreadMs(web.pid), at: performance.now(), wall: Date.now(), steal: stealMs() };
-      perSecond.push(((now.cpu - prev.cpu) / (now.at - prev.at)) * 1000);
       seconds.push(now);
-      prev = now;
       if (!(await s.exec(`return !!document.querySelector('[data-test=busy]')`))) break;
       if (now.at - start.at > timeout) throw new Error("the long answer did not finish streaming");
     }
     const end = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    const perSecond = seconds.slice(1).map((now, i) => ((now.cpu - seconds[i].cpu) / (now.at - seconds[i].at)) * 1000);
     await sleep(1000);
     const { list: frames, long } = await s.exec(`window.__frames.on = false; return window.__frames`);
     // Each long frame: when in the stream, and the steal time of the poll
