@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { spawn, execFileSync } from "node:child_process";
 import { startApp, send } from "../lib/app.mjs";
-import { processTree } from "../lib/proc.mjs";
+import { webProcess } from "../lib/proc.mjs";
 import { sleep, fstats } from "./measure.mjs";
 
 const TOKENS = Number(process.env.TOKENS ?? 50000);
@@ -103,7 +103,7 @@ const app = await startApp({ unset: ["WEBKIT_DISABLE_COMPOSITING_MODE"] });
 const { s } = app;
 const out = fs.mkdtempSync(path.join(os.tmpdir(), "zot-trace-"));
 try {
-  const web = processTree(app.pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+  const web = webProcess(app.pid);
   await send(s, "hello");
   await s.until("the first answer", () => s.exec(`return !!document.querySelector('.row-assistant .markdown:not(.pending) pre')`));
   await s.exec(PROBE);
@@ -133,7 +133,7 @@ try {
     const a = f.at - wallMinusMono;
     const b = a + f.len;
     console.log(`\n${((f.at - t0) / 1000).toFixed(1)} s into the stream: ${f.len.toFixed(0)} ms; page script: rAF callbacks ${f.cb.toFixed(0)} ms, ${f.evN} events ${f.ev.toFixed(0)} ms`);
-    console.log(`  web process main thread: ${threadStates(trace, web.pid, a, b)}; samples: ${top(trace, a, b, "where", web.pid, 4)}`);
+    console.log(`  web process main thread: ${threadStates(trace, web, a, b)}; samples: ${top(trace, a, b, "where", web, 4)}`);
     console.log(`  zot main thread: ${threadStates(trace, app.pid, a, b)}; samples: ${top(trace, a, b, "where", app.pid, 3)}`);
     console.log(`  the machine (samples per command, 2 CPUs at 1 kHz): ${top(trace, a, b, "comm", undefined, 6)}`);
   }

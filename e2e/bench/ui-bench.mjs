@@ -24,7 +24,7 @@ import os from "node:os";
 import path from "node:path";
 import { startApp, launchWindow, send, ROOT, TODO } from "../lib/app.mjs";
 import { sessionFile } from "../lib/session.mjs";
-import { processTree, webProcessEnv } from "../lib/proc.mjs";
+import { webProcess, webProcessEnv } from "../lib/proc.mjs";
 import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
 
 const KEYS = 200;
@@ -203,13 +203,13 @@ async function sessionBench({ env = {}, unset = [], shots = false } = {}) {
           : requestAnimationFrame(check);
         check();
       });`);
-    const web = processTree(app.pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+    const web = webProcess(app.pid);
     // The web process's main-thread CPU time over each scroll: unlike frame
     // times, it does not count time the thread waited for a CPU, so it
     // compares the two scrolls fairly on a loaded machine.
-    const cpu0 = mainThreadMs(web.pid);
+    const cpu0 = mainThreadMs(web);
     const scroll = await s.exec(scrollScript(`document.querySelector('[data-test=transcript]')`));
-    scroll.cpu = mainThreadMs(web.pid) - cpu0;
+    scroll.cpu = mainThreadMs(web) - cpu0;
     let top = null;
     if (shots) {
       // Look at it: the middle of the session, and its very top.
@@ -236,9 +236,9 @@ async function sessionBench({ env = {}, unset = [], shots = false } = {}) {
       for (let i = 0; i < 200 && inner.scrollHeight < 60000; i++) inner.insertAdjacentHTML('beforeend', one);
       floor.scrollTop = floor.scrollHeight;`);
     await sleep(300);
-    const fcpu0 = mainThreadMs(web.pid);
+    const fcpu0 = mainThreadMs(web);
     const floor = await s.exec(scrollScript(`document.getElementById('bench-floor')`));
-    const floorCpu = mainThreadMs(web.pid) - fcpu0;
+    const floorCpu = mainThreadMs(web) - fcpu0;
     await s.exec(`document.getElementById('bench-floor').remove()`);
     return { open, scroll, floor: floor.frames, floorCpu, top };
   } finally {
@@ -295,8 +295,7 @@ async function streamBench() {
   const app = await startApp({ unset: [COMPOSITING] });
   const { s } = app;
   try {
-    const web = processTree(app.pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
-    if (!web) throw new Error("no WebKitWebProcess under zot");
+    const web = webProcess(app.pid);
     // The renderer loads on first use: load it now, so the idle page holds it too.
     await send(s, "hello");
     await s.until("the first answer", () => s.exec(`return !!document.querySelector('.row-assistant .markdown:not(.pending) pre')`));
@@ -304,24 +303,24 @@ async function streamBench() {
     await s.exec(FRAME_PROBE);
     await sleep(1000);
     await s.exec(`window.__frames.on = true`);
-    const idle0 = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    const idle0 = { cpu: mainThreadMs(web), at: performance.now() };
     await sleep(STREAM_IDLE_MS);
-    const idle1 = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    const idle1 = { cpu: mainThreadMs(web), at: performance.now() };
     const idleFrames = await s.exec(`const l = window.__frames.list; window.__frames.list = []; window.__frames.long = []; return l`);
     await send(s, `stream a long answer of ${STREAM_TOKENS} tokens at ${STREAM_RATE} tokens/s`);
-    const start = { cpu: mainThreadMs(web.pid), at: performance.now(), wall: Date.now(), steal: stealMs() };
+    const start = { cpu: mainThreadMs(web), at: performance.now(), wall: Date.now(), steal: stealMs() };
     // Once a second while it streams, from /proc (nothing in the page): the
     // main thread's CPU time and the machine's steal time.
     const seconds = [start];
     const timeout = (STREAM_TOKENS / STREAM_RATE) * 1000 * 2 + 60000;
     for (;;) {
       await sleep(1000);
-      const now = { cpu: mainThreadMs(web.pid), at: performance.now(), wall: Date.now(), steal: stealMs() };
+      const now = { cpu: mainThreadMs(web), at: performance.now(), wall: Date.now(), steal: stealMs() };
       seconds.push(now);
       if (!(await s.exec(`return !!document.querySelector('[data-test=busy]')`))) break;
       if (now.at - start.at > timeout) throw new Error("the long answer did not finish streaming");
     }
-    const end = { cpu: mainThreadMs(web.pid), at: performance.now() };
+    const end = { cpu: mainThreadMs(web), at: performance.now() };
     const perSecond = seconds.slice(1).map((now, i) => ((now.cpu - seconds[i].cpu) / (now.at - seconds[i].at)) * 1000);
     await sleep(1000);
     const { list: frames, long } = await s.exec(`window.__frames.on = false; return window.__frames`);

@@ -33,12 +33,18 @@ export function environ(pid) {
   return env;
 }
 
+/** The pid of the first WebKitWebProcess under `pid`: the process that
+ * runs the page's script, style, layout and paint. */
+export function webProcess(pid) {
+  const web = processTree(pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
+  if (!web) throw new Error(`no WebKitWebProcess under pid ${pid}`);
+  return web.pid;
+}
+
 /** `name` in the environment of the first WebKitWebProcess under `pid`
  * (undefined if unset): what zot chose for WebKit before its window. */
 export function webProcessEnv(pid, name) {
-  const web = processTree(pid).find((p) => p.argv[0].endsWith("WebKitWebProcess"));
-  if (!web) throw new Error(`no WebKitWebProcess under pid ${pid}`);
-  return environ(web.pid).get(name);
+  return environ(webProcess(pid)).get(name);
 }
 
 /** Bytes process `pid` has read through read() and the like, files and
