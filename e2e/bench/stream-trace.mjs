@@ -137,7 +137,7 @@ try {
     console.log(`  zot main thread: ${threadStates(trace, app.pid, a, b)}; samples: ${top(trace, a, b, "where", app.pid, 3)}`);
     console.log(`  the machine (samples per command, 2 CPUs at 1 kHz): ${top(trace, a, b, "comm", undefined, 6)}`);
   }
-  fs.rmSync(out, { recursive: true, force: true });
 } finally {
   await app.stop();
+  fs.rmSync(out, { recursive: true, force: true });
 }

@@ -6,10 +6,11 @@
 //! much memory. On a long session that read took 20–50 ms of the page's
 //! main thread, so a streamed answer or a scroll stalled for one frame of
 //! 45–85 ms every 30 seconds: 4 of the 5 frames over 40 ms in a traced
-//! 250-second stream (docs/performance.md, "Streaming"). zot asks for the
-//! check every 10 minutes instead. It only ever acts when the page passes
-//! a share of WebKit's memory limit (gigabytes), which zot's windowed
-//! transcript does not approach in minutes; memory pressure on the whole
+//! 250-second stream (docs/performance.md, "Where the long streaming frames
+//! came from"). zot asks for the check every 10 minutes instead. It only
+//! ever acts when the page passes a share of WebKit's memory limit
+//! (gigabytes), which zot's windowed transcript does not approach in
+//! minutes; memory pressure on the whole
 //! system still reaches the page at once through WebKit's separate monitor
 //! in the window's own process, which this does not touch.
 //!
@@ -27,9 +28,9 @@ use webkit2gtk::ffi as wk;
 use webkit2gtk::glib::gobject_ffi as gobject;
 
 /// zot's interval between two of WebKit's memory checks, in seconds.
-pub(crate) const POLL_SECS: f64 = 600.0;
+const POLL_SECS: f64 = 600.0;
 /// The variable that overrides [`POLL_SECS`].
-pub(crate) const POLL_VAR: &str = "ZOT_WEBKIT_MEMORY_POLL";
+const POLL_VAR: &str = "ZOT_WEBKIT_MEMORY_POLL";
 
 type SetProperty = unsafe extern "C" fn(
     *mut gobject::GObject,
@@ -45,7 +46,7 @@ static APPLIED: AtomicBool = AtomicBool::new(false);
 
 /// The interval from the environment: a positive number of seconds, else
 /// [`POLL_SECS`] (WebKit refuses an interval that is not above 0).
-pub(crate) fn poll_secs(var: Option<String>) -> Result<f64, String> {
+fn poll_secs(var: Option<String>) -> Result<f64, String> {
     let Some(v) = var else {
         return Ok(POLL_SECS);
     };
