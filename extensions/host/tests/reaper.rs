@@ -50,10 +50,14 @@ async fn a_sigkilled_host_takes_its_extensions_and_their_children_with_it() {
         .env("ZOT_REAPER_VICTIM", spec.to_string())
         .spawn()
         .unwrap();
-    eventually(|| ready.exists() && dir.join("grandchild.pid").exists()).await;
-    let ext = read_pid(&dir, "pid");
-    let grandchild = read_pid(&dir, "grandchild.pid");
-    let reaper: i32 = std::fs::read_to_string(&ready).unwrap().parse().unwrap();
+    // Each file is created before its pid lands in it, so wait for the pids.
+    let pids = || {
+        let ext = pid_in(&dir.join("pid"))?;
+        let grandchild = pid_in(&dir.join("grandchild.pid"))?;
+        Some((ext, grandchild, pid_in(&ready)?))
+    };
+    eventually(|| pids().is_some()).await;
+    let (ext, grandchild, reaper) = pids().unwrap();
     assert!(process_alive(ext) && process_alive(grandchild) && process_alive(reaper));
 
     victim.kill().unwrap(); // SIGKILL

@@ -185,11 +185,14 @@ pub fn process_alive(pid: i32) -> bool {
 
 /// The pid an extension wrote to `dir/<file>`.
 pub fn read_pid(dir: &Path, file: &str) -> i32 {
-    std::fs::read_to_string(dir.join(file))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap()
+    pid_in(&dir.join(file)).unwrap_or_else(|| panic!("no pid in {}", dir.join(file).display()))
+}
+
+/// The pid written to `path`, or `None` while the file is missing or still
+/// empty: a writer creates the file before its bytes land, so a test that
+/// polls for a pid must wait for this, not for the file to exist.
+pub fn pid_in(path: &Path) -> Option<i32> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
 }
 
 /// Whether `pid` is a zombie whose parent is this test process: a child
