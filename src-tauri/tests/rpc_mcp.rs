@@ -39,6 +39,29 @@ fn pymcp_entry(home: &Path) -> PathBuf {
     mcp
 }
 
+/// zot waits a bounded time (5 s) for its extensions at start and lets a
+/// slow one finish in the background; on a loaded machine the Python server
+/// (about a second of imports here) can still be loading then, and the
+/// model would be sent no MCP tools. So the tests wait for it.
+async fn until_ready(z: &mut Rpc, name: &str) {
+    for _ in 0..300 {
+        let list = z.call(json!({"type": "ext_list"})).await;
+        let state = list["data"]["extensions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .map(|e| e["state"].clone());
+        match state.as_ref().and_then(Value::as_str) {
+            Some("ready") => return,
+            Some("loading") | None => {}
+            Some(other) => panic!("{name} is {other}, not ready: {list}"),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{name} was not ready within 30 s");
+}
+
 #[tokio::test]
 async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
     let s = FakeLlm::start().await;
@@ -76,6 +99,7 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
         &[],
     )
     .await;
+    until_ready(&mut z, "pymcp").await;
     let evs = z.prompt("echo something").await;
     let tools: Vec<Value> = s.requests()[0].body["tools"]
         .as_array()
@@ -136,6 +160,7 @@ async fn a_read_only_mcp_tool_is_not_asked_about_and_the_others_are() {
         &[],
     )
     .await;
+    until_ready(&mut z, "pymcp").await;
     z.send(json!({"type": "prompt", "message": "use both"}))
         .await;
     let evs = z.until(|v| v["type"] == "tool_approval").await;

@@ -108,7 +108,7 @@ fn serve(args: &[&str]) -> Server {
 async fn a_stdio_server_is_an_extension_with_its_tools_and_annotations() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     let list = host.list();
     let s = list.iter().find(|e| e.name == "pyserver").unwrap();
     assert_eq!(s.state, ExtState::Ready, "{:?}", s.error);
@@ -155,7 +155,7 @@ async fn a_stdio_server_is_an_extension_with_its_tools_and_annotations() {
 async fn prompts_are_slash_commands_with_arguments_from_the_line() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     assert!(
         host.commands().iter().any(|c| c.name == "pyserver:review"),
         "{:?}",
@@ -182,7 +182,7 @@ async fn prompts_are_slash_commands_with_arguments_from_the_line() {
 async fn list_changed_updates_the_registry() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     assert!(!host.tools().iter().any(|t| t.name == "late"));
     host.call_tool("grow", json!({})).await.unwrap();
     eventually(|| host.tools().iter().any(|t| t.name == "late")).await;
@@ -198,7 +198,7 @@ async fn list_changed_updates_the_registry() {
 async fn a_prompt_list_change_updates_the_commands() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     host.call_tool("grow_prompt", json!({})).await.unwrap();
     eventually(|| host.commands().iter().any(|c| c.name == "pyserver:later")).await;
     assert!(host.commands().iter().any(|c| c.name == "pyserver:review"));
@@ -218,7 +218,7 @@ async fn abort_sends_cancelled_and_progress_is_logged() {
     let env = Env::new();
     let mark = env.loose.path().join("cancelled");
     stdio_entry(&env, "pyserver", json!({"CANCEL_MARK": mark}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     // The agent aborts by dropping the call.
     let call = host.call_tool("slow", json!({"seconds": 30}));
     let _ = tokio::time::timeout(Duration::from_millis(1500), call).await;
@@ -242,7 +242,7 @@ async fn abort_sends_cancelled_and_progress_is_logged() {
 async fn many_tools_are_deferred_behind_a_search_tool() {
     let env = Env::new();
     stdio_entry(&env, "big", json!({"MANY_TOOLS": "40"}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     let visible: Vec<String> = host.tools().into_iter().map(|t| t.name).collect();
     assert_eq!(visible, vec!["big_tools".to_owned()], "{visible:?}");
     let out = host
@@ -271,7 +271,7 @@ async fn a_streamable_http_server_works_the_same() {
         "web",
         json!({"url": format!("http://127.0.0.1:{port}/mcp"), "headers": {"X-Test": "1"}}),
     );
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     let s = host.list().into_iter().find(|e| e.name == "web").unwrap();
     assert_eq!(s.state, ExtState::Ready, "{:?}", s.error);
     let out = host
@@ -297,7 +297,7 @@ async fn server_everything_from_npm_is_listed_and_called() {
         "everything",
         json!({"command": "node", "args": [bin, "stdio"]}),
     );
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     let s = host
         .list()
         .into_iter()
@@ -330,7 +330,7 @@ async fn a_tool_clashing_with_another_extension_is_shadowed_as_for_native_ones()
     stdio_entry(&env, "pyserver", json!({}));
     let mut cfg = env.config();
     cfg.builtin_tools = vec!["wipe".into()];
-    let (host, _rx) = start(cfg).await;
+    let (host, _rx) = start_settled(cfg).await;
     let tools = host.tools();
     assert_eq!(
         tools.iter().find(|t| t.name == "echo").unwrap().extension,
@@ -371,7 +371,7 @@ async fn a_server_that_never_answers_initialize_fails_with_its_log_path() {
     );
     let mut cfg = env.config();
     cfg.hello_timeout = Duration::from_secs(2);
-    let (host, _rx) = Host_start_settled(cfg).await;
+    let (host, _rx) = start_settled(cfg).await;
     let s = host
         .list()
         .into_iter()
@@ -408,7 +408,7 @@ async fn malformed_json_rpc_and_http_500_are_clear_errors() {
     );
     let mut cfg = env.config();
     cfg.hello_timeout = Duration::from_secs(3);
-    let (host, _rx) = Host_start_settled(cfg).await;
+    let (host, _rx) = start_settled(cfg).await;
     for name in ["garbage", "broken-web"] {
         let s = host.list().into_iter().find(|e| e.name == name).unwrap();
         assert_eq!(s.state, ExtState::Failed, "{name}");
@@ -422,7 +422,7 @@ async fn malformed_json_rpc_and_http_500_are_clear_errors() {
 async fn a_server_that_dies_mid_call_fails_the_call_and_is_restarted() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     let err = host.call_tool("die", json!({})).await;
     let msg = match err {
         Err(e) => e.to_string(),
@@ -458,7 +458,7 @@ async fn bad_mcp_manifests_name_the_field() {
         json!({"command": "python3", "url": "http://x"}),
     );
     entry(&env.global_dir(), "ftp", json!({"url": "ftp://x"}));
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     for (name, field) in [("neither", "command"), ("both", "url"), ("ftp", "url")] {
         let s = host.list().into_iter().find(|e| e.name == name).unwrap();
         assert_eq!(s.state, ExtState::Failed, "{name}");
@@ -468,27 +468,13 @@ async fn bad_mcp_manifests_name_the_field() {
     host.shutdown().await;
 }
 
-/// Starts the host and waits until every entry has settled (a failing
-/// handshake takes its whole timeout).
-#[allow(non_snake_case)]
-async fn Host_start_settled(
-    cfg: zot_ext_host::HostConfig,
-) -> (
-    zot_ext_host::Host,
-    tokio::sync::mpsc::Receiver<zot_ext_host::HostEvent>,
-) {
-    let (host, rx) = zot_ext_host::Host::start(cfg);
-    host.wait_settled().await;
-    (host, rx)
-}
-
 #[tokio::test]
 async fn a_call_that_hangs_fails_at_the_tool_timeout_and_others_keep_working() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));
     let mut cfg = env.config();
     cfg.tool_timeout = Duration::from_secs(1);
-    let (host, _rx) = start(cfg).await;
+    let (host, _rx) = start_settled(cfg).await;
     let err = host
         .call_tool("slow", json!({"seconds": 30}))
         .await
@@ -515,7 +501,7 @@ async fn an_http_server_that_goes_away_mid_call_fails_the_call() {
         "web",
         json!({"url": format!("http://127.0.0.1:{port}/mcp"), "restart": "never"}),
     );
-    let (host, _rx) = start(env.config()).await;
+    let (host, _rx) = start_settled(env.config()).await;
     let call = tokio::spawn({
         let host = host.clone();
         async move { host.call_tool("slow", json!({"seconds": 20})).await }

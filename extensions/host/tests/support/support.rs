@@ -131,6 +131,17 @@ pub async fn start(cfg: HostConfig) -> (Host, Receiver<HostEvent>) {
     (host, rx)
 }
 
+/// Starts the host and waits until every extension has settled, however
+/// long that takes (a failing handshake takes its whole timeout). For
+/// servers that start slowly on a loaded machine (an MCP server in Python
+/// imports for about a second here), where [`start`]'s bounded wait could
+/// return while one is still loading.
+pub async fn start_settled(cfg: HostConfig) -> (Host, Receiver<HostEvent>) {
+    let (host, rx) = Host::start(cfg);
+    host.wait_settled().await;
+    (host, rx)
+}
+
 /// The first event matching `pred` (others are skipped); panics after 20 s.
 pub async fn wait_event(
     rx: &mut Receiver<HostEvent>,
