@@ -69,7 +69,7 @@ impl Rig {
         cfg.builtin_tools = vec!["bash".into()];
         cfg.intercept_timeout = Duration::from_secs(2);
         let (bus, events) = Bus::new();
-        let inner = Arc::new(Shared::new(cfg, bus, Err("no SDKs in unit tests".into())));
+        let inner = Arc::new(Shared::new(cfg, bus));
         tokio::spawn(deadlines::sweep(inner.deadlines.clone()));
         Rig {
             host: Host { inner },

@@ -60,8 +60,7 @@ impl Host {
     /// Call inside a tokio runtime.
     pub fn start(cfg: HostConfig) -> (Host, mpsc::Receiver<HostEvent>) {
         let (bus, rx) = Bus::new();
-        let sdk = crate::sdk::ensure(&cfg.zot_home).map_err(|e| e.to_string());
-        let inner = Arc::new(Shared::new(cfg, bus, sdk));
+        let inner = Arc::new(Shared::new(cfg, bus));
         tokio::spawn(deadlines::sweep(inner.deadlines.clone()));
         load(&inner);
         (Host { inner }, rx)

@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
@@ -43,8 +43,11 @@ pub(crate) struct Shared {
     /// new one, and the first new set was orphaned (running, unlisted).
     pub lifecycle: tokio::sync::Mutex<()>,
     /// zot's unpacked SDKs (`$ZOT_HOME/sdk/…`), or why they could not be
-    /// unpacked (each extension's log and the doctor say so).
-    pub sdk: Result<std::path::PathBuf, String>,
+    /// unpacked (each extension's log and the doctor say so). Unpacked by
+    /// the first spawn ([`Shared::sdk`]), not at start: a fresh
+    /// `$ZOT_HOME` otherwise had 163 files written while the window was
+    /// loading, and a start with nothing to spawn needs none of them.
+    pub sdk: OnceLock<Result<std::path::PathBuf, String>>,
     /// Dev folders added while running ("Develop a folder…"), loaded after
     /// the `--ext` paths (`develop.rs`).
     dev: Mutex<Vec<std::path::PathBuf>>,
@@ -130,11 +133,10 @@ impl State {
 }
 
 impl Shared {
-    /// Empty tables for `cfg`, posting on `bus`, spawning with the SDKs
-    /// unpacked at `sdk`.
-    pub fn new(cfg: HostConfig, bus: Bus, sdk: Result<std::path::PathBuf, String>) -> Self {
+    /// Empty tables for `cfg`, posting on `bus`.
+    pub fn new(cfg: HostConfig, bus: Bus) -> Self {
         Shared {
-            sdk,
+            sdk: OnceLock::new(),
             cfg,
             state: Mutex::new(State::default()),
             bus,
@@ -147,6 +149,15 @@ impl Shared {
             activation_gate: Mutex::new(()),
             closing: AtomicBool::new(false),
         }
+    }
+
+    /// zot's SDKs, unpacked now if this is the first spawn that asks
+    /// (concurrent first spawns wait for the one unpack).
+    pub fn sdk(&self) -> Result<&std::path::Path, &str> {
+        self.sdk
+            .get_or_init(|| crate::sdk::ensure(&self.cfg.zot_home).map_err(|e| e.to_string()))
+            .as_deref()
+            .map_err(String::as_str)
     }
 
     /// Adds a dev folder for every later load; `false` if it was there.

@@ -332,7 +332,7 @@ async fn spawn_sandboxed(
     let plan = sandbox::Plan {
         spec,
         ext_dir: &ext.dir,
-        sdk: inner.sdk.as_deref().ok(),
+        sdk: inner.sdk().ok(),
         zot_home: &inner.cfg.zot_home,
         home: home.as_deref(),
     };
@@ -389,7 +389,7 @@ fn capabilities_beyond_grant(ext: &Ext, capabilities: &[String]) {
 /// The SDK environment of `ext`; its warnings go to its log and, once
 /// each, to the warnings the doctor shows.
 fn sdk_env(inner: &Shared, ext: &Ext) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
-    let env = crate::sdk::spawn_env(inner.sdk.as_deref().map_err(String::as_str), &ext.dir);
+    let env = crate::sdk::spawn_env(inner.sdk(), &ext.dir);
     for w in env.warnings {
         ext.log.line(&w);
         let mut m = ext.lock();

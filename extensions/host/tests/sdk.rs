@@ -300,6 +300,30 @@ async fn a_shipped_sdk_of_another_protocol_is_warned_about_in_the_doctor_and_sti
 }
 
 #[tokio::test]
+async fn the_sdks_are_unpacked_by_the_first_spawn_not_at_start() {
+    let env = Env::new();
+    let sdk_dir = env.home.path().join("sdk");
+    let (host, _rx) = start(env.config()).await;
+    assert!(
+        !sdk_dir.exists(),
+        "a start with nothing to spawn unpacked the SDKs"
+    );
+    host.shutdown().await;
+
+    let mut cfg = env.config();
+    cfg.explicit = vec![python_ext(env.loose.path(), "py-first")];
+    let (host, _rx) = start(cfg).await;
+    assert_eq!(
+        host.list()[0].state,
+        ExtState::Ready,
+        "{}",
+        env.log("py-first")
+    );
+    assert!(sdk_dir.join(sdk::dir_name()).is_dir());
+    host.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_failed_unpack_names_the_directory_and_self_contained_extensions_still_run() {
     let env = Env::new();
     // `$ZOT_HOME/sdk` is a file: nothing can be unpacked under it (a
