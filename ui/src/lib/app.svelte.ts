@@ -74,13 +74,19 @@ export class AppState {
 
   /** Subscribes, asks for held events, then loads lists and settings. */
   async start(): Promise<void> {
-    await this.backend.onEvent((e) => this.handle(e));
-    // A new project means a new backend: reload everything from it.
-    await this.backend.onProjectChanged(() => location.reload());
-    await this.backend.onFileDrop((e) => {
-      this.dragging = e.type === "hover";
-      if (e.type === "drop") void this.drop(e.paths);
-    });
+    // Each subscription is an IPC round trip (the file drop takes four):
+    // made together, not one after another, they stop holding up the
+    // first loads. The backend holds its events until `uiReady`, so
+    // nothing is missed while they are made.
+    await Promise.all([
+      this.backend.onEvent((e) => this.handle(e)),
+      // A new project means a new backend: reload everything from it.
+      this.backend.onProjectChanged(() => location.reload()),
+      this.backend.onFileDrop((e) => {
+        this.dragging = e.type === "hover";
+        if (e.type === "drop") void this.drop(e.paths);
+      }),
+    ]);
     await this.backend.uiReady();
     await Promise.all([
       this.refreshExtensions(),
