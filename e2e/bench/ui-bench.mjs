@@ -52,9 +52,23 @@ async function startOnce(kind, sameEnv) {
         });
   try {
     const paint = await firstPaint(app.s);
+    // The page's milestones: its HTML fully received, and for zot its
+    // script run and its app mounted (marks in ui/src/main.ts).
+    const steps = await app.s.exec(`
+      const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? null;
+      return { html: performance.getEntriesByType('navigation')[0]?.responseEnd ?? null,
+        script: mark('zot-script'), mounted: mark('zot-mounted') };`);
     const compositing = webProcessEnv(app.pid, COMPOSITING);
     await sleep(IDLE_MS);
-    return { start: paint.wall - app.launchedAt, paintName: paint.name, pss: memory(app.pid), compositing };
+    return {
+      start: paint.wall - app.launchedAt,
+      toOrigin: paint.origin - app.launchedAt,
+      inPage: paint.at,
+      steps,
+      paintName: paint.name,
+      pss: memory(app.pid),
+      compositing,
+    };
   } finally {
     await app.stop();
   }
@@ -76,6 +90,11 @@ async function startupBench() {
   const sum = (k) => ({
     start: median(runs[k].map((r) => r.start)),
     startAll: runs[k].map((r) => r.start),
+    toOrigin: median(runs[k].map((r) => r.toOrigin)),
+    inPage: median(runs[k].map((r) => r.inPage)),
+    steps: Object.fromEntries(
+      ["html", "script", "mounted"].map((s) => [s, median(runs[k].map((r) => r.steps[s]).filter((x) => x !== null))]),
+    ),
     kb: median(runs[k].map((r) => r.pss.kb)),
     kbAll: runs[k].map((r) => r.pss.kb),
     procs: runs[k][0].pss.names,
@@ -436,7 +455,11 @@ second ratio compares the same WebKit path.
 | what | zot | bare window, WebKit defaults | zot / bare | bare window, zot's renderer | zot / that | target | |
 |---|---|---|---|---|---|---|---|
 | exec → ${st.zot.paintName}, median of ${ROUNDS} alternating launches | ${ms(st.zot.start)} | ${ms(st.bare.start)} | ${startRatio.toFixed(2)}× | ${ms(st.same.start)} | ${startSame.toFixed(2)}× | ≤ 1.1× | ${met(startRatio <= 1.1)} / ${met(startSame <= 1.1)} |
+| ↳ exec → the page's time origin (process start, Rust set-up, WebKit's processes, navigation), median | ${ms(st.zot.toOrigin)} | ${ms(st.bare.toOrigin)} | | ${ms(st.same.toOrigin)} | | | |
+| ↳ time origin → ${st.zot.paintName} (the page: parse, script, style, layout, paint), median | ${ms(st.zot.inPage)} | ${ms(st.bare.inPage)} | | ${ms(st.same.inPage)} | | | |
 | idle PSS after ${IDLE_MS / 1000} s, app + WebKit processes (${st.zot.procs.length} / ${st.bare.procs.length} processes), median | ${mb(st.zot.kb)} | ${mb(st.bare.kb)} | ${pssRatio.toFixed(2)}× | ${mb(st.same.kb)} | ${pssSame.toFixed(2)}× | ≤ 1.15× | ${met(pssRatio <= 1.15)} / ${met(pssSame <= 1.15)} |
+
+The page's part, medians from each page's time origin: zot had its HTML (the script inlined) at ${ms(st.zot.steps.html)}, had run its script at ${ms(st.zot.steps.script)}, mounted the app at ${ms(st.zot.steps.mounted)} and painted at ${ms(st.zot.inPage)}; the bare window had its HTML at ${ms(st.bare.steps.html)} and painted at ${ms(st.bare.inPage)}.
 
 Every launch, in order — zot: ${list(st.zot.startAll, ms)}; ${list(st.zot.kbAll, mb)}. Bare, defaults: ${list(st.bare.startAll, ms)}; ${list(st.bare.kbAll, mb)}. Bare, zot's renderer: ${list(st.same.startAll, ms)}; ${list(st.same.kbAll, mb)}.
 
