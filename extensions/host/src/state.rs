@@ -47,7 +47,7 @@ pub(crate) struct Shared {
     /// the first spawn ([`Shared::sdk`]), not at start: a fresh
     /// `$ZOT_HOME` otherwise had 163 files written while the window was
     /// loading, and a start with nothing to spawn needs none of them.
-    pub sdk: OnceLock<Result<std::path::PathBuf, String>>,
+    sdk: OnceLock<Result<std::path::PathBuf, String>>,
     /// Dev folders added while running ("Develop a folder…"), loaded after
     /// the `--ext` paths (`develop.rs`).
     dev: Mutex<Vec<std::path::PathBuf>>,
