@@ -23,6 +23,39 @@ test("a streamed answer renders as markdown with highlighted code", async () => 
   await s.until("the turn to end", async () => !(await s.exec(`return !!document.querySelector('[data-test=busy]')`)));
 });
 
+test("a streamed answer lays out exactly as the same answer rendered whole", async () => {
+  await send(s, "stream every block kind");
+  await s.until("the turn to end", async () => !(await s.exec(`return !!document.querySelector('[data-test=busy]')`)));
+  // The streamed row keeps its blocks, each in a wrapper of its own, in
+  // groups of 16; a full group is contained (content-visibility), so no
+  // margin collapses across its edge. Beside it goes the same HTML
+  // unwrapped, as a message rendered whole has it, and every block must
+  // sit at the same place.
+  const r = await s.exec(`
+    const md = [...document.querySelectorAll('.row-assistant .markdown')].pop();
+    const blocks = [...md.querySelectorAll('.md-block')];
+    const whole = md.cloneNode(true);
+    for (const w of whole.querySelectorAll('.md-chunk, .md-block')) w.replaceWith(...w.childNodes);
+    md.after(whole);
+    const place = (root, els) => els.map((e) => {
+      const a = root.getBoundingClientRect(), b = e.getBoundingClientRect();
+      return [e.tagName, Math.round((b.top - a.top) * 2) / 2, Math.round(b.height * 2) / 2];
+    });
+    const out = {
+      blocks: blocks.length,
+      contained: [...md.querySelectorAll('.md-chunk')].map((c) => getComputedStyle(c).contentVisibility),
+      streamed: place(md, blocks.flatMap((w) => [...w.children])),
+      whole: place(whole, [...whole.children]),
+      heights: [md.getBoundingClientRect().height, whole.getBoundingClientRect().height],
+    };
+    whole.remove();
+    return out;`);
+  assert.equal(r.blocks, 33, "one wrapper per block of EVERY_BLOCK, three times");
+  assert.deepEqual(r.contained, ["auto", "auto", "visible"], "the full groups are contained, the last is not");
+  assert.deepEqual(r.streamed, r.whole);
+  assert.equal(r.heights[0], r.heights[1]);
+});
+
 test("a tool call shows as a collapsible card with args, result and extension", async () => {
   await send(s, "please use the tool");
   await s.until("the final answer", async () => (await s.texts(".row-assistant")).join("").includes("The tool ran."));

@@ -16,6 +16,9 @@
 //                     N tokens (headings, paragraphs, lists, code blocks;
 //                     longAnswer) streamed at R tokens a second, a few
 //                     tokens per delta, for the streaming bench;
+//   "stream every block kind" → EVERY_BLOCK (each kind of block markdown
+//                     draws) three times, streamed a few characters per
+//                     delta, so the row is built block by block;
 //   anything else   → a short streamed markdown answer.
 import http from "node:http";
 
@@ -72,6 +75,23 @@ export function longAnswer(n) {
   }
   return out.slice(0, n);
 }
+
+/** An answer with each kind of block the renderer draws, in the orders
+ * whose spacing could differ: headings of three levels, a loose and a
+ * nested list, a quote, a table, a rule and a code block. */
+export const EVERY_BLOCK = [
+  "# Every block",
+  "Opening paragraph with `code` and **bold**.",
+  "## A loose list",
+  "- first item\n\n  with a second paragraph\n\n- second item",
+  "### Nested",
+  "1. one\n   - one a\n   - one b\n2. two",
+  "> A quote that spans\n> two lines.",
+  "| name | value |\n| --- | --- |\n| alpha | 1 |\n| beta | 2 |",
+  "---",
+  "```rust\nfn main() {}\n```",
+  "Closing paragraph.",
+].join("\n\n");
 
 /** Streams `events` with the text deltas paced at `rate` tokens a second:
  * every 10 ms, one delta with the tokens due by then. */
@@ -207,6 +227,11 @@ export async function startFakeLlm() {
         // message_start and content_block_start, then the paced deltas, then the rest.
         const events = message([{ type: "text", text: "" }], "end_turn");
         return sseAtRate(res, events, longAnswer(Number(long[1])), Number(long[2]), record);
+      }
+      if (/stream every block kind/i.test(text)) {
+        // Three times over: 33 blocks, more than two of the page's groups of 16.
+        const chunks = Array(3).fill(EVERY_BLOCK).join("\n\n").match(/[^]{1,6}/g);
+        return sseAtRate(res, message([{ type: "text", text: "" }], "end_turn"), chunks, 400, record);
       }
       if (/xss/i.test(text)) {
         return sse(res, message([{ type: "text", text: `Inert: ${XSS.join(" ")} \u001b[2J end` }], "end_turn"));
