@@ -15,7 +15,8 @@
 //      jumps, flicks back down;
 //   4. a 50 000-token answer streamed at 200 tokens/s by the fake LLM
 //      server: every frame while it streams, and the web process's main
-//      thread CPU time per second, against the same page idle.
+//      thread CPU time per second, against the same page idle; for each
+//      frame over 50 ms, what the hypervisor took within it (stolen.mjs).
 // ZOT_E2E_BIN and ZOT_BARE_BIN name the two binaries. UI_BENCH_ONLY=
 // startup,keys,session,stream runs a subset and prints it without touching
 // docs/performance.md.
@@ -24,7 +25,8 @@ import os from "node:os";
 import path from "node:path";
 import { startApp, launchWindow, send, ROOT, TODO } from "../lib/app.mjs";
 import { sessionFile } from "../lib/session.mjs";
-import { webProcess, webProcessEnv } from "../lib/proc.mjs";
+import { webProcess, webProcessEnv, xServer } from "../lib/proc.mjs";
+import { sampleThreads } from "./stolen.mjs";
 import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
 
 const KEYS = 200;
@@ -291,15 +293,17 @@ function stealMs() {
 
 /** The page's frames, timed by a requestAnimationFrame loop that records
  * each frame's length from when `window.__frames.on` is set, and when each
- * frame over 50 ms began (wall-clock ms). */
+ * frame over 50 ms began (wall-clock ms). Lengths are rounded to the
+ * clock's 1 ms, so that 50 ms and a float's error is not over 50. */
 const FRAME_PROBE = `
   const f = window.__frames = { on: false, list: [], long: [] };
   let last = performance.now();
   const tick = () => {
     const now = performance.now();
+    const len = Math.round(now - last);
     if (f.on) {
-      f.list.push(now - last);
-      if (now - last > 50) f.long.push({ at: performance.timeOrigin + last, len: now - last });
+      f.list.push(len);
+      if (len > 50) f.long.push({ at: performance.timeOrigin + last, len });
     }
     last = now;
     requestAnimationFrame(tick);
@@ -326,6 +330,12 @@ async function streamBench() {
     await sleep(STREAM_IDLE_MS);
     const idle1 = { cpu: mainThreadMs(web), at: performance.now() };
     const idleFrames = await s.exec(`const l = window.__frames.list; window.__frames.list = []; window.__frames.long = []; return l`);
+    // What the machine takes, frame by frame, from the page's thread and
+    // from those a frame waits on: the UI process's main thread (it takes
+    // each painted frame from the web process and draws it into the
+    // window) and the X server.
+    const x = xServer();
+    const machine = sampleThreads({ page: [web, web], ui: [app.pid, app.pid], x: [x, x] });
     await send(s, `stream a long answer of ${STREAM_TOKENS} tokens at ${STREAM_RATE} tokens/s`);
     const start = { cpu: mainThreadMs(web), at: performance.now(), wall: Date.now(), steal: stealMs() };
     // Once a second while it streams, from /proc (nothing in the page): the
@@ -343,12 +353,14 @@ async function streamBench() {
     const perSecond = seconds.slice(1).map((now, i) => ((now.cpu - seconds[i].cpu) / (now.at - seconds[i].at)) * 1000);
     await sleep(1000);
     const { list: frames, long } = await s.exec(`window.__frames.on = false; return window.__frames`);
-    // Each long frame: when in the stream, and the steal time of the poll
-    // interval it began in.
+    machine.stop();
+    // Each long frame: when in the stream, the machine's steal in the
+    // second it began in, and what happened to the page's thread and to
+    // those it waits on within the frame itself (stolen.mjs).
     const longFrames = long.map(({ at, len }) => {
       const i = seconds.findIndex((p) => p.wall > at);
       const steal = i > 0 ? seconds[i].steal - seconds[i - 1].steal : null;
-      return { into: (at - start.wall) / 1000, len, steal };
+      return { into: (at - start.wall) / 1000, len, steal, within: machine.during(at, at + len) };
     });
     const shown = await s.exec(`
       const rows = document.querySelectorAll('[data-test=transcript] .row-assistant');
@@ -425,19 +437,29 @@ function partRows(parts) {
   ].join("\n");
 }
 const st0 = fstats(stream.frames);
-/** A second in which the hypervisor took this much CPU time from the
- * machine (steal; 0–10 ms in a quiet second here) is one where no page
- * could hold its frames: a long frame in it is reported, not counted
- * against zot. */
-const STOLEN_MS = 100;
-const ownLong = stream.longFrames.filter((l) => !(l.steal >= STOLEN_MS));
+/** The most the hypervisor took within a long frame from the vCPU of any
+ * thread the frame waited on (page, UI process, X server). */
+const stolenIn = (l) => Math.max(...Object.values(l.within.threads).map((t) => t.steal));
+/** A long frame counts against zot unless, without that, it would have
+ * been 50 ms or less: no page holds its frames while its CPU is taken
+ * away, or the CPU of a process it waits on. */
+const ownLong = stream.longFrames.filter((l) => !(l.within && l.len - stolenIn(l) <= 50));
 const streamVerdict =
   st0.over50 === 0
     ? met(true)
     : ownLong.length === 0
-      ? `met but for ${st0.over50} frame(s) in seconds when the hypervisor took ≥ ${STOLEN_MS} ms of CPU (below)`
+      ? `met but for ${st0.over50} frame(s) that were over 50 ms only by the CPU time the hypervisor took within them (below)`
       : met(false);
 const stIdle = fstats(stream.idleFrames);
+const longFrame = (l) =>
+  `${l.into.toFixed(1)} s into the stream, ${ms(l.len)} (steal that second ${l.steal ?? "?"} ms; ` +
+  (l.within
+    ? `within the frame: vCPUs ${l.within.cpus.map((c) => `${c} ms`).join(" / ")} stolen; ` +
+      Object.entries(l.within.threads)
+        .map(([n, t]) => `${n} ${t.steal} ms stolen from its vCPU, ran ${t.run.toFixed(0)} ms, waited ${t.wait.toFixed(0)} ms`)
+        .join("; ") +
+      ")"
+    : "the sampler itself did not run in it)");
 const busyMs = (x) => `${x.toFixed(0)} ms`;
 const cpuPerFrame = (cpu, f) => ms(cpu / f.n);
 const frameRow = (what, f) => `| ${what} | ${ms(f.max)} | ${ms(f.p95)} | ${ms(f.p50)} | ${f.over50} of ${f.n} |`;
@@ -496,8 +518,13 @@ from /proc, per second of wall time${stream.entryTypes.includes("long-animation-
 | zot, streaming | ${ms(st0.max)} | ${ms(st0.p95)} | ${ms(st0.p50)} | ${st0.over50} of ${st0.n} | ${busyMs(stream.busy)} on average, ${busyMs(Math.max(...stream.perSecond))} in the busiest second |
 | the same page, idle | ${ms(stIdle.max)} | ${ms(stIdle.p95)} | ${ms(stIdle.p50)} | ${stIdle.over50} of ${stIdle.n} | ${busyMs(stream.idleBusy)} |
 
-Frames over 50 ms while streaming, with the time the hypervisor took from the machine's 2 vCPUs in the second each began
-(/proc/stat's steal, counted in 10 ms ticks; 0–10 ms in a quiet second here): ${list(stream.longFrames, (l) => `${l.into.toFixed(1)} s into the stream, ${ms(l.len)}, steal ${l.steal ?? "?"} ms`) || "none"}.
+Frames over 50 ms while streaming. For each: the time the hypervisor took from the machine's 2 vCPUs in the second it
+began (/proc/stat's steal, counted in 10 ms ticks; 0–10 ms in a quiet second here), and within the frame itself, sampled
+every 10 ms (\`e2e/bench/stolen.mjs\`; the sampling costs about 4 % of one vCPU): what the hypervisor took from each vCPU,
+and for the page's thread, the UI process's main thread (it draws each frame the page paints into the window) and the
+X server, what it took from that thread's vCPU, how long the thread ran and how long it waited for a CPU. A frame counts
+against zot unless it would have been 50 ms or less without the most taken from one of those threads' vCPUs:
+${list(stream.longFrames, longFrame) || "none"}.
 
 Idle PSS of zot with the Python todo extension running (after the keypress run): ${mb(k.pss.kb)} over ${k.pss.names.length} processes.
 <!-- desktop-bench:end -->`;

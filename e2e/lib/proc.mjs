@@ -52,3 +52,17 @@ export function webProcessEnv(pid, name) {
 export function bytesRead(pid) {
   return Number(/^rchar:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/io`, "utf8"))[1]);
 }
+
+/** The pid of the X server (Xvfb) for `display` (`:99`): the window's
+ * pixels go through it, so a frame can wait on it. */
+export function xServer(display = process.env.DISPLAY) {
+  for (const d of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const argv = fs.readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
+      if (argv[0].endsWith("Xvfb") && argv.includes(display)) return Number(d);
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  throw new Error(`no Xvfb serves display ${display}`);
+}
