@@ -20,6 +20,16 @@ function render(source: string, streaming: boolean) {
       vi.runAllTimers();
       flushSync();
     },
+    /** Changes the props without running any frame. */
+    update(next: Partial<typeof props>) {
+      Object.assign(props, next);
+      flushSync();
+    },
+    /** Runs the next animation frame (16 ms of fake time). */
+    frame() {
+      vi.advanceTimersByTime(16);
+      flushSync();
+    },
     done: () => (unmount(c), target.remove()),
   };
 }
@@ -62,6 +72,30 @@ describe("Markdown, streamed", () => {
       expect(after[4].querySelector("b")).toBeNull();
       expect(after[4].textContent).toContain("Last <b>x</b>");
       expect(r.target.querySelectorAll("[data-test=code-copy]").length).toBe(1);
+      r.done();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("draws the open block at most every other frame while text streams in", async () => {
+    await markdownRenderer.load();
+    vi.useFakeTimers({ toFake: ["requestAnimationFrame", "performance"] });
+    try {
+      const r = render("", true);
+      const shown = () => r.target.querySelector(".markdown")?.textContent ?? "";
+      r.update({ source: "one" });
+      r.frame();
+      expect(shown()).toContain("one");
+      // More text at once: the next frame is too soon after that render, the one after draws it.
+      r.update({ source: "one two" });
+      r.frame();
+      expect(shown()).not.toContain("two");
+      r.frame();
+      expect(shown()).toContain("one two");
+      // The stream ends: what is left is drawn at once, not a frame later.
+      r.update({ source: "one two three", streaming: false });
+      expect(shown()).toContain("one two three");
       r.done();
     } finally {
       vi.useRealTimers();
