@@ -1,14 +1,14 @@
-// What the machine took from one thread, frame by frame. This is a shared
-// virtual machine: now and then the hypervisor takes a vCPU away for tens
-// of ms (steal), and a frame that was waiting on it grows by that much
-// whatever the page does. A poll once a second (the bench's old rule)
-// cannot tell whether a second's steal fell inside a given frame, so this
-// samples /proc every INTERVAL_MS: each vCPU's steal, which vCPU the
-// thread last ran on, and the thread's schedstat (time on a CPU, time
-// runnable but waiting for one). A frame's steal is then the steal of the
-// vCPU the thread was on, counted only between samples that both lie
-// inside the frame (so never more than happened in it), in /proc/stat's
-// 10 ms ticks.
+// What the machine took from the threads a frame depends on, frame by
+// frame. This is a shared virtual machine: now and then the hypervisor
+// takes a vCPU away for tens of ms (steal), and a frame that was waiting
+// on it grows by that much whatever the page does. A poll once a second
+// (the bench's old rule) cannot tell whether a second's steal fell inside
+// a given frame, so this samples /proc every INTERVAL_MS: each vCPU's
+// steal, and for each thread which vCPU it last ran on and its schedstat
+// (time on a CPU, time runnable but waiting for one). A thread's steal in
+// a frame is then the steal of the vCPU it was on, counted only between
+// samples that both lie inside the frame (so, to /proc/stat's 10 ms
+// ticks, never more than happened in it).
 import fs from "node:fs";
 
 const INTERVAL_MS = 10;
