@@ -24,11 +24,25 @@ function procFile(file) {
   };
 }
 
-/** Each vCPU's steal so far, ms (cpu0, cpu1, … in order), from /proc/stat's text. */
-function stealPerCpu(text) {
-  const out = [];
-  for (const m of text.matchAll(/^cpu(\d+)((?: \d+){8})/gm)) out[Number(m[1])] = Number(m[2].trim().split(" ")[7]) * 10;
-  return out;
+/** Steal so far, ms, from /proc/stat's text: the machine's (`all`) and
+ * each vCPU's (cpu0, cpu1, … in order). */
+function stealOf(text) {
+  const perCpu = [];
+  let all = 0;
+  // "cpu  user nice system idle iowait irq softirq steal …" (the machine's
+  // line has two spaces after its name), then "cpu0 …", "cpu1 …".
+  for (const m of text.matchAll(/^cpu(\d*) +(\d+(?: \d+){7})/gm)) {
+    const ms = Number(m[2].split(" ")[7]) * 10;
+    if (m[1] === "") all = ms;
+    else perCpu[Number(m[1])] = ms;
+  }
+  return { all, perCpu };
+}
+
+/** CPU time (ms) the hypervisor has taken from this virtual machine's
+ * CPUs so far: time the page could not run whatever it did. */
+export function stealMs() {
+  return stealOf(fs.readFileSync("/proc/stat", "utf8")).all;
 }
 
 /** Starts sampling `threads`, an object of named `[pid, tid]` pairs (the
@@ -50,7 +64,7 @@ export function sampleThreads(threads) {
   const samples = [];
   const take = () => {
     try {
-      const steal = stealPerCpu(stat.read());
+      const steal = stealOf(stat.read()).perCpu;
       const of = files.map(([task, sched]) => {
         const t = task.read();
         // Fields after the command's closing parenthesis start at field 3 (state); field 39 is the processor.

@@ -26,7 +26,7 @@ import path from "node:path";
 import { startApp, launchWindow, send, ROOT, TODO } from "../lib/app.mjs";
 import { sessionFile } from "../lib/session.mjs";
 import { webProcess, webProcessEnv, xServer } from "../lib/proc.mjs";
-import { sampleThreads } from "./stolen.mjs";
+import { sampleThreads, stealMs } from "./stolen.mjs";
 import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
 
 const KEYS = 200;
@@ -281,14 +281,6 @@ function mainThreadMs(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) * 10;
-}
-
-/** CPU time (ms) the hypervisor took from this virtual machine's CPUs
- * (/proc/stat's steal, clock ticks of 10 ms): time the page could not run
- * whatever it did. */
-function stealMs() {
-  const cpu = fs.readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/);
-  return Number(cpu[8] ?? 0) * 10;
 }
 
 /** The page's frames, timed by a requestAnimationFrame loop that records
