@@ -273,6 +273,8 @@ const STREAM_TOKENS = 50000;
 const STREAM_RATE = 200;
 /** How long the idle page is measured for, before the answer is asked for. */
 const STREAM_IDLE_MS = 10000;
+/** How long the page is measured for while zot works and nothing arrives. */
+const WORKING_MS = 8000;
 
 /** CPU time (ms) the main thread of process `pid` has used: its utime and
  * stime, in clock ticks of 10 ms. The web process's main thread is the one
@@ -304,8 +306,11 @@ const FRAME_PROBE = `
 
 /** Streams a long answer into a fresh window: the frames while it streams
  * (and one second after, so the frame that finishes it counts), and the
- * web process's main-thread busy time per second, against the same page
- * idle for STREAM_IDLE_MS with the same frame probe running. */
+ * busy time per second of the web process's main thread and of the UI
+ * process's (it draws each frame the page paints into the window), against
+ * the same page idle for STREAM_IDLE_MS and while zot works with nothing
+ * arriving for WORKING_MS (a model thinking before its first token: only
+ * the busy line is on screen), with the same frame probe running. */
 async function streamBench() {
   const app = await startApp({ unset: [COMPOSITING] });
   const { s } = app;
@@ -318,10 +323,24 @@ async function streamBench() {
     await s.exec(FRAME_PROBE);
     await sleep(1000);
     await s.exec(`window.__frames.on = true`);
-    const idle0 = { cpu: mainThreadMs(web), at: performance.now() };
+    const busyNow = () => ({ cpu: mainThreadMs(web), ui: mainThreadMs(app.pid), at: performance.now() });
+    const perSecondOf = (a, b) => ({ page: ((b.cpu - a.cpu) / (b.at - a.at)) * 1000, ui: ((b.ui - a.ui) / (b.at - a.at)) * 1000 });
+    const takeFrames = () => s.exec(`const l = window.__frames.list; window.__frames.list = []; window.__frames.long = []; return l`);
+    const idle0 = busyNow();
     await sleep(STREAM_IDLE_MS);
-    const idle1 = { cpu: mainThreadMs(web), at: performance.now() };
-    const idleFrames = await s.exec(`const l = window.__frames.list; window.__frames.list = []; window.__frames.long = []; return l`);
+    const idleBusy = perSecondOf(idle0, busyNow());
+    const idleFrames = await takeFrames();
+    const isBusy = () => s.exec(`return !!document.querySelector('[data-test=busy]')`);
+    await send(s, `wait ${WORKING_MS / 1000 + 2} s before answering`);
+    await s.until("the busy line", isBusy);
+    await takeFrames();
+    const working0 = busyNow();
+    await sleep(WORKING_MS);
+    const workingBusy = perSecondOf(working0, busyNow());
+    const workingFrames = await takeFrames();
+    await s.until("the answer after the wait", async () => !(await isBusy()));
+    await sleep(1000);
+    await takeFrames();
     // What the machine takes, frame by frame, from the page's thread and
     // from those a frame waits on: the UI process's main thread (it takes
     // each painted frame from the web process and draws it into the
@@ -329,7 +348,7 @@ async function streamBench() {
     const x = xServer();
     const machine = sampleThreads({ page: [web, web], ui: [app.pid, app.pid], x: [x, x] });
     await send(s, `stream a long answer of ${STREAM_TOKENS} tokens at ${STREAM_RATE} tokens/s`);
-    const start = { cpu: mainThreadMs(web), at: performance.now(), wall: Date.now(), steal: stealMs() };
+    const start = { ...busyNow(), wall: Date.now(), steal: stealMs() };
     // Once a second while it streams, from /proc (nothing in the page): the
     // main thread's CPU time and the machine's steal time.
     const seconds = [start];
@@ -338,10 +357,10 @@ async function streamBench() {
       await sleep(1000);
       const now = { cpu: mainThreadMs(web), at: performance.now(), wall: Date.now(), steal: stealMs() };
       seconds.push(now);
-      if (!(await s.exec(`return !!document.querySelector('[data-test=busy]')`))) break;
+      if (!(await isBusy())) break;
       if (now.at - start.at > timeout) throw new Error("the long answer did not finish streaming");
     }
-    const end = { cpu: mainThreadMs(web), at: performance.now() };
+    const end = busyNow();
     const perSecond = seconds.slice(1).map((now, i) => ((now.cpu - seconds[i].cpu) / (now.at - seconds[i].at)) * 1000);
     await sleep(1000);
     const { list: frames, long } = await s.exec(`window.__frames.on = false; return window.__frames`);
@@ -364,8 +383,10 @@ async function streamBench() {
       frames,
       longFrames,
       idleFrames,
-      idleBusy: ((idle1.cpu - idle0.cpu) / (idle1.at - idle0.at)) * 1000,
-      busy: ((end.cpu - start.cpu) / (end.at - start.at)) * 1000,
+      workingFrames,
+      idleBusy,
+      workingBusy,
+      busy: perSecondOf(start, end),
       perSecond,
       seconds: (end.at - start.at) / 1000,
       shown,
@@ -396,7 +417,7 @@ if (only) {
     keys: k && { p50: pct(k.samples, 50), p95: pct(k.samples, 95), max: Math.max(...k.samples), floor95: pct(k.floor, 95), pss: k.pss, parts: partRows(k.parts) },
     session: sess && { open: sess.open, scroll: fstats(sess.scroll.frames), floor: fstats(sess.floor), maxRows: sess.scroll.maxRows, top: sess.top, cpu: sess.scroll.cpu, floorCpu: sess.floorCpu },
     sessionCompositing: sessGl && { scroll: fstats(sessGl.scroll.frames), floor: fstats(sessGl.floor) },
-    stream: stream && { ...stream, frames: fstats(stream.frames), idleFrames: fstats(stream.idleFrames), perSecond: stream.perSecond.map(Math.round).join(" ") },
+    stream: stream && { ...stream, frames: fstats(stream.frames), idleFrames: fstats(stream.idleFrames), workingFrames: fstats(stream.workingFrames), perSecond: stream.perSecond.map(Math.round).join(" ") },
   };
   console.log(JSON.stringify(brief, null, 1));
   console.log(`screenshots: ${SHOTS}`);
@@ -443,6 +464,7 @@ const streamVerdict =
       ? `met but for ${st0.over50} frame(s) that were over 50 ms only by the CPU time the hypervisor took within them (below)`
       : met(false);
 const stIdle = fstats(stream.idleFrames);
+const stWork = fstats(stream.workingFrames);
 const longFrame = (l) =>
   `${l.into.toFixed(1)} s into the stream, ${ms(l.len)} (steal that second ${l.steal ?? "?"} ms; ` +
   (l.within
@@ -502,13 +524,16 @@ ${frameRow("floor, compositing forced on", glFloor)} ${cpuPerFrame(sessGl.floorC
 Streaming: the fake server sends a ${STREAM_TOKENS.toLocaleString("en").replace(",", " ")}-token markdown answer (headings, paragraphs, lists,
 code blocks; ${stream.shown.chars} characters shown, ${stream.shown.blocks} blocks, ${stream.shown.copies} copy buttons on ${stream.shown.pres} code blocks)
 at ${STREAM_RATE} tokens/s, a delta every 10 ms; it took ${stream.seconds.toFixed(0)} s. Frames are timed by a requestAnimationFrame loop in the page, which
-also runs for the idle page. Busy time is the CPU time of the web process's main thread (script, style, layout, paint),
-from /proc, per second of wall time${stream.entryTypes.includes("long-animation-frame") ? "" : " (this WebKit has no long-animation-frame or long-task entries: it lists " + (stream.entryTypes.join(", ") || "none") + ")"}.
+also runs for the idle page and while zot works on a question with nothing arriving yet (the fake model waits ${WORKING_MS / 1000 + 2} s before
+its first token; only the busy line changes on screen). Busy time is the CPU time of the web process's main thread (script, style,
+layout, paint) and of the UI process's main thread (it draws each frame the page paints into the window), from /proc, per second of
+wall time${stream.entryTypes.includes("long-animation-frame") ? "" : " (this WebKit has no long-animation-frame or long-task entries: it lists " + (stream.entryTypes.join(", ") || "none") + ")"}.
 
-| frames | longest | p95 | p50 | over 50 ms | main thread busy per second |
-|---|---|---|---|---|---|
-| zot, streaming | ${ms(st0.max)} | ${ms(st0.p95)} | ${ms(st0.p50)} | ${st0.over50} of ${st0.n} | ${busyMs(stream.busy)} on average, ${busyMs(Math.max(...stream.perSecond))} in the busiest second |
-| the same page, idle | ${ms(stIdle.max)} | ${ms(stIdle.p95)} | ${ms(stIdle.p50)} | ${stIdle.over50} of ${stIdle.n} | ${busyMs(stream.idleBusy)} |
+| frames | longest | p95 | p50 | over 50 ms | page's main thread busy per second | UI process's main thread busy per second |
+|---|---|---|---|---|---|---|
+| zot, streaming | ${ms(st0.max)} | ${ms(st0.p95)} | ${ms(st0.p50)} | ${st0.over50} of ${st0.n} | ${busyMs(stream.busy.page)} on average, ${busyMs(Math.max(...stream.perSecond))} in the busiest second | ${busyMs(stream.busy.ui)} |
+| the same page, zot working, nothing arriving | ${ms(stWork.max)} | ${ms(stWork.p95)} | ${ms(stWork.p50)} | ${stWork.over50} of ${stWork.n} | ${busyMs(stream.workingBusy.page)} | ${busyMs(stream.workingBusy.ui)} |
+| the same page, idle | ${ms(stIdle.max)} | ${ms(stIdle.p95)} | ${ms(stIdle.p50)} | ${stIdle.over50} of ${stIdle.n} | ${busyMs(stream.idleBusy.page)} | ${busyMs(stream.idleBusy.ui)} |
 
 Frames over 50 ms while streaming. For each: the time the hypervisor took from the machine's 2 vCPUs in the second it
 began (/proc/stat's steal, counted in 10 ms ticks; 0–10 ms in a quiet second here), and within the frame itself, sampled

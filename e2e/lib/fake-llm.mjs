@@ -19,6 +19,9 @@
 //   "stream every block kind" → EVERY_BLOCK (each kind of block markdown
 //                     draws) three times, streamed a few characters per
 //                     delta, so the row is built block by block;
+//   "wait N s before answering" → the short answer below, N seconds after
+//                     the request (a model that thinks before its first
+//                     token), for the bench of the page while zot works;
 //   anything else   → a short streamed markdown answer.
 import http from "node:http";
 
@@ -236,7 +239,10 @@ export async function startFakeLlm() {
       if (/xss/i.test(text)) {
         return sse(res, message([{ type: "text", text: `Inert: ${XSS.join(" ")} \u001b[2J end` }], "end_turn"));
       }
-      return sse(res, message([{ type: "text", text: "Hello **streamed** world.\n\n```rust\nfn main() {}\n```" }], "end_turn"));
+      const short = message([{ type: "text", text: "Hello **streamed** world.\n\n```rust\nfn main() {}\n```" }], "end_turn");
+      const wait = /wait (\d+) s before answering/i.exec(text);
+      if (wait) return void setTimeout(() => sse(res, short), Number(wait[1]) * 1000);
+      return sse(res, short);
     });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
