@@ -323,20 +323,20 @@ async function streamBench() {
     await s.exec(FRAME_PROBE);
     await sleep(1000);
     await s.exec(`window.__frames.on = true`);
-    const busyNow = () => ({ cpu: mainThreadMs(web), ui: mainThreadMs(app.pid), at: performance.now() });
+    const cpuNow = () => ({ cpu: mainThreadMs(web), ui: mainThreadMs(app.pid), at: performance.now() });
     const perSecondOf = (a, b) => ({ page: ((b.cpu - a.cpu) / (b.at - a.at)) * 1000, ui: ((b.ui - a.ui) / (b.at - a.at)) * 1000 });
     const takeFrames = () => s.exec(`const l = window.__frames.list; window.__frames.list = []; window.__frames.long = []; return l`);
-    const idle0 = busyNow();
+    const idle0 = cpuNow();
     await sleep(STREAM_IDLE_MS);
-    const idleBusy = perSecondOf(idle0, busyNow());
+    const idleBusy = perSecondOf(idle0, cpuNow());
     const idleFrames = await takeFrames();
     const isBusy = () => s.exec(`return !!document.querySelector('[data-test=busy]')`);
     await send(s, `wait ${WORKING_MS / 1000 + 2} s before answering`);
     await s.until("the busy line", isBusy);
     await takeFrames();
-    const working0 = busyNow();
+    const working0 = cpuNow();
     await sleep(WORKING_MS);
-    const workingBusy = perSecondOf(working0, busyNow());
+    const workingBusy = perSecondOf(working0, cpuNow());
     const workingFrames = await takeFrames();
     await s.until("the answer after the wait", async () => !(await isBusy()));
     await sleep(1000);
@@ -348,7 +348,7 @@ async function streamBench() {
     const x = xServer();
     const machine = sampleThreads({ page: [web, web], ui: [app.pid, app.pid], x: [x, x] });
     await send(s, `stream a long answer of ${STREAM_TOKENS} tokens at ${STREAM_RATE} tokens/s`);
-    const start = { ...busyNow(), wall: Date.now(), steal: stealMs() };
+    const start = { ...cpuNow(), wall: Date.now(), steal: stealMs() };
     // Once a second while it streams, from /proc (nothing in the page): the
     // main thread's CPU time and the machine's steal time.
     const seconds = [start];
@@ -360,7 +360,7 @@ async function streamBench() {
       if (!(await isBusy())) break;
       if (now.at - start.at > timeout) throw new Error("the long answer did not finish streaming");
     }
-    const end = busyNow();
+    const end = cpuNow();
     const perSecond = seconds.slice(1).map((now, i) => ((now.cpu - seconds[i].cpu) / (now.at - seconds[i].at)) * 1000);
     await sleep(1000);
     const { list: frames, long } = await s.exec(`window.__frames.on = false; return window.__frames`);
