@@ -10,6 +10,7 @@
 // samples that both lie inside the frame (so, to /proc/stat's 10 ms
 // ticks, never more than happened in it).
 import fs from "node:fs";
+import { statFields } from "../lib/proc.mjs";
 
 const INTERVAL_MS = 10;
 
@@ -66,9 +67,8 @@ export function sampleThreads(threads) {
     try {
       const steal = stealOf(stat.read()).perCpu;
       const of = files.map(([task, sched]) => {
-        const t = task.read();
-        // Fields after the command's closing parenthesis start at field 3 (state); field 39 is the processor.
-        const cpu = Number(t.slice(t.lastIndexOf(")") + 2).split(" ")[36]);
+        // Field 39 of proc(5): the processor it last ran on.
+        const cpu = Number(statFields(task.read())[36]);
         const [run, wait] = sched.read().split(" ").map((ns) => Number(ns) / 1e6);
         return { cpu, run, wait };
       });

@@ -25,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import { startApp, launchWindow, send, ROOT, TODO } from "../lib/app.mjs";
 import { sessionFile } from "../lib/session.mjs";
-import { webProcess, webProcessEnv, xServer } from "../lib/proc.mjs";
+import { statFields, webProcess, webProcessEnv, xServer } from "../lib/proc.mjs";
 import { sampleThreads, stealMs } from "./stolen.mjs";
 import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
 
@@ -280,8 +280,7 @@ const WORKING_MS = 8000;
  * stime, in clock ticks of 10 ms. The web process's main thread is the one
  * that runs the page's script, style, layout and paint. */
 function mainThreadMs(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const f = statFields(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8"));
   return (Number(f[11]) + Number(f[12])) * 10;
 }
 

@@ -2,13 +2,20 @@
 // over it, and the renderer test reads the WebKit processes' environment.
 import fs from "node:fs";
 
+/** The fields of a /proc/…/stat line after the command, which may hold
+ * spaces and parentheses itself: index 0 is field 3 (the state), so field
+ * N of proc(5) is at N - 3. */
+export function statFields(stat) {
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
 /** `pid` and every process below it, each with its command line's words. */
 export function processTree(pid) {
   const info = new Map();
   for (const d of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = fs.readFileSync(`/proc/${d}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      const ppid = Number(statFields(stat)[1]);
       const argv = fs.readFileSync(`/proc/${d}/cmdline`, "utf8").split("\0");
       info.set(Number(d), { ppid, argv });
     } catch {
