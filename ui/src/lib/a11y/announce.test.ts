@@ -16,6 +16,21 @@ describe("screen reader announcements", () => {
     expect(long?.text).toMatch(/continues in the transcript/);
   });
 
+  it("reads only the start of a long answer, and says it as the whole would", () => {
+    const part =
+      "Some **bold** and [a link](https://example.com/x) and `code()`.\n\n```rust\nfn main() {}\n```\n\n";
+    // A code block longer than the first piece read, then a long answer.
+    const md = "```\n" + "let x = 1;\n".repeat(800) + "```\n\nAfter the code. " + part.repeat(4000);
+    const whole = plain(md).replace(/\s+/g, " ").trim();
+    expect(announcement(ev({ type: "assistant_message", content: md }))?.text).toBe(
+      `zot: ${whole.slice(0, MAX_SPOKEN)}… (continues in the transcript)`,
+    );
+    // A short answer is said whole.
+    expect(announcement(ev({ type: "assistant_message", content: part }))?.text).toBe(
+      `zot: ${plain(part).replace(/\s+/g, " ").trim()}`,
+    );
+  });
+
   it("reads markdown as text", () => {
     expect(
       plain("Hello **streamed** _world_. See [docs](https://x).\n```rust\nfn main() {}\n```\n# Done"),

@@ -30,12 +30,26 @@ function clip(text: string): string {
   return t.length <= MAX_SPOKEN ? t : `${t.slice(0, MAX_SPOKEN)}… (continues in the transcript)`;
 }
 
+/** A finished answer as read aloud, clipped. Only the start of the
+ * markdown is read, as much as the clip needs: a long answer (hundreds of
+ * KB) would otherwise go through every pattern above in the frame that
+ * finishes it, for 300 characters. Where the start is cut, a link or
+ * fence may be split; that changes only what is read from there on, and
+ * the start is taken long enough that this lies past the clip. */
+function spokenAnswer(md: string): string {
+  for (let n = MAX_SPOKEN * 8; ; n *= 4) {
+    if (n >= md.length) return clip(plain(md));
+    const start = plain(md.slice(0, n)).replace(/\s+/g, " ").trim();
+    if (start.length > 2 * MAX_SPOKEN) return clip(start);
+  }
+}
+
 /** The announcement for one backend event, or null for the quiet ones
  * (deltas, starts, renders, list refreshes). */
 export function announcement(e: UiEvent): Announcement | null {
   switch (e.type) {
     case "assistant_message":
-      return e.content.trim() ? { text: `zot: ${clip(plain(e.content))}`, urgent: false } : null;
+      return e.content.trim() ? { text: `zot: ${spokenAnswer(e.content)}`, urgent: false } : null;
     case "tool_call":
       return { text: `running ${e.name}${e.extension ? ` from ${e.extension}` : ""}`, urgent: false };
     case "tool_result":
