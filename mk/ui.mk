@@ -92,7 +92,7 @@ bench-ui: apt ui-dist deps-sdk
 	rm -f bench-ui.log
 	for b in $(BENCH_UI_SCRIPTS); do \
 		PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(CARGO_TARGET)/release/zot \
-			ZOT_BARE_BIN=$(CARGO_TARGET)/release/bare-window timeout -k 10 1500 \
+			ZOT_BARE_BIN=$(CARGO_TARGET)/release/bare-window timeout -k 10 2100 \
 			xvfb-run -a -s "-screen 0 1280x800x24" node e2e/bench/$$b.mjs >> bench-ui.log 2>&1 \
 			|| { cat bench-ui.log; exit 1; }; \
 	done
