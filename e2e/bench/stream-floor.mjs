@@ -1,11 +1,11 @@
 // The floor of the streaming case: what WebKit on this machine costs to
 // show the same answer growing at the same rate and followed at the
 // bottom, with nothing of zot's in the way. The page scripts below lay a
-// scroller with the transcript's size, place and classes over it, feeds
-// itself the fake server's tokens on the same clock (a batch every 10 ms),
-// and every DRAW_MS shows what has arrived: each block (text between blank
+// scroller with the transcript's size, place and classes over it and feed
+// it the fake server's tokens on the same clock (a batch every 10 ms);
+// every DRAW_MS it shows what has arrived, each block (text between blank
 // lines) as one plain element holding its source text, the last one
-// replaced as it grows, then scrolls to the bottom. zot's transcript under
+// replaced as it grows, and scrolls to the bottom. zot's transcript under
 // it is hidden, so it is not painted as well. No IPC, no markdown,
 // no Svelte: what is left is layout, paint and the window, which zot
 // cannot do without. Its frames are timed by the bench's own probe.
