@@ -75,6 +75,7 @@ mod panels;
 pub mod permission_words;
 mod permissions;
 pub mod private_file;
+mod proc_stat;
 mod proc_usage;
 pub mod process;
 pub mod reaper;

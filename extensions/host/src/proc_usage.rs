@@ -49,42 +49,16 @@ pub fn tree_rss(roots: &[i32]) -> HashMap<i32, u64> {
 /// Every process's parent and RSS, or None where /proc is not there.
 fn snapshot() -> Option<HashMap<i32, Proc>> {
     let page = page_size();
-    let mut table = HashMap::new();
-    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
-            continue;
-        };
-        // A process that exits between read_dir and this read is skipped.
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        if let Some((ppid, pages)) = parse_stat(&stat) {
-            table.insert(
-                pid,
-                Proc {
-                    ppid,
-                    rss: pages.saturating_mul(page),
-                },
-            );
-        }
-    }
+    let table = crate::proc_stat::processes()?
+        .map(|p| {
+            let proc = Proc {
+                ppid: p.ppid,
+                rss: p.rss_pages.saturating_mul(page),
+            };
+            (p.pid, proc)
+        })
+        .collect();
     Some(table)
-}
-
-/// `ppid` (field 4) and `rss` in pages (field 24) of a /proc/PID/stat line.
-/// The command name (field 2) is in parentheses and may hold spaces or
-/// parentheses itself, so fields are counted after its last `)`.
-fn parse_stat(line: &str) -> Option<(i32, u64)> {
-    let (_, rest) = line.rsplit_once(')')?;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // After the name: state(3) ppid(4) … rss(24), so index 1 and 21 here.
-    let ppid = fields.get(1)?.parse().ok()?;
-    let rss = fields.get(21)?.parse().ok()?;
-    Some((ppid, rss))
 }
 
 fn page_size() -> u64 {
@@ -96,18 +70,6 @@ fn page_size() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_name_with_spaces_and_parentheses_does_not_shift_the_fields() {
-        let line = "42 (my (odd) name) S 7 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 123 4096000 250 18446744073709551615";
-        assert_eq!(parse_stat(line), Some((7, 250)));
-    }
-
-    #[test]
-    fn a_truncated_line_is_not_a_process() {
-        assert_eq!(parse_stat("42 (x) S 7"), None);
-        assert_eq!(parse_stat("garbage"), None);
-    }
 
     #[test]
     fn this_process_tree_holds_memory_and_a_missing_pid_has_none() {

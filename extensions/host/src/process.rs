@@ -130,19 +130,36 @@ pub fn signal_group(pgid: i32, sig: i32) {
     }
 }
 
-/// Whether any process of the group still exists (zombies included).
+/// Whether any process of the group is still running. A zombie does not
+/// count: it has exited and holds nothing but its pid until its parent
+/// reaps it, and that parent may never do so. A sandboxed extension's inner
+/// `bwrap` is orphaned when the extension exits and adopted by PID 1,
+/// which in a container or a microVM is often not an init that reaps:
+/// counted, that zombie made every stop of a sandboxed extension wait out
+/// the whole cap (1 s per project switch here). Without /proc, any
+/// member counts, as `kill(-pgid, 0)` says.
 pub fn group_alive(pgid: i32) -> bool {
     // SAFETY: signal 0 only checks for existence.
-    pgid > 1 && unsafe { libc::kill(-pgid, 0) } == 0
+    if pgid <= 1 || unsafe { libc::kill(-pgid, 0) } != 0 {
+        return false;
+    }
+    match crate::proc_stat::processes() {
+        Some(mut all) => all.any(|p| p.pgrp == pgid && !p.exited()),
+        None => true,
+    }
 }
 
-/// Kills what is left of the group and waits (at most `cap`) until the OS
-/// reports it empty, so "shut down" means gone, not merely signalled.
+/// Kills what is left of the group and waits (at most `cap`) until nothing
+/// of it runs, so "shut down" means gone, not merely signalled. The wait
+/// doubles from 2 ms to at most 32 ms: each look at a group with members
+/// left reads the process table.
 pub async fn kill_group_and_wait(pgid: i32, cap: std::time::Duration) {
     signal_group(pgid, libc::SIGKILL);
     let deadline = tokio::time::Instant::now() + cap;
+    let mut wait = std::time::Duration::from_millis(2);
     while group_alive(pgid) && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(std::time::Duration::from_millis(32));
     }
 }
 
@@ -208,5 +225,75 @@ impl Drop for GroupGuard {
             // its id must not be killed again once reused.
             let _ = crate::reaper::forget_group(self.pgid);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+    use std::time::Duration;
+
+    /// A child of this test leading a group of its own, and its pid.
+    fn child_in_own_group(secs: &str) -> (std::process::Child, i32) {
+        let child = std::process::Command::new("sleep")
+            .arg(secs)
+            .process_group(0)
+            .spawn()
+            .expect("sleep");
+        let pid = i32::try_from(child.id()).expect("pid");
+        (child, pid)
+    }
+
+    /// Waits (boundedly) until `pid` has exited but is not yet reaped.
+    fn until_zombie(pid: i32) -> bool {
+        (0..1000).any(|_| {
+            let zombie = crate::proc_stat::processes()
+                .is_some_and(|mut all| all.any(|p| p.pid == pid && p.exited()));
+            if !zombie {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            zombie
+        })
+    }
+
+    #[test]
+    fn a_group_with_a_running_member_is_alive_and_a_reaped_one_is_not() {
+        let (mut child, pgid) = child_in_own_group("30");
+        assert!(group_alive(pgid));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(!group_alive(pgid));
+    }
+
+    #[test]
+    fn a_group_left_with_only_a_zombie_is_not_alive() {
+        if crate::proc_stat::processes().is_none() {
+            return; // no /proc: zombies count, as kill(2) says
+        }
+        // Not reaped until the end: the zombie an init that never reaps
+        // leaves behind. kill(2) still finds its group.
+        let (mut child, pgid) = child_in_own_group("0");
+        assert!(until_zombie(pgid), "sleep 0 did not exit");
+        // SAFETY: signal 0 only checks for existence.
+        assert_eq!(unsafe { libc::kill(-pgid, 0) }, 0);
+        assert!(!group_alive(pgid));
+        child.wait().unwrap();
+    }
+
+    /// Paused time: a wait that ran to its cap would end a full `cap` of
+    /// virtual time later, whatever the machine's speed.
+    #[tokio::test(start_paused = true)]
+    async fn killing_a_group_left_with_only_a_zombie_does_not_wait_out_the_cap() {
+        if crate::proc_stat::processes().is_none() {
+            return;
+        }
+        let (mut child, pgid) = child_in_own_group("0");
+        assert!(until_zombie(pgid), "sleep 0 did not exit");
+        let cap = Duration::from_secs(1);
+        let t0 = tokio::time::Instant::now();
+        kill_group_and_wait(pgid, cap).await;
+        assert!(t0.elapsed() < cap, "waited {:?}", t0.elapsed());
+        child.wait().unwrap();
     }
 }
