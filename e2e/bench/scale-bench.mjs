@@ -197,9 +197,9 @@ async function switchBench() {
           );
           if (!states[k].every((x) => x === want)) throw new Error(`${k}: ${JSON.stringify(states[k])}`);
         }
-        // Back to the empty project the app started in: leaving shuts the
-        // target's backend down (and its running extensions) before the
-        // page is told to reload.
+        // Back to the empty project the app started in: the target's
+        // backend (and its running extensions) is shut down beside the
+        // page's reload, not before it.
         const l = await switchTo(s, back);
         if (i >= 0) (runs[k].push(t), leave[k].push(l));
       }

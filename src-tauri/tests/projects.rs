@@ -10,6 +10,8 @@ mod ext_fixture;
 mod fake_llm;
 #[path = "support/in_process.rs"]
 mod in_process;
+#[path = "support/procs.rs"]
+mod procs;
 
 use std::path::{Path, PathBuf};
 
@@ -165,14 +167,15 @@ struct Env {
 /// Project A (trusted for this run, like `--trust-project`) with extension
 /// `a_ext`, project B with `b_ext`; A's backend running.
 async fn env() -> (Env, tokio::sync::mpsc::Receiver<UiEvent>) {
+    env_with(json!({"name": "a_ext"})).await
+}
+
+/// [`env`], with `a_plan` as a_ext's fixture plan.
+async fn env_with(a_plan: serde_json::Value) -> (Env, tokio::sync::mpsc::Receiver<UiEvent>) {
     let s = fake_llm::FakeLlm::start().await;
     let home = tempfile::tempdir().unwrap();
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a_ext = ext_fixture::make(
-        &a.path().join(".zot/extensions"),
-        "a_ext",
-        json!({"name": "a_ext"}),
-    );
+    let a_ext = ext_fixture::make(&a.path().join(".zot/extensions"), "a_ext", a_plan);
     let b_ext = ext_fixture::make(
         &b.path().join(".zot/extensions"),
         "b_ext",
@@ -239,6 +242,29 @@ async fn switching_shuts_the_old_project_down_and_starts_the_new_one() {
     assert_eq!(paths, vec![canon(e.b.path()), canon(e.a.path())]);
 
     e.projects.shutdown().await;
+}
+
+/// The user who opened another folder does not wait for the old project's
+/// extensions to stop: one that takes its whole shutdown grace is still
+/// running when the switch returns, and the app's own shutdown waits for it.
+#[tokio::test]
+async fn a_switch_does_not_wait_for_the_old_projects_extensions_to_stop() {
+    let (e, _a_events) = env_with(json!({"name": "a_ext", "linger": 30})).await;
+    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] == "hello_ack").await;
+    let pid: i32 = std::fs::read_to_string(e.a_ext.join("pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+
+    let _sw = e.projects.switch(e.b.path()).await.unwrap();
+    assert_eq!(e.projects.cwd(), canon(e.b.path()));
+    // It lingers after `shutdown`: the host waits 2 s, then SIGTERMs it.
+    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] == "shutdown").await;
+    assert!(procs::alive(pid), "the switch waited for the old extension");
+
+    e.projects.shutdown().await;
+    assert!(!procs::alive(pid), "the app's shutdown left it running");
 }
 
 #[tokio::test]

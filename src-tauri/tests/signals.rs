@@ -5,6 +5,8 @@
 
 #[path = "support/fake_llm.rs"]
 mod fake_llm;
+#[path = "support/procs.rs"]
+mod procs;
 #[path = "support/zot_proc.rs"]
 mod zot_proc;
 
@@ -13,6 +15,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use fake_llm::*;
+use procs::alive;
 use zot_proc::*;
 
 const SIGNALS: [(i32, &str); 3] = [
@@ -44,17 +47,6 @@ async fn pids(dir: &Path) -> Vec<i32> {
         }
         assert!(Instant::now() < deadline, "the extension never started");
         tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
-
-/// Whether a pid names a live process (a zombie is dead).
-fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-            !state.starts_with('Z') && !state.starts_with('X')
-        }
-        Err(_) => false,
     }
 }
 

@@ -3,11 +3,17 @@
 //! down only after, so a refused folder or a failed start leaves the old
 //! project running untouched. Front ends read the current backend from the
 //! watch slot; a swap makes every later command reach the new one.
+//!
+//! The old backend is shut down in the background: its extensions may take
+//! their whole shutdown grace (2 s, then 1 s after SIGTERM), and the user
+//! who opened another folder should not wait for that. The app's own
+//! shutdown waits for those still stopping, so nothing outlives zot.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use tokio::sync::{mpsc, watch};
+use tokio::task::JoinSet;
 use zot_ext_protocol::rpc::UiEvent;
 
 use crate::agent::session::SessionChoice;
@@ -29,6 +35,8 @@ pub struct Projects {
     cwd: Mutex<PathBuf>,
     /// One switch at a time (two clicks must not start three backends).
     switching: tokio::sync::Mutex<()>,
+    /// Old backends still shutting down after a switch.
+    retiring: Mutex<JoinSet<()>>,
 }
 
 /// What a successful switch hands the caller: the new project and its
@@ -50,6 +58,7 @@ impl Projects {
             slot,
             template,
             switching: tokio::sync::Mutex::new(()),
+            retiring: Mutex::new(JoinSet::new()),
         }
     }
 
@@ -90,9 +99,10 @@ impl Projects {
 
     /// Opens `dir` as the project: checks it, starts a backend there with a
     /// new session (the old project's extensions, trust and session are not
-    /// carried over), makes it current, then shuts the old one down
-    /// (extensions get `shutdown`, the session file is closed when the last
-    /// handle drops). On any error nothing changed.
+    /// carried over), makes it current, then starts shutting the old one
+    /// down without waiting for it (extensions get `shutdown`, the session
+    /// file is closed when the last handle drops). On any error nothing
+    /// changed.
     pub async fn switch(&self, dir: &Path) -> Result<Switched, String> {
         let _one = self.switching.lock().await;
         let cwd = folder::validate(dir)?;
@@ -111,17 +121,26 @@ impl Projects {
         let old = self.slot.send_replace(Some(Ok(backend)));
         *self.cwd.lock().unwrap_or_else(PoisonError::into_inner) = cwd.clone();
         if let Some(Ok(old)) = old {
-            old.shutdown().await;
+            let mut retiring = self.retiring.lock().unwrap_or_else(PoisonError::into_inner);
+            // Forget the ones that have finished, then add this one.
+            while retiring.try_join_next().is_some() {}
+            retiring.spawn(async move { old.shutdown().await });
         }
         self.remember(&cwd);
         Ok(Switched { cwd, events })
     }
 
-    /// Shuts the current backend down (the app is closing).
+    /// Shuts the current backend down (the app is closing), and waits for
+    /// the old ones a switch left still shutting down.
     pub async fn shutdown(&self) {
-        if let Some(b) = self.current() {
-            b.shutdown().await;
-        }
+        let retiring =
+            std::mem::take(&mut *self.retiring.lock().unwrap_or_else(PoisonError::into_inner));
+        let current = async {
+            if let Some(b) = self.current() {
+                b.shutdown().await;
+            }
+        };
+        tokio::join!(current, retiring.join_all());
     }
 
     fn remember(&self, cwd: &Path) {
