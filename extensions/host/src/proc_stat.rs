@@ -1,5 +1,5 @@
 //! The process table, read from /proc/PID/stat in one pass, for the two
-//! questions the host asks of processes it did not spawn itself: how much
+//! questions the host asks of processes it did not spawn directly: how much
 //! memory an extension's whole tree holds (`proc_usage.rs`), and whether
 //! anything of an extension's process group still runs (`process.rs`).
 //! Where there is no /proc the answer is None, never a guess.
@@ -9,7 +9,8 @@
 pub struct ProcStat {
     /// Its pid.
     pub pid: i32,
-    /// R, S, D, … ; Z for a zombie (exited, not yet reaped), X for dead.
+    /// R, S, D and the rest; Z for a zombie (exited, not yet reaped), X
+    /// for dead.
     pub state: char,
     /// Its parent's pid.
     pub ppid: i32,
