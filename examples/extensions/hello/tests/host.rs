@@ -2,6 +2,7 @@
 //! one registered in `on_hello`, answer as documented.
 
 use zot_examples_tests::{copy_with_binary, Harness};
+use zot_ext_protocol::rpc::ExtState;
 use zot_ext_protocol::CommandAction;
 
 #[tokio::test]
@@ -13,6 +14,8 @@ async fn hello_registers_its_commands_and_answers_them() {
         std::path::Path::new(env!("CARGO_BIN_EXE_zot-example-hello")),
     );
     let h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    // `on_use`: listed from `contributes`, not started until a command runs.
+    assert_eq!(h.host.list()[0].state, ExtState::Idle);
     let names: Vec<String> = h.host.commands().into_iter().map(|c| c.name).collect();
     assert_eq!(names, ["hello", "shout", "cwd", "model-info"]);
 
@@ -43,5 +46,9 @@ async fn hello_registers_its_commands_and_answers_them() {
         .unwrap()
         .response;
     assert_eq!(r.display.as_deref(), Some("anthropic / test-model"));
+    // What it registered is what its manifest declares.
+    assert_eq!(h.host.list()[0].state, ExtState::Ready);
+    let log = h.log("hello");
+    assert!(!log.contains("differ from contributes"), "{log}");
     h.host.shutdown().await;
 }
