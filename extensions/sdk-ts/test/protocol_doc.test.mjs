@@ -1,12 +1,12 @@
-// The guide's protocol reference is generated from the protocol crate's
-// bindings; a stale guide fails here (and in `make test`).
+// The field tables of docs/protocol.md are generated from the protocol
+// crate's bindings; a stale reference fails here (and in `make test`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { render, updated } from "../scripts/protocol-doc.mjs";
 
-test("docs/extensions.md carries the current protocol reference", () => {
+test("docs/protocol.md carries the current field tables", () => {
   const { doc, fresh } = updated();
-  assert.ok(doc === fresh, "run 'node extensions/sdk-ts/scripts/protocol-doc.mjs' and commit docs/extensions.md");
+  assert.ok(doc === fresh, "run 'node extensions/sdk-ts/scripts/protocol-doc.mjs' and commit docs/protocol.md");
 });
 
 test("the reference lists every frame in both directions with its fields", () => {
