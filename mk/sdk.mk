@@ -3,7 +3,7 @@
 # example's host-driven test are cargo tests and run in the root
 # `cargo test --workspace`. Here: the TypeScript package (npm ci from its
 # committed lockfile, tsc, node --test, its frame types and the guide's
-# protocol reference checked against the protocol crate's bindings), the
+# field tables in docs/protocol.md checked against the protocol crate's bindings), the
 # Python SDK (unittest, on the real interpreter rather than a version-manager
 # shim), and the round-trip benchmark.
 
