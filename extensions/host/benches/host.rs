@@ -542,7 +542,7 @@ async fn crash_to_ready(b: &mut Bench) {
     }
     let _ = writeln!(
         b.out,
-        "\nGoal: crash→ready within 1.1× of a cold start plus the backoff (docs/host.md \"Supervision\"); the host's cold number includes discovery and its own start.\n"
+        "\nGoal: crash→ready within 1.1× of a cold start plus the backoff (docs/host.md \"Restart policy\"); the host's cold number includes discovery and its own start.\n"
     );
 }
 

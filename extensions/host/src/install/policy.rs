@@ -1,5 +1,5 @@
 //! The one install policy, for `zot ext install` and the desktop
-//! manager alike (docs/extensions.md "Installing"):
+//! manager alike (docs/cli.md "install"):
 //!
 //! 1. the source is a folder, a git URL, or a name from zot's catalog;
 //! 2. it is copied into a hidden staging directory and its manifest checked;
