@@ -1,5 +1,5 @@
 //! The backend both front ends use: it owns the agent and the extension
-//! host, takes every `spec/rpc.md` command through [`Backend::handle`], and
+//! host, takes every `docs/rpc.md` command through [`Backend::handle`], and
 //! merges everything they say into one `UiEvent` stream that the RPC mode
 //! prints and the desktop forwards as Tauri events.
 
@@ -191,7 +191,7 @@ impl Backend {
         self.inner.finished.load(Ordering::SeqCst)
     }
 
-    /// Runs one `spec/rpc.md` command; `Err` is the response's `error`.
+    /// Runs one `docs/rpc.md` command; `Err` is the response's `error`.
     /// The answer is the command's typed result ([`Backend::call`]) as
     /// JSON, with every secret the redactor knows masked.
     pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {

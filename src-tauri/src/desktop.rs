@@ -1,5 +1,5 @@
 //! The desktop window: a Tauri shell around the same backend the headless
-//! modes use. This module is glue (STYLE.md §9): it starts the backend
+//! modes use. This module is glue (CONTRIBUTING.md "The app crate is glue"): it starts the backend
 //! without waiting for extensions, forwards its events to the page, and
 //! exposes a few commands that call the backend or the host's management
 //! library. No agent or extension logic lives here.

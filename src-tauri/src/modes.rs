@@ -1,5 +1,5 @@
 //! The headless front ends over [`crate::backend::Backend`]: print (final
-//! text), JSON (every event as NDJSON) and RPC (`spec/rpc.md`). None needs a
+//! text), JSON (every event as NDJSON) and RPC (`docs/rpc.md`). None needs a
 //! display; stdout carries only their output, logs go to stderr.
 
 pub mod print;

@@ -1,4 +1,4 @@
-//! Tool approvals through the real binary in RPC mode (spec/rpc.md "Tool
+//! Tool approvals through the real binary in RPC mode (docs/rpc.md "Tool
 //! approvals", docs/security.md): `--approvals ask` announces calls that
 //! need the user as `tool_approval` and waits; `approve_tool` answers,
 //! once; `abort` denies what waits; remembered rules land in

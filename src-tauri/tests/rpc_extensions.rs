@@ -1,4 +1,4 @@
-//! The extension rows of spec/rpc.md end to end: the real binary with real
+//! The extension rows of docs/rpc.md end to end: the real binary with real
 //! Python fixture extensions and the fake LLM server. Command actions,
 //! notes, panels, lifecycle events, the three interceptions, extension
 //! tools, deferred tools, `submit` ignored headless, and reload.

@@ -1,4 +1,4 @@
-//! Permissions in RPC mode (spec/rpc.md "Permissions"), with the real
+//! Permissions in RPC mode (docs/protocol.md "Permissions"), with the real
 //! binary and a real fixture extension: `ext_list` shows the grant and
 //! the refusals; an installed extension whose manifest now asks for more
 //! than was accepted is `failed` with an error saying what it asks for and

@@ -1,4 +1,4 @@
-//! Extension settings through the real binary (spec/rpc.md "Extension
+//! Extension settings through the real binary (docs/rpc.md "Extension
 //! settings", #15): `ext_config_get` / `ext_config_set` over RPC, `zot ext
 //! config` on the command line, and a canary secret that must reach the
 //! extension and appear nowhere else: not in `ext_list`, the doctor,

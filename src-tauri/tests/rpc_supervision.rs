@@ -1,4 +1,4 @@
-//! Supervision over RPC (spec/rpc.md "Supervision", #13), with the real
+//! Supervision over RPC (docs/rpc.md "Supervision", #13), with the real
 //! binary and a real crashing Python extension: the crash is reported
 //! (`ext_error`, then `ext_restarting`), the extension comes back with its
 //! tool, `ext_list` shows `restarts` and `last_exit`, and `ext_restart`

@@ -1,4 +1,4 @@
-//! Project trust in RPC mode (spec/rpc.md "Project trust"), with the real
+//! Project trust in RPC mode (docs/rpc.md "Project trust"), with the real
 //! binary and real fixture extensions: an untrusted project's extensions
 //! are listed `untrusted` and never run, `project_untrusted` comes once
 //! after `ready`, `trust_project` starts them (their command then works),

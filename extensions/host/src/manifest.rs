@@ -269,7 +269,7 @@ fn check_grant_path(p: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `permissions` must be a list of the names spec/rpc.md "Permissions"
+/// `permissions` must be a list of the names docs/protocol.md "Permissions"
 /// defines; an unknown one is named, with the ones zot knows.
 fn check_permissions(path: &Path, value: &Value) -> Result<(), ManifestError> {
     let err = |msg: String| ManifestError::new(path, Some("permissions"), msg);

@@ -1,4 +1,4 @@
-//! MCP servers as extensions (spec/rpc.md "MCP servers", docs/mcp.md): a
+//! MCP servers as extensions (docs/rpc.md "MCP servers", docs/mcp.md): a
 //! translator that speaks zot frames to the host and MCP to the server,
 //! through the official Rust SDK (`rmcp`). The host sees an ordinary
 //! extension behind a [`FrameSink`] / [`FrameSource`] pair: `initialize`

@@ -1,4 +1,4 @@
-//! Permission scopes (spec/rpc.md "Permissions"): what an extension's
+//! Permission scopes (docs/protocol.md "Permissions"): what an extension's
 //! manifest grants, the count of what the router refused, and the
 //! throttled log line that says what and why.
 //!

@@ -45,7 +45,7 @@ impl Host {
         }
         stop_all(std::slice::from_ref(&ext)).await;
         // Asked for by the user (or a live reload): never a crash, and a
-        // fresh restart budget (spec/rpc.md "Supervision").
+        // fresh restart budget (docs/rpc.md "Supervision").
         ext.lock().budget.reset();
         let run = supervisor::relaunch(&self.inner, &ext);
         let mut settled = run.settled.subscribe();

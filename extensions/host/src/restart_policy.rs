@@ -2,7 +2,7 @@
 //! rules are unit-tested without processes or sleeps: after a crash it
 //! says whether to start the extension again and after which backoff
 //! (0.5 s, 2 s, 8 s), allowing at most 3 automatic restarts in any
-//! 5 minutes (spec/rpc.md "Supervision"). The supervisor asks it; it knows
+//! 5 minutes (docs/rpc.md "Supervision"). The supervisor asks it; it knows
 //! nothing of extensions.
 
 use std::collections::VecDeque;

@@ -1,6 +1,6 @@
 //! The one place every frame from an extension passes through, with the
 //! extension (and its manifest) at hand, and so the one place that refuses
-//! what its manifest's `permissions` do not grant (spec/rpc.md
+//! what its manifest's `permissions` do not grant (docs/protocol.md
 //! "Permissions"; the map of frame to permission is [`permission_of`]).
 //! A refused frame goes no further: nothing of it reaches the agent or
 //! the UI. A refused reply still completes its request, so nobody waits

@@ -269,7 +269,7 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
     })
 }
 
-/// The settings `ext` starts with (spec/rpc.md "Extension settings"):
+/// The settings `ext` starts with (docs/rpc.md "Extension settings"):
 /// read off the async threads (the keychain is a blocking D-Bus call).
 /// A required setting without a value keeps it from starting.
 async fn settings_for(

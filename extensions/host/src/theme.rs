@@ -1,4 +1,4 @@
-//! Theme files shipped by extensions (`spec/themes.md`). Colours are checked
+//! Theme files shipped by extensions (`docs/protocol.md` "Themes"). Colours are checked
 //! here so that nothing but CSS hex ever reaches the page; anything else is
 //! dropped with a warning that `zot ext doctor` shows.
 

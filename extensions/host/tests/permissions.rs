@@ -1,4 +1,4 @@
-//! Permission scopes (spec/rpc.md "Permissions"), with real extension
+//! Permission scopes (docs/protocol.md "Permissions"), with real extension
 //! processes: every kind of frame a manifest does not grant is refused at
 //! the router and never reaches the agent or the UI; the log says what and
 //! why, throttled under a flood; `ext_list` counts refusals; an unknown

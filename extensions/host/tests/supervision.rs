@@ -1,4 +1,4 @@
-//! Restart with a budget (spec/rpc.md "Supervision", #13), with real
+//! Restart with a budget (docs/rpc.md "Supervision", #13), with real
 //! crashing extensions: a crash after ready is restarted and its names come
 //! back; a crash loop spends the budget and ends `crashed` with its last
 //! words, without spinning; `restart: "never"` stays down; shutdown during

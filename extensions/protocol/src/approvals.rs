@@ -1,4 +1,4 @@
-//! The vocabulary of tool approvals (spec/rpc.md "Tool approvals"): the
+//! The vocabulary of tool approvals (docs/rpc.md "Tool approvals"): the
 //! mode a run asks in, a user's answer, and the rule words of
 //! `$ZOT_HOME/config.json`. Plain data; the policy lives in the app.
 

@@ -1,6 +1,6 @@
 //! The zot extension protocol as plain data.
 //!
-//! Extensions speak newline-delimited JSON over stdio (`spec/extensions.md`).
+//! Extensions speak newline-delimited JSON over stdio (`docs/protocol.md`).
 //! This crate holds every frame in both directions, the manifest and the
 //! theme file as serde types, and exports them to TypeScript with ts-rs so the
 //! UI and the SDKs share one definition. It does no I/O: reading and writing

@@ -36,11 +36,11 @@ pub struct Manifest {
     #[serde(default = "yes")]
     pub enabled: bool,
     /// What zot does when the extension exits unexpectedly after `ready`
-    /// (spec/rpc.md "Supervision"); `on-failure` when absent.
+    /// (docs/rpc.md "Supervision"); `on-failure` when absent.
     #[serde(default, skip_serializing_if = "RestartMode::is_default")]
     #[ts(as = "Option<RestartMode>", optional)]
     pub restart: RestartMode,
-    /// The extension's settings (spec/rpc.md "Extension settings"): what
+    /// The extension's settings (docs/rpc.md "Extension settings"): what
     /// zot asks the user for and sends in `hello_ack.config`.
     #[serde(default, skip_serializing_if = "indexmap::IndexMap::is_empty")]
     #[ts(
@@ -53,13 +53,13 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub sandbox: Option<Sandbox>,
-    /// What the extension may do through the protocol (spec/rpc.md
+    /// What the extension may do through the protocol (docs/protocol.md
     /// "Permissions"); absent means unrestricted, the seed's behaviour.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub permissions: Option<Vec<Permission>>,
     /// What the entry is: a zot extension (absent or `"extension"`) or an
-    /// MCP server (`"mcp"`, spec/rpc.md "MCP servers").
+    /// MCP server (`"mcp"`, docs/rpc.md "MCP servers").
     #[serde(default, skip_serializing_if = "ExtKind::is_default")]
     #[ts(as = "Option<ExtKind>", optional)]
     pub kind: ExtKind,
@@ -288,7 +288,7 @@ pub enum Unrestricted {
 #[serde(rename_all = "lowercase")]
 #[ts(export)]
 pub enum ExtKind {
-    /// A zot extension speaking `spec/extensions.md`.
+    /// A zot extension speaking `docs/protocol.md`.
     #[default]
     Extension,
     /// A Model Context Protocol server.

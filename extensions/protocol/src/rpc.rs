@@ -1,4 +1,4 @@
-//! The headless RPC vocabulary (`spec/rpc.md`). The desktop UI uses the same
+//! The headless RPC vocabulary (`docs/rpc.md`). The desktop UI uses the same
 //! command and event names over Tauri IPC, so these types are exported to
 //! TypeScript too and both front ends share one test vocabulary.
 
@@ -86,7 +86,7 @@ pub enum RpcCommand {
     /// Liveness check.
     Ping {},
     /// Trusts the project (the cwd) and starts its extensions; answers
-    /// `data.started:[name…]` (spec/rpc.md "Project trust").
+    /// `data.started:[name…]` (docs/rpc.md "Project trust").
     TrustProject {
         /// Also remember it in `$ZOT_HOME/trust.json`; otherwise for this run.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -153,7 +153,7 @@ pub enum RpcCommand {
         #[ts(optional)]
         instructions: Option<String>,
     },
-    /// Answers a `tool_approval` (spec/rpc.md "Tool approvals").
+    /// Answers a `tool_approval` (docs/rpc.md "Tool approvals").
     ApproveTool {
         /// The approval's `id` (not the tool call's). On the RPC wire it is
         /// the request's own `id`, which the response echoes; the RPC
@@ -175,7 +175,7 @@ pub enum RpcCommand {
         rule: Option<String>,
     },
     /// An extension's settings: the values (secrets masked) and the schema
-    /// (spec/rpc.md "Extension settings").
+    /// (docs/rpc.md "Extension settings").
     ExtConfigGet {
         /// The extension's name.
         name: String,
@@ -301,7 +301,7 @@ impl StopReason {
     /// values are `end`, `length`, `tool_use`, `error`, `aborted`), and
     /// extensions in the wild test for it, although the extension spec's
     /// example shows `end_turn` (docs/compat.md). RPC clients keep
-    /// [`StopReason::as_str`], as spec/rpc.md says.
+    /// [`StopReason::as_str`], as docs/rpc.md says.
     pub fn as_ext_str(self) -> &'static str {
         match self {
             StopReason::EndTurn => "end",
@@ -617,7 +617,7 @@ pub struct ExtensionSummary {
     /// does not run at all: docs/security.md).
     #[serde(default)]
     pub sandboxed: bool,
-    /// What its manifest grants (spec/rpc.md "Permissions"): the list, or
+    /// What its manifest grants (docs/protocol.md "Permissions"): the list, or
     /// `"unrestricted"` when the manifest has no `permissions` field.
     #[serde(default)]
     #[ts(as = "Option<crate::PermissionGrant>", optional)]
@@ -886,7 +886,7 @@ pub enum UiEvent {
         exit_status: Option<String>,
     },
     /// A crashed extension will be started again after `delay_ms`
-    /// (spec/rpc.md "Supervision"); an `ext_error` reported the crash.
+    /// (docs/rpc.md "Supervision"); an `ext_error` reported the crash.
     ExtRestarting {
         /// Who.
         extension: String,

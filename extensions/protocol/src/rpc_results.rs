@@ -1,5 +1,5 @@
 //! What each headless/IPC command answers: the `data` of its `response`
-//! (`spec/rpc.md`), one type per command, exported with ts-rs so the UI
+//! (`docs/rpc.md`), one type per command, exported with ts-rs so the UI
 //! reads typed results instead of casting JSON.
 
 use std::path::PathBuf;

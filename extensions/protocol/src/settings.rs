@@ -1,4 +1,4 @@
-//! Extension settings (spec/rpc.md "Extension settings"): the manifest's
+//! Extension settings (docs/rpc.md "Extension settings"): the manifest's
 //! `config` schema, and the values map that `hello_ack.config`,
 //! `config_changed` and `ext_config_get` carry. Checking a schema or a
 //! value is the host's job; this is the shape.

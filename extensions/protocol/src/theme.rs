@@ -1,4 +1,4 @@
-//! Theme files (`spec/themes.md`): named colours the UI maps onto CSS custom
+//! Theme files (`docs/protocol.md` "Themes"): named colours the UI maps onto CSS custom
 //! properties. Validation of the colour values is the host's job.
 
 use std::collections::BTreeMap;

@@ -1,4 +1,4 @@
-//! The headless vocabulary of `spec/rpc.md`: commands parse with and without
+//! The headless vocabulary of `docs/rpc.md`: commands parse with and without
 //! ids, bad commands fail with a message naming what is wrong, and events
 //! serialise with the field names the spec gives.
 

@@ -1,6 +1,7 @@
-//! Every JSON example in `spec/extensions.md` parses to the right variant and
-//! serialises back to equivalent JSON. If the spec and the types disagree,
-//! one of these fails and names the example.
+//! Every JSON example of the reference zot's protocol document (the origin of
+//! docs/protocol.md; docs/compat.md) parses to the right variant and
+//! serialises back to equivalent JSON. If the examples and the types
+//! disagree, one of these fails and names the example.
 
 use serde_json::{json, Value};
 use zot_ext_protocol::*;
@@ -312,7 +313,7 @@ fn unknown_fields_are_tolerated_everywhere() {
         serde_json::from_str(r#"{"name":"x","exec":"./x","future":["net"],"settings":{}}"#)
             .unwrap();
     assert_eq!(m.name, "x");
-    // `permissions` is a known field now (spec/rpc.md "Permissions"): an
+    // `permissions` is a known field now (docs/protocol.md "Permissions"): an
     // unknown value in it is an error (the host names it), not tolerated.
     assert!(serde_json::from_str::<Manifest>(r#"{"name":"x","permissions":["net"]}"#).is_err());
 }

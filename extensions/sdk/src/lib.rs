@@ -1,7 +1,7 @@
 //! The zot extension SDK for Rust.
 //!
 //! An extension is a program that speaks newline-delimited JSON with zot over
-//! stdio (`spec/extensions.md`). This crate does the talking: it sends
+//! stdio (`docs/protocol.md`). This crate does the talking: it sends
 //! `hello`, waits for `hello_ack`, runs your [`Extension::on_hello`] hook,
 //! announces every registration, sends `ready`, then dispatches frames to
 //! your handlers until zot sends `shutdown`.

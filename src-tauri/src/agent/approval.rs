@@ -1,4 +1,4 @@
-//! Tool approvals (spec/rpc.md "Tool approvals"): the gate every tool call
+//! Tool approvals (docs/rpc.md "Tool approvals"): the gate every tool call
 //! passes after interception and before it runs. [`policy`] decides from
 //! the rules in `config.json` ([`rules`]); a call that needs the user is
 //! announced as `tool_approval` and waits in this module's table until

@@ -450,7 +450,7 @@ impl Agent {
             tool: name,
             args: &args,
             extension: ext_owner.as_deref(),
-            // An MCP tool's `readOnlyHint` (spec/rpc.md "MCP servers").
+            // An MCP tool's `readOnlyHint` (docs/rpc.md "MCP servers").
             read_only: ext_tool.as_ref().is_some_and(|t| t.read_only),
         };
         if let Err(denied) = self.approvals.check(gate, &self.events, cancel).await {

@@ -1,4 +1,4 @@
-//! Each `spec/rpc.md` command, and the slash commands (`command`): the
+//! Each `docs/rpc.md` command, and the slash commands (`command`): the
 //! built-ins answer themselves; extension commands apply their action.
 
 use std::sync::atomic::Ordering;

@@ -183,7 +183,7 @@ pub fn rpc_token() -> Option<String> {
 
 /// The approval mode of a run: `--approvals`, else (in the window) the
 /// Settings choice `approvals.desktop`, else `ask` in the window and
-/// `auto` headless (spec/rpc.md "Tool approvals"). A broken section leaves
+/// `auto` headless (docs/rpc.md "Tool approvals"). A broken section leaves
 /// the window at `ask`.
 pub fn approval_mode(
     flag: Option<ApprovalMode>,

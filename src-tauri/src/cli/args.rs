@@ -1,4 +1,4 @@
-//! The command line: every flag of `spec/rpc.md` plus the print/JSON modes,
+//! The command line: every flag of `docs/rpc.md` plus the print/JSON modes,
 //! the `rpc` alias and the `ext` subcommand, parsed with clap.
 
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ pub enum Mode {
     Print,
     /// Print every event of one prompt as NDJSON.
     Json,
-    /// Serve `spec/rpc.md` on stdin/stdout.
+    /// Serve `docs/rpc.md` on stdin/stdout.
     Rpc,
 }
 

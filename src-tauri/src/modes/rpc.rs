@@ -1,4 +1,4 @@
-//! `zot --mode rpc`: `spec/rpc.md` on stdin/stdout. A thin loop: each
+//! `zot --mode rpc`: `docs/rpc.md` on stdin/stdout. A thin loop: each
 //! stdin line is parsed into a command for the backend and answered with
 //! one `response` line; backend events are printed as they come. Bad lines
 //! get `success:false` and the process keeps serving: a line that is not
@@ -274,7 +274,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         })
     })?;
     // `approve_tool{id, …}`: the approval's id is the line's `id`, which
-    // the request took (spec/rpc.md "Tool approvals").
+    // the request took (docs/rpc.md "Tool approvals").
     if let RpcCommand::ApproveTool { id: ap, .. } = &mut req.command {
         match &req.id {
             Some(i) if ap.is_empty() => ap.clone_from(i),

@@ -102,7 +102,7 @@ settings?: Array<string>,
  */
 sandboxed: boolean, 
 /**
- * What its manifest grants (spec/rpc.md "Permissions"): the list, or
+ * What its manifest grants (docs/protocol.md "Permissions"): the list, or
  * `"unrestricted"` when the manifest has no `permissions` field.
  */
 permissions?: PermissionGrant, 

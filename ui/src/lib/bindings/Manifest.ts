@@ -44,11 +44,11 @@ description?: string,
 enabled: boolean, 
 /**
  * What zot does when the extension exits unexpectedly after `ready`
- * (spec/rpc.md "Supervision"); `on-failure` when absent.
+ * (docs/rpc.md "Supervision"); `on-failure` when absent.
  */
 restart?: RestartMode, 
 /**
- * The extension's settings (spec/rpc.md "Extension settings"): what
+ * The extension's settings (docs/rpc.md "Extension settings"): what
  * zot asks the user for and sends in `hello_ack.config`.
  */
 config?: { [key in string]: SettingSpec }, 
@@ -58,13 +58,13 @@ config?: { [key in string]: SettingSpec },
  */
 sandbox?: Sandbox, 
 /**
- * What the extension may do through the protocol (spec/rpc.md
+ * What the extension may do through the protocol (docs/protocol.md
  * "Permissions"); absent means unrestricted, the seed's behaviour.
  */
 permissions?: Array<Permission>, 
 /**
  * What the entry is: a zot extension (absent or `"extension"`) or an
- * MCP server (`"mcp"`, spec/rpc.md "MCP servers").
+ * MCP server (`"mcp"`, docs/rpc.md "MCP servers").
  */
 kind?: ExtKind, 
 /**

@@ -1,4 +1,4 @@
-// Themes (spec/themes.md): the built-in dark and light palettes, filling a
+// Themes (docs/protocol.md "Themes"): the built-in dark and light palettes, filling a
 // theme file's missing colours from its base, and applying the result as
 // CSS custom properties. Only valid hex colours ever reach the page.
 import type { ThemeFile } from "../bindings/ThemeFile";
