@@ -100,6 +100,9 @@ pub struct Agent {
     pub events: UnboundedSender<UiEvent>,
     /// The gate every tool call passes after interception.
     pub approvals: Arc<approval::Approvals>,
+    /// Masks the keys zot knows in every tool result before it enters the
+    /// transcript (so the session file and the provider never see them).
+    pub redactor: Arc<crate::secrets::redact::Redactor>,
     /// Mutable state.
     pub state: Mutex<State>,
 }

@@ -125,7 +125,9 @@ pub fn resolve(
         return Some((k.to_owned(), KeySource::Flag));
     }
     for var in kind.env_vars() {
-        if let Ok(k) = std::env::var(var) {
+        // Taken at start (`secrets/startup.rs`): no longer in the
+        // environment itself.
+        if let Some(k) = crate::secrets::startup::var(var) {
             if !k.is_empty() {
                 return Some((k, KeySource::Env((*var).to_owned())));
             }

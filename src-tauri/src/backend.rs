@@ -6,7 +6,6 @@
 pub mod commands;
 pub mod events;
 pub mod options;
-pub mod redact;
 mod sessions;
 mod trust;
 mod worker;
@@ -26,6 +25,7 @@ use crate::agent::extensions::{Extensions, NoExtensions};
 use crate::agent::transcript::Block;
 use crate::agent::{session, Agent, State};
 use crate::providers::ProviderKind;
+use crate::secrets::redact;
 use crate::tools;
 pub use options::{BackendOptions, SessionChoice};
 
@@ -99,7 +99,7 @@ impl Backend {
             zot_ext_host::watch::watch(&host, opts.explicit.clone(), zot_ext_host::watch::DEBOUNCE);
         }
 
-        let agent = build_agent(&opts, &host, model, &tx)?;
+        let agent = build_agent(&opts, &host, model, &tx, redactor.clone())?;
         if let Some(problem) = agent.approvals.problem() {
             let _ = tx.send(UiEvent::Error { message: problem });
         }
@@ -282,6 +282,7 @@ fn build_agent(
     host: &Host,
     model: String,
     tx: &mpsc::UnboundedSender<UiEvent>,
+    redactor: Arc<redact::Redactor>,
 ) -> anyhow::Result<Arc<Agent>> {
     let provider = RwLock::new(opts.connect(opts.provider));
     let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
@@ -316,6 +317,7 @@ fn build_agent(
             opts.zot_home.clone(),
             opts.cwd.clone(),
         )),
+        redactor,
         state: Mutex::new(State {
             messages,
             usage: Default::default(),

@@ -13,6 +13,7 @@ pub mod modes;
 pub mod notifications;
 pub mod projects;
 pub mod providers;
+pub mod secrets;
 pub mod settings;
 pub mod signals;
 pub mod state_dir;
@@ -25,7 +26,13 @@ use cli::args::{Cli, Command, Mode};
 
 /// Parses argv and runs the chosen mode; returns the process exit code.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    // First, before zot starts a thread: the keys leave the environment
+    // block and the argument area (where clap then finds an empty value).
+    secrets::startup::start();
+    let mut cli = Cli::parse();
+    if let Some(key) = secrets::startup::api_key() {
+        cli.api_key = Some(key);
+    }
     match run_cli(cli) {
         Ok(code) => code,
         Err(e) => {

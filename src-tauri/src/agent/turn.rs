@@ -337,7 +337,7 @@ impl Agent {
         // extension's result.
         let mut loads: Vec<String> = Vec::new();
         for (id, name, args) in calls {
-            let (out, extension) = if aborted || cancel.is_cancelled() {
+            let (mut out, extension) = if aborted || cancel.is_cancelled() {
                 aborted = true;
                 (
                     ToolOutput::err("aborted by the user before this tool ran"),
@@ -350,6 +350,10 @@ impl Agent {
             if cancel.is_cancelled() {
                 aborted = true;
             }
+            // Before the transcript, the session file and the next request
+            // see it: a tool that printed a key (a `read` of a file holding
+            // one, an extension echoing its config) gives the model a mask.
+            self.redactor.blocks(&mut out.content);
             self.send(UiEvent::ToolResult {
                 id: id.clone(),
                 is_error: out.is_error,
@@ -450,7 +454,7 @@ impl Agent {
             tool: name,
             args: &args,
             extension: ext_owner.as_deref(),
-            // An MCP tool's `readOnlyHint` (docs/rpc.md "MCP servers").
+            // The extension's claim (`read_only`, an MCP `readOnlyHint`).
             read_only: ext_tool.as_ref().is_some_and(|t| t.read_only),
         };
         if let Err(denied) = self.approvals.check(gate, &self.events, cancel).await {

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::NoteLevel;
 
-use super::redact::Redactor;
+use crate::secrets::redact::Redactor;
 
 /// Notes (and status lines) queued per extension while the front end is
 /// behind; beyond it that extension's new notes are dropped and counted.

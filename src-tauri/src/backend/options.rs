@@ -177,7 +177,7 @@ impl BackendOptions {
 pub fn rpc_token() -> Option<String> {
     ["ZOT_RPC_TOKEN", "ZOTCORE_RPC_TOKEN"]
         .iter()
-        .filter_map(|k| std::env::var(k).ok())
+        .filter_map(|k| crate::secrets::startup::var(k))
         .find(|v| !v.is_empty())
 }
 

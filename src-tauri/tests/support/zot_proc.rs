@@ -213,3 +213,17 @@ pub fn types(evs: &[Value]) -> Vec<String> {
 pub fn of<'a>(evs: &'a [Value], ty: &str) -> Vec<&'a Value> {
     evs.iter().filter(|v| v["type"] == ty).collect()
 }
+
+/// Every file under `dir`, recursively (none when it does not exist).
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_under(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -1,17 +1,21 @@
-//! The last line of defence for secrets: every event and every command
-//! answer the backend hands a front end is searched for the keys this run
-//! knows (`--api-key`, the providers' environment variables,
-//! `ZOT_RPC_TOKEN`, the keys in `auth.json`) and each occurrence becomes
-//! [`MASK`]. A provider that echoes the key in its 401 body, an extension
-//! or a tool that prints it, never puts it on stdout or into the window.
-//! Keeping secrets out of child environments in the first place is the
-//! host's and the tools' job; this catches what slips through to a client.
+//! The last line of defence for secrets: the keys this run knows
+//! (`--api-key`, the providers' environment variables, `ZOT_RPC_TOKEN` and
+//! `ZOTCORE_RPC_TOKEN`, the keys in `auth.json` and the keychain, stored
+//! extension secrets) become [`MASK`] wherever they appear in what leaves
+//! zot: every event and command answer a front end receives, and every
+//! tool result before it enters the transcript (so before the session file
+//! and the next provider request). A provider that echoes the key in its
+//! 401 body, an extension or a tool that prints it, never puts it on
+//! stdout, into the window, on disk or back to the provider. Keeping
+//! secrets out of child environments in the first place is the host's and
+//! the tools' job; this catches what slips through.
 
 use std::path::Path;
 use std::sync::RwLock;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::UiEvent;
+use zot_ext_protocol::ContentBlock;
 
 use crate::providers::ProviderKind;
 
@@ -51,8 +55,10 @@ impl Redactor {
         let vars = KINDS
             .iter()
             .flat_map(|k| k.env_vars().iter().copied())
-            .chain(["ZOT_RPC_TOKEN"]);
-        found.extend(vars.filter_map(|v| std::env::var(v).ok()));
+            .chain(["ZOT_RPC_TOKEN", "ZOTCORE_RPC_TOKEN"]);
+        // The values zot was started with (taken at start, so no longer
+        // in the environment).
+        found.extend(vars.filter_map(super::startup::var));
         if let Some(auth) = std::fs::read_to_string(zot_home.join("auth.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<Value>(&t).ok())
@@ -125,6 +131,22 @@ impl Redactor {
             }
         }
     }
+
+    /// A tool's result blocks with every secret masked in their text,
+    /// before they enter the transcript. Returns whether anything was.
+    pub fn blocks(&self, blocks: &mut [ContentBlock]) -> bool {
+        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
+        let mut masked = false;
+        for b in blocks.iter_mut() {
+            if let ContentBlock::Text { text } = b {
+                if secrets.iter().any(|(raw, _)| text.contains(raw.as_str())) {
+                    mask_str(&secrets, text);
+                    masked = true;
+                }
+            }
+        }
+        masked
+    }
 }
 
 fn mask_value(secrets: &[(String, String)], v: &mut Value) {
@@ -173,5 +195,24 @@ mod tests {
         // Untouched when nothing matches.
         let ev = r.event(UiEvent::TextDelta { delta: "x".into() });
         assert!(matches!(ev, UiEvent::TextDelta { delta } if delta == "x"));
+    }
+
+    #[test]
+    fn tool_result_text_is_masked_and_images_are_left_alone() {
+        let home = tempfile::tempdir().unwrap();
+        let r = Redactor::new(Some("sk-flag-key-abcdef"), home.path());
+        let mut blocks = vec![
+            ContentBlock::text("ANTHROPIC_API_KEY=sk-flag-key-abcdef\nHOME=/h"),
+            ContentBlock::Image {
+                mime_type: "image/png".into(),
+                data: "AAAA".into(),
+            },
+        ];
+        assert!(r.blocks(&mut blocks));
+        assert_eq!(
+            blocks[0],
+            ContentBlock::text(format!("ANTHROPIC_API_KEY={MASK}\nHOME=/h"))
+        );
+        assert!(!r.blocks(&mut blocks), "nothing left to mask");
     }
 }
