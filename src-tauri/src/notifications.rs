@@ -198,6 +198,7 @@ mod tests {
             tool: "bash".into(),
             args: json!({"command": "rm -rf build"}),
             extension: extension.map(Into::into),
+            read_only_claim: false,
             reason: "it runs a command".into(),
             remember: "bash command \"rm -rf build\"".into(),
             before: None,

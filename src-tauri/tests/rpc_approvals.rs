@@ -490,7 +490,7 @@ async fn extension_tools_ask_unless_a_rule_allows_them() {
     answer(&mut z, &ap["id"], "allow", json!({"remember":true})).await;
     z.until(|v| v["type"] == "done").await;
     assert_eq!(
-        config(e.home.path())["approvals"]["tools"]["lookup"],
+        config(e.home.path())["approvals"]["extensions"]["fx"]["tools"]["lookup"],
         "allow"
     );
     let evs = z.prompt("again").await;

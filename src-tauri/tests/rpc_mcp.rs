@@ -132,13 +132,17 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
     assert_eq!(echo["read_only"], true);
 }
 
-/// Under `--approvals ask`, an MCP tool the server marks read-only runs
-/// without a question; one it does not mark is asked about.
+/// Under `--approvals ask`, an MCP tool the server marks read-only is asked
+/// about like any other (the event says it is the server's claim), until
+/// the user trusts that server's claims; one it does not mark is asked
+/// about either way.
 #[tokio::test]
-async fn a_read_only_mcp_tool_is_not_asked_about_and_the_others_are() {
+async fn a_read_only_mcp_tool_is_asked_about_until_its_server_is_trusted() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let mcp = pymcp_entry(home.path());
+    s.push(anthropic_tool("", "t0", "echo", &["{\"text\":\"first\"}"]));
+    s.push(anthropic_text(&["asked"]));
     s.push(anthropic_tool("", "t1", "echo", &["{\"text\":\"hi\"}"]));
     s.push(anthropic_tool("", "t2", "wipe", &["{\"path\":\"/tmp/x\"}"]));
     s.push(anthropic_text(&["done"]));
@@ -161,14 +165,32 @@ async fn a_read_only_mcp_tool_is_not_asked_about_and_the_others_are() {
     )
     .await;
     until_ready(&mut z, "pymcp").await;
+    z.send(json!({"type": "prompt", "message": "echo"})).await;
+    let asked = z
+        .until(|v| v["type"] == "tool_approval")
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(asked["tool"], "echo", "{asked}");
+    assert_eq!(asked["read_only_claim"], true, "{asked}");
+    z.send_raw(&json!({"type": "approve_tool", "id": asked["id"], "decision": "deny"}).to_string())
+        .await;
+    z.until(|v| v["type"] == "done").await;
+
+    std::fs::write(
+        home.path().join("config.json"),
+        json!({"approvals": {"extensions": {"pymcp": {"trust_read_only": true}}}}).to_string(),
+    )
+    .unwrap();
     z.send(json!({"type": "prompt", "message": "use both"}))
         .await;
     let evs = z.until(|v| v["type"] == "tool_approval").await;
-    // The read-only echo ran first without a question.
+    // The trusted server's read-only echo ran first without a question.
     let echo = of(&evs, "tool_result")[0];
     assert_eq!(echo["content"][0]["text"], "echo: hi", "{echo}");
     let asked = evs.last().unwrap();
     assert_eq!(asked["tool"], "wipe", "{asked}");
+    assert!(asked.get("read_only_claim").is_none(), "{asked}");
     let id = asked["id"].as_str().unwrap().to_owned();
     // The approval's id is the line's own id (docs/rpc.md "Tool approvals").
     z.send_raw(&json!({"type": "approve_tool", "id": id, "decision": "deny"}).to_string())

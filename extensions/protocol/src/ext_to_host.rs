@@ -86,7 +86,9 @@ pub struct RegisterTool {
     #[serde(default, skip_serializing_if = "is_false")]
     #[ts(as = "Option<bool>", optional)]
     pub deferred: bool,
-    /// It only reads (MCP `readOnlyHint`): approvals may allow it by default.
+    /// It only reads (MCP `readOnlyHint`), as the extension claims: shown
+    /// with the approval, which it skips only when the user trusts this
+    /// extension's claims.
     #[serde(default, skip_serializing_if = "is_false")]
     #[ts(as = "Option<bool>", optional)]
     pub read_only: bool,

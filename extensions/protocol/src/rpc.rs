@@ -938,6 +938,12 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         extension: Option<String>,
+        /// The extension marks the tool read-only (its `read_only`, an MCP
+        /// server's `readOnlyHint`): its own claim, which zot does not
+        /// take as a grant; a client shows it as such.
+        #[serde(default, skip_serializing_if = "crate::ext_to_host::is_false")]
+        #[ts(as = "Option<bool>", optional)]
+        read_only_claim: bool,
         /// Why it needs approval, in words.
         reason: String,
         /// What "always allow" would remember, in words (e.g. `bash

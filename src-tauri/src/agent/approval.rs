@@ -77,7 +77,7 @@ pub struct Request<'a> {
     pub args: &'a Value,
     /// The owning extension, for extension tools.
     pub extension: Option<&'a str>,
-    /// The tool's read-only hint.
+    /// The tool's read-only claim (its extension's word for it).
     pub read_only: bool,
 }
 
@@ -146,6 +146,7 @@ impl Approvals {
                 extension: req.extension,
                 read_only: req.read_only,
                 cwd: &self.cwd,
+                home: &self.home,
             },
         );
         let reason = match decision {
@@ -189,6 +190,7 @@ impl Approvals {
             tool: req.tool.to_owned(),
             args: req.args.clone(),
             extension: req.extension.map(str::to_owned),
+            read_only_claim: req.extension.is_some() && req.read_only,
             reason,
             remember: label,
             before: self.before(&req).await,
@@ -316,9 +318,20 @@ fn what_to_remember(req: &Request<'_>) -> (NewRule, String) {
             format!("the bash command \"{cmd}\""),
         );
     }
-    let label = match (tool, req.extension) {
-        ("write" | "edit", None) => format!("every {tool} call, in or out of the project"),
-        (_, Some(ext)) => format!("every call of {tool} (extension {ext})"),
+    if let Some(ext) = req.extension {
+        // Keyed by extension and tool: another extension's tool of the
+        // same name is not allowed by it.
+        return (
+            NewRule::ExtTool {
+                extension: ext.to_owned(),
+                tool: tool.to_owned(),
+                rule: ToolRule::Allow,
+            },
+            format!("every call of {tool} from extension {ext}"),
+        );
+    }
+    let label = match tool {
+        "write" | "edit" => format!("every {tool} call, in or out of the project"),
         _ => format!("every {tool} call"),
     };
     (NewRule::Tool(tool.to_owned(), ToolRule::Allow), label)

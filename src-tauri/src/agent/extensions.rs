@@ -18,8 +18,9 @@ pub struct ExtToolDef {
     /// Registered as deferred (and activated, when [`Extensions::tools`]
     /// lists it).
     pub deferred: bool,
-    /// Declared read-only (an MCP tool's `readOnlyHint`): allowed without
-    /// asking under `--approvals ask` unless a rule says otherwise.
+    /// Declared read-only (`read_only`, an MCP tool's `readOnlyHint`): the
+    /// extension's claim, which skips approval only when the user trusts
+    /// that extension's claims (docs/security.md "Tool approvals").
     pub read_only: bool,
 }
 

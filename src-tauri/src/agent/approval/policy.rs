@@ -4,20 +4,27 @@
 //!
 //! 1. a broken `approvals` section: every call is asked (`ask`) or denied
 //!    (`auto`), never silently allowed, since a lost `deny` must not run;
-//! 2. `approvals.tools.<name> = deny`: never runs;
+//! 2. `deny` for the tool (`approvals.tools.<name>`, or for an extension
+//!    tool `approvals.extensions.<ext>.tools.<name>`): never runs;
 //! 3. `bash` whose command matches a remembered rule: runs;
-//! 4. `approvals.tools.<name> = allow`: runs; `= ask`: asks (in `ask`);
+//! 4. the tool's own rule: `allow` runs, `ask` asks (in `ask`); for an
+//!    extension tool only its extension's entry allows, while a plain
+//!    `approvals.tools.<name>: ask` still asks;
 //! 5. `auto` mode: runs;
-//! 6. defaults of `ask`: `read` runs; `write`/`edit` inside the project
-//!    run and outside ask; `bash` asks; an extension tool asks unless its
-//!    read-only hint is set; anything else runs (unknown tools fail).
+//! 6. defaults of `ask`: `read` runs inside the project and asks under
+//!    `/proc`, `/sys`, `/dev`, `$ZOT_HOME` and outside; `write`/`edit` run
+//!    inside the project and ask outside it, under its `.zot/` and `.git/`
+//!    and under `$ZOT_HOME`; `bash` asks; an extension tool asks, its
+//!    read-only claim included, unless the user trusts that extension's
+//!    claims (`approvals.extensions.<ext>.trust_read_only`); anything else
+//!    runs (unknown tools fail).
 
 use std::path::Path;
 
 use serde_json::Value;
 use zot_ext_protocol::approvals::{ApprovalMode, ToolRule};
 
-use super::project_path;
+use super::project_path::{self, Place};
 use super::rules::Rules;
 
 /// What happens to one call.
@@ -47,10 +54,13 @@ pub struct Call<'a> {
     pub args: &'a Value,
     /// The owning extension, for extension tools.
     pub extension: Option<&'a str>,
-    /// The tool says it only reads (an MCP `readOnlyHint`).
+    /// The tool says it only reads (an extension's `read_only`, an MCP
+    /// `readOnlyHint`): a claim, not a grant.
     pub read_only: bool,
     /// The project directory.
     pub cwd: &'a Path,
+    /// `$ZOT_HOME`.
+    pub home: &'a Path,
 }
 
 /// Decides one call.
@@ -64,8 +74,20 @@ pub fn decide(mode: ApprovalMode, rules: &Result<Rules, String>, call: Call<'_>)
             }
         }
     };
-    let rule = rules.tools.get(call.tool).copied();
-    if rule == Some(ToolRule::Deny) {
+    let plain = rules.tools.get(call.tool).copied();
+    let keyed = call
+        .extension
+        .and_then(|ext| rules.ext_tool(ext, call.tool));
+    if keyed == Some(ToolRule::Deny) {
+        return Decision::Deny {
+            reason: format!(
+                "approvals.extensions.{}.tools.{} is \"deny\" in config.json",
+                call.extension.unwrap_or_default(),
+                call.tool
+            ),
+        };
+    }
+    if plain == Some(ToolRule::Deny) {
         return Decision::Deny {
             reason: format!("approvals.tools.{} is \"deny\" in config.json", call.tool),
         };
@@ -73,23 +95,27 @@ pub fn decide(mode: ApprovalMode, rules: &Result<Rules, String>, call: Call<'_>)
     if call.tool == "bash" && call.extension.is_none() && rules.bash_allows(command(call.args)) {
         return Decision::Allow;
     }
+    // An extension tool's own entry first; a plain name allows built-in
+    // tools only, so a same-named tool of another extension is not let in
+    // (its `ask` still asks, as its `deny` denied above).
+    let plain_field = || format!("approvals.tools.{}", call.tool);
+    let rule = match call.extension {
+        Some(ext) => keyed
+            .map(|r| (r, format!("approvals.extensions.{ext}.tools.{}", call.tool)))
+            .or_else(|| (plain == Some(ToolRule::Ask)).then(|| (ToolRule::Ask, plain_field()))),
+        None => plain.map(|r| (r, plain_field())),
+    };
     match (rule, mode) {
-        (Some(ToolRule::Allow), _) | (_, ApprovalMode::Auto) => return Decision::Allow,
-        (Some(ToolRule::Ask), ApprovalMode::Ask) => {
+        (Some((ToolRule::Allow, _)), _) | (_, ApprovalMode::Auto) => return Decision::Allow,
+        (Some((ToolRule::Ask, field)), ApprovalMode::Ask) => {
             return Decision::Ask {
-                reason: format!("approvals.tools.{} is \"ask\" in config.json", call.tool),
+                reason: format!("{field} is \"ask\" in config.json"),
             }
         }
         _ => {}
     }
     if let Some(ext) = call.extension {
-        return if call.read_only {
-            Decision::Allow
-        } else {
-            Decision::Ask {
-                reason: format!("{} is a tool of extension {ext}", call.tool),
-            }
-        };
+        return extension_default(rules, call, ext, plain == Some(ToolRule::Allow));
     }
     match call.tool {
         "bash" => Decision::Ask {
@@ -100,26 +126,73 @@ pub fn decide(mode: ApprovalMode, rules: &Result<Rules, String>, call: Call<'_>)
                 None => "bash runs a shell command; no remembered rule matches it".into(),
             },
         },
-        "write" | "edit" => {
+        "read" | "write" | "edit" => {
             let path = call.args.get("path").and_then(Value::as_str).unwrap_or("");
-            match project_path::inside(call.cwd, path) {
-                (true, _) => Decision::Allow,
-                (false, Some(real)) => Decision::Ask {
-                    reason: format!(
-                        "{} outside the project: {} (the project is {})",
-                        if call.tool == "write" { "writes" } else { "edits" },
-                        real.display(),
-                        call.cwd.display()
-                    ),
-                },
-                (false, None) => Decision::Ask {
-                    reason: format!(
-                        "{path} goes through a link zot cannot follow (dangling or a loop), so it may lie outside the project"
-                    ),
-                },
-            }
+            file_default(call, path)
         }
         _ => Decision::Allow,
+    }
+}
+
+/// The default of `ask` for an extension tool: it asks, whatever it claims,
+/// unless the user trusts this extension's read-only claims.
+fn extension_default(rules: &Rules, call: Call<'_>, ext: &str, plain_allow: bool) -> Decision {
+    if call.read_only && rules.trusts_read_only(ext) {
+        return Decision::Allow;
+    }
+    let mut reason = format!("{} is a tool of extension {ext}", call.tool);
+    if call.read_only {
+        reason.push_str(&format!(
+            "; it says it only reads, a claim zot does not take on trust (to trust {ext}'s claims, set approvals.extensions.{ext}.trust_read_only)"
+        ));
+    }
+    if plain_allow {
+        reason.push_str(&format!(
+            "; approvals.tools.{} allows built-in tools only, so any extension could offer a tool of that name: \"always allow\" remembers it for {ext} alone",
+            call.tool
+        ));
+    }
+    Decision::Ask { reason }
+}
+
+/// The default of `ask` for `read`, `write` and `edit`: by where the path
+/// really points (`project_path::place`).
+fn file_default(call: Call<'_>, path: &str) -> Decision {
+    let reads = call.tool == "read";
+    let verb = match call.tool {
+        "read" => "reads",
+        "write" => "writes",
+        _ => "edits",
+    };
+    let ask = |reason: String| Decision::Ask { reason };
+    match project_path::place(call.cwd, call.home, path) {
+        Place::Inside => Decision::Allow,
+        Place::CodeDir(_, _) if reads => Decision::Allow,
+        Place::Unknown => ask(format!(
+            "{path} goes through a link zot cannot follow (dangling or a loop), so it may lie outside the project"
+        )),
+        Place::System(real) => ask(format!(
+            "{verb} {}: under /proc, /sys and /dev lie the memory, open files and environment of zot and every other process",
+            real.display()
+        )),
+        Place::ZotHome(real) => ask(format!(
+            "{verb} {} in zot's own state ($ZOT_HOME: keys, settings, approval rules, sessions)",
+            real.display()
+        )),
+        Place::Outside(real) => ask(format!(
+            "{verb} outside the project: {} (the project is {})",
+            real.display(),
+            call.cwd.display()
+        )),
+        Place::CodeDir(real, dir) => ask(format!(
+            "{verb} {} under the project's {dir}/, which counts as outside the project: {}",
+            real.display(),
+            if dir.eq_ignore_ascii_case(".git") {
+                "git runs hooks from there"
+            } else {
+                "zot runs the project's extensions from there"
+            }
+        )),
     }
 }
 
@@ -144,6 +217,7 @@ mod tests {
             extension: None,
             read_only: false,
             cwd,
+            home: Path::new("/nonexistent-zot-home"),
         }
     }
 
@@ -157,19 +231,113 @@ mod tests {
         let cwd = std::fs::canonicalize(dir.path()).unwrap();
         let none = Ok(Rules::default());
         let ask = |tool, args: Value| decide(ApprovalMode::Ask, &none, call(tool, &args, &cwd));
-        assert_eq!(ask("read", json!({"path": "/etc/passwd"})), Decision::Allow);
+        assert_eq!(ask("read", json!({"path": "src/a.rs"})), Decision::Allow);
+        assert_eq!(ask("read", json!({"path": ".git/config"})), Decision::Allow);
         assert_eq!(ask("write", json!({"path": "a.txt"})), Decision::Allow);
         assert_eq!(ask("edit", json!({"path": "src/b.rs"})), Decision::Allow);
         assert!(asks(&ask("write", json!({"path": "/tmp/x"}))));
         assert!(asks(&ask("edit", json!({"path": "../x"}))));
         assert!(asks(&ask("bash", json!({"command": "ls"}))));
         assert_eq!(ask("nope", json!({})), Decision::Allow);
+    }
+
+    #[test]
+    fn reads_of_system_dirs_zot_home_and_outside_ask_as_writes_to_code_dirs_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = std::fs::canonicalize(dir.path()).unwrap().join("proj");
+        let home = cwd.parent().unwrap().join("home");
+        std::fs::create_dir_all(&cwd).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let none = Ok(Rules::default());
+        let reason = |tool, path: &str| {
+            let args = json!({ "path": path, "content": "x" });
+            let mut c = call(tool, &args, &cwd);
+            c.home = &home;
+            match decide(ApprovalMode::Ask, &none, c) {
+                Decision::Ask { reason } => reason,
+                d => panic!("{tool} {path}: {d:?}"),
+            }
+        };
+        assert!(reason("read", "/proc/self/environ").contains("/proc/"));
+        assert!(reason("read", "/sys/class").contains("/sys/class"));
+        assert!(reason("read", "/dev/shm/x").contains("/dev/shm/x"));
+        assert!(reason("read", "/etc/passwd").contains("outside the project"));
+        let h = home.join("auth.json");
+        assert!(reason("read", h.to_str().unwrap()).contains("$ZOT_HOME"));
+        assert!(reason("write", h.to_str().unwrap()).contains("$ZOT_HOME"));
+        let r = reason("write", ".zot/extensions/x/extension.json");
+        assert!(
+            r.contains(".zot/") && r.contains("outside the project"),
+            "{r}"
+        );
+        let r = reason("edit", ".git/hooks/pre-commit");
+        assert!(r.contains("git runs hooks"), "{r}");
+        // In `auto`, all of these run: auto means auto.
+        let args = json!({"path": "/proc/self/environ"});
+        assert_eq!(
+            decide(ApprovalMode::Auto, &none, call("read", &args, &cwd)),
+            Decision::Allow
+        );
+    }
+
+    #[test]
+    fn a_read_only_claim_asks_unless_that_extension_is_trusted() {
+        let cwd = Path::new("/nonexistent-project");
         let args = json!({});
-        let mut ext = call("fetch", &args, &cwd);
+        let mut ext = call("fetch", &args, cwd);
         ext.extension = Some("web");
+        let none = Ok(Rules::default());
         assert!(asks(&decide(ApprovalMode::Ask, &none, ext)));
         ext.read_only = true;
-        assert_eq!(decide(ApprovalMode::Ask, &none, ext), Decision::Allow);
+        let Decision::Ask { reason } = decide(ApprovalMode::Ask, &none, ext) else {
+            panic!("a claim was taken as a grant")
+        };
+        assert!(reason.contains("says it only reads"), "{reason}");
+        let trusted = rules(json!({"extensions": {"web": {"trust_read_only": true}}}));
+        assert_eq!(decide(ApprovalMode::Ask, &trusted, ext), Decision::Allow);
+        // Trusting web's claims says nothing about another extension's.
+        ext.extension = Some("other");
+        assert!(asks(&decide(ApprovalMode::Ask, &trusted, ext)));
+        // And a trusted extension's tool that claims nothing still asks.
+        ext.extension = Some("web");
+        ext.read_only = false;
+        assert!(asks(&decide(ApprovalMode::Ask, &trusted, ext)));
+    }
+
+    #[test]
+    fn an_extension_tool_is_allowed_by_its_own_entry_only() {
+        let cwd = Path::new("/nonexistent-project");
+        let args = json!({});
+        let mut ext = call("lookup", &args, cwd);
+        let r = rules(json!({"extensions": {"good": {"tools": {"lookup": "allow"}}}}));
+        ext.extension = Some("good");
+        assert_eq!(decide(ApprovalMode::Ask, &r, ext), Decision::Allow);
+        ext.extension = Some("evil");
+        assert!(asks(&decide(ApprovalMode::Ask, &r, ext)));
+        // An old plain rule still reads, but lets no extension tool in.
+        let old = rules(json!({"tools": {"lookup": "allow"}}));
+        let Decision::Ask { reason } = decide(ApprovalMode::Ask, &old, ext) else {
+            panic!("a plain rule allowed an extension tool")
+        };
+        assert!(reason.contains("built-in tools only"), "{reason}");
+        // Its deny and ask hold for every tool of the name.
+        let deny = rules(
+            json!({"tools": {"lookup": "deny"}, "extensions": {"evil": {"tools": {"lookup": "allow"}}}}),
+        );
+        assert!(matches!(
+            decide(ApprovalMode::Auto, &deny, ext),
+            Decision::Deny { .. }
+        ));
+        let ask = rules(json!({"tools": {"lookup": "ask"}}));
+        assert!(asks(&decide(ApprovalMode::Ask, &ask, ext)));
+        let keyed_deny = rules(json!({"extensions": {"evil": {"tools": {"lookup": "deny"}}}}));
+        let Decision::Deny { reason } = decide(ApprovalMode::Auto, &keyed_deny, ext) else {
+            panic!("a keyed deny did not hold in auto")
+        };
+        assert!(
+            reason.contains("approvals.extensions.evil.tools.lookup"),
+            "{reason}"
+        );
     }
 
     #[test]

@@ -4,11 +4,20 @@
 //! "approvals": {
 //!   "desktop": "ask",
 //!   "tools": { "write": "allow", "fetch_url": "deny" },
-//!   "bash": ["git status", "cargo test *"]
+//!   "bash": ["git status", "cargo test *"],
+//!   "extensions": {
+//!     "web": { "tools": { "fetch_url": "allow" }, "trust_read_only": true }
+//!   }
 //! }
 //! ```
 //!
-//! `tools` maps a tool name to `allow`, `ask` or `deny`. `bash` lists
+//! `tools` maps a tool name to `allow`, `ask` or `deny`; `deny` and `ask`
+//! hold for every tool of that name, `allow` for built-in tools only (an
+//! extension tool is allowed only under its extension's own entry, so
+//! another extension offering a tool of the same name is not). Each
+//! `extensions.<name>` entry holds that extension's `tools` rules and
+//! `trust_read_only`, whether its tools' read-only claims skip approval.
+//! `bash` lists
 //! remembered commands: a rule is either an exact command, which matches
 //! only that command byte for byte (trimmed), or words followed by ` *`,
 //! which match those words followed by any arguments that contain no shell
@@ -96,6 +105,16 @@ impl BashRule {
     }
 }
 
+/// What `approvals.extensions.<name>` says about one extension.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExtRules {
+    /// Rules for its tools, by tool name.
+    pub tools: BTreeMap<String, ToolRule>,
+    /// Whether a tool it marks read-only runs without asking (the user
+    /// trusts this extension's claims; nobody else's).
+    pub trust_read_only: bool,
+}
+
 /// Everything the `approvals` section says.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Rules {
@@ -105,6 +124,50 @@ pub struct Rules {
     pub bash: Vec<BashRule>,
     /// The desktop app's mode (`approvals.desktop`), when set.
     pub desktop: Option<ApprovalMode>,
+    /// Per-extension rules, by extension name.
+    pub extensions: BTreeMap<String, ExtRules>,
+}
+
+/// Reads a `{ "<tool>": "allow" | "ask" | "deny" }` object at `field`.
+fn tool_rules(v: &Value, field: &str) -> Result<BTreeMap<String, ToolRule>, String> {
+    let Some(tools) = v.as_object() else {
+        return Err(format!("{field} is {v}, not an object of tool names"));
+    };
+    let mut out = BTreeMap::new();
+    for (name, v) in tools {
+        let rule: ToolRule = serde_json::from_value(v.clone())
+            .map_err(|_| format!("{field}.{name} is {v}, not \"allow\", \"ask\" or \"deny\""))?;
+        out.insert(name.clone(), rule);
+    }
+    Ok(out)
+}
+
+/// Reads `approvals.extensions.<name>`. Unknown keys are refused: a typo
+/// (`"tool"` for `"tools"`) must not silently drop a `deny`.
+fn ext_rules(name: &str, v: &Value) -> Result<ExtRules, String> {
+    let field = format!("approvals.extensions.{name}");
+    let Some(obj) = v.as_object() else {
+        return Err(format!(
+            "{field} is {v}, not an object (\"tools\", \"trust_read_only\")"
+        ));
+    };
+    let mut out = ExtRules::default();
+    for (k, v) in obj {
+        match k.as_str() {
+            "tools" => out.tools = tool_rules(v, &format!("{field}.tools"))?,
+            "trust_read_only" => {
+                out.trust_read_only = v
+                    .as_bool()
+                    .ok_or_else(|| format!("{field}.trust_read_only is {v}, not true or false"))?;
+            }
+            _ => {
+                return Err(format!(
+                    "{field}.{k} is not a setting; an extension's entry holds \"tools\" and \"trust_read_only\""
+                ))
+            }
+        }
+    }
+    Ok(out)
 }
 
 impl Rules {
@@ -125,16 +188,16 @@ impl Rules {
             );
         }
         if let Some(tools) = section.get("tools") {
-            let Some(tools) = tools.as_object() else {
+            rules.tools = tool_rules(tools, "approvals.tools")?;
+        }
+        if let Some(exts) = section.get("extensions") {
+            let Some(exts) = exts.as_object() else {
                 return Err(format!(
-                    "approvals.tools is {tools}, not an object of tool names"
+                    "approvals.extensions is {exts}, not an object of extension names"
                 ));
             };
-            for (name, v) in tools {
-                let rule: ToolRule = serde_json::from_value(v.clone()).map_err(|_| {
-                    format!("approvals.tools.{name} is {v}, not \"allow\", \"ask\" or \"deny\"")
-                })?;
-                rules.tools.insert(name.clone(), rule);
+            for (name, v) in exts {
+                rules.extensions.insert(name.clone(), ext_rules(name, v)?);
             }
         }
         if let Some(bash) = section.get("bash") {
@@ -151,6 +214,16 @@ impl Rules {
             }
         }
         Ok(rules)
+    }
+
+    /// The rule for `tool` of extension `ext` under its own entry.
+    pub fn ext_tool(&self, ext: &str, tool: &str) -> Option<ToolRule> {
+        self.extensions.get(ext)?.tools.get(tool).copied()
+    }
+
+    /// Whether the user trusts extension `ext`'s read-only claims.
+    pub fn trusts_read_only(&self, ext: &str) -> bool {
+        self.extensions.get(ext).is_some_and(|e| e.trust_read_only)
     }
 
     /// Whether a remembered rule lets `command` run.
@@ -213,6 +286,15 @@ pub fn load(home: &Path) -> Result<Rules, String> {
 pub enum NewRule {
     /// `approvals.tools.<name> = <rule>`.
     Tool(String, ToolRule),
+    /// `approvals.extensions.<extension>.tools.<tool> = <rule>`.
+    ExtTool {
+        /// The extension's name.
+        extension: String,
+        /// Its tool.
+        tool: String,
+        /// The rule.
+        rule: ToolRule,
+    },
     /// A line in `approvals.bash`.
     Bash(BashRule),
     /// `approvals.desktop = <mode>`.
@@ -246,6 +328,24 @@ pub fn remember(home: &Path, rule: &NewRule) -> Result<(), String> {
                 .or_insert_with(|| Value::Object(Map::new()));
             if let Some(t) = tools.as_object_mut() {
                 t.insert(name.clone(), json!(r));
+            }
+        }
+        NewRule::ExtTool {
+            extension,
+            tool,
+            rule,
+        } => {
+            let exts = section
+                .entry("extensions")
+                .or_insert_with(|| Value::Object(Map::new()));
+            let entry = exts
+                .as_object_mut()
+                .map(|e| e.entry(extension.as_str()).or_insert_with(|| json!({})));
+            let tools = entry
+                .and_then(Value::as_object_mut)
+                .map(|e| e.entry("tools").or_insert_with(|| json!({})));
+            if let Some(t) = tools.and_then(Value::as_object_mut) {
+                t.insert(tool.clone(), json!(rule));
             }
         }
         NewRule::Bash(r) => {
@@ -360,6 +460,62 @@ mod tests {
         assert!(e.contains("approvals.bash"), "{e}");
         let e = Rules::from_config(&json!({"approvals": []})).unwrap_err();
         assert!(e.contains("not an object"), "{e}");
+    }
+
+    #[test]
+    fn extension_entries_read_and_a_typo_in_one_is_an_error() {
+        let r = Rules::from_config(&json!({"approvals": {"extensions": {
+            "web": {"tools": {"fetch": "allow"}, "trust_read_only": true},
+            "other": {}}}}))
+        .unwrap();
+        assert_eq!(r.ext_tool("web", "fetch"), Some(ToolRule::Allow));
+        assert_eq!(r.ext_tool("other", "fetch"), None);
+        assert!(r.trusts_read_only("web") && !r.trusts_read_only("other"));
+        for (bad, field) in [
+            (
+                json!({"web": {"tool": {"fetch": "deny"}}}),
+                "approvals.extensions.web.tool",
+            ),
+            (
+                json!({"web": {"tools": {"fetch": "nope"}}}),
+                "approvals.extensions.web.tools.fetch",
+            ),
+            (
+                json!({"web": {"trust_read_only": "yes"}}),
+                "trust_read_only",
+            ),
+            (json!({"web": 1}), "approvals.extensions.web"),
+            (json!([]), "approvals.extensions"),
+        ] {
+            let e = Rules::from_config(&json!({"approvals": {"extensions": bad}})).unwrap_err();
+            assert!(e.contains(field), "{e}");
+        }
+    }
+
+    #[test]
+    fn an_extension_tool_is_remembered_under_its_extension() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join("config.json"),
+            r#"{"approvals":{"tools":{"fetch":"ask"},"extensions":{"web":{"trust_read_only":true}}}}"#,
+        )
+        .unwrap();
+        let rule = |extension: &str, tool: &str| NewRule::ExtTool {
+            extension: extension.into(),
+            tool: tool.into(),
+            rule: ToolRule::Allow,
+        };
+        remember(home.path(), &rule("web", "fetch")).unwrap();
+        remember(home.path(), &rule("mail", "send")).unwrap();
+        let r = load(home.path()).unwrap();
+        assert_eq!(r.ext_tool("web", "fetch"), Some(ToolRule::Allow));
+        assert_eq!(r.ext_tool("mail", "send"), Some(ToolRule::Allow));
+        assert!(r.trusts_read_only("web"), "the entry's other settings stay");
+        assert_eq!(
+            r.tools.get("fetch"),
+            Some(&ToolRule::Ask),
+            "plain rules stay"
+        );
     }
 
     #[test]

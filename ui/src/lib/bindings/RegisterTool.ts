@@ -22,7 +22,9 @@ schema: JsonValue,
  */
 deferred?: boolean, 
 /**
- * It only reads (MCP `readOnlyHint`): approvals may allow it by default.
+ * It only reads (MCP `readOnlyHint`), as the extension claims: shown
+ * with the approval, which it skips only when the user trusts this
+ * extension's claims.
  */
 read_only?: boolean, 
 /**

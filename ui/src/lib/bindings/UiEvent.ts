@@ -254,6 +254,12 @@ args: JsonValue,
  */
 extension?: string, 
 /**
+ * The extension marks the tool read-only (its `read_only`, an MCP
+ * server's `readOnlyHint`): its own claim, which zot does not
+ * take as a grant; a client shows it as such.
+ */
+read_only_claim?: boolean, 
+/**
  * Why it needs approval, in words.
  */
 reason: string, 
