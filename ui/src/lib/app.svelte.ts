@@ -56,6 +56,9 @@ export class AppState {
   /** The editor registers this so an answered approval card can hand the
    * keyboard back. */
   focusEditor: () => void = () => {};
+  /** The transcript registers this: brings the oldest approval card that
+   * waits into view and focuses it (Ctrl+Shift+A); false when none waits. */
+  focusApproval: () => boolean = () => false;
   /** The editor registers this to take images dropped on the window, and
    * to show why other files were not taken. */
   attachImages: (images: DroppedImage[], refused: string[]) => void = () => {};

@@ -50,4 +50,23 @@ describe("screen reader announcements", () => {
       urgent: true,
     });
   });
+
+  it("says where a waiting approval is, since the card does not take focus", () => {
+    const a = announcement(
+      ev({
+        type: "tool_approval",
+        id: "approval-1",
+        call_id: "1",
+        tool: "lookup",
+        args: {},
+        extension: "web",
+        reason: "r",
+        remember: "m",
+      }),
+    );
+    expect(a).toEqual({
+      text: "lookup from web waits for your approval; Ctrl+Shift+A goes to it",
+      urgent: false,
+    });
+  });
 });

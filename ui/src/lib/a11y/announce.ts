@@ -52,6 +52,13 @@ export function announcement(e: UiEvent): Announcement | null {
       return e.content.trim() ? { text: `zot: ${spokenAnswer(e.content)}`, urgent: false } : null;
     case "tool_call":
       return { text: `running ${e.name}${e.extension ? ` from ${e.extension}` : ""}`, urgent: false };
+    case "tool_approval":
+      // The card does not take focus (typing in the editor must not answer
+      // it), so a screen reader hears where it is.
+      return {
+        text: `${e.tool}${e.extension ? ` from ${e.extension}` : ""} waits for your approval; Ctrl+Shift+A goes to it`,
+        urgent: false,
+      };
     case "tool_result":
       return e.is_error ? { text: "the tool failed", urgent: false } : null;
     case "turn_end":

@@ -7,10 +7,7 @@ import { FakeBackend } from "../backend/fake";
 import type { UiEvent } from "../bindings/UiEvent";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
-/** Past the card's guard against an Enter typed for the editor. */
-const armed = () => new Promise((r) => setTimeout(r, 450));
 
-/** Ids are unique per test: a card takes focus once per approval id. */
 let seq = 0;
 
 function approvalEvent(over: Partial<Extract<UiEvent, { type: "tool_approval" }>> = {}): UiEvent {
@@ -30,6 +27,10 @@ function card(e: UiEvent = approvalEvent()) {
   const backend = new FakeBackend();
   const app = new AppState(backend);
   app.handle({ type: "tool_call", id: "t1", name: "bash", args: {} });
+  // Someone is typing in the editor when the card arrives.
+  const editor = document.createElement("textarea");
+  document.body.append(editor);
+  editor.focus();
   app.handle(e);
   expect(app.chat.items[0]).toMatchObject({ kind: "tool", awaiting: true });
   const item = app.chat.items.at(-1)!;
@@ -39,37 +40,50 @@ function card(e: UiEvent = approvalEvent()) {
   const c = mount(ChatRow, { target, props: { item, app } });
   flushSync();
   const el = target.querySelector<HTMLElement>("[data-test=approval-card]")!;
-  const key = (k: string) => {
+  const key = (k: string, at: Element | null = document.activeElement) => {
     const ev = new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true });
-    (document.activeElement ?? el).dispatchEvent(ev);
+    (at ?? el).dispatchEvent(ev);
     return ev;
   };
   const answers = () =>
     backend.calls.filter((c) => (c.args as { type?: string })?.type === "approve_tool").map((c) => c.args);
-  return { backend, app, target, el, c, key, answers, id };
+  const done = () => {
+    unmount(c);
+    editor.remove();
+    target.remove();
+  };
+  return { backend, app, target, el, editor, key, answers, id, done };
 }
 
 describe("ApprovalCard", () => {
-  it("takes focus and shows the exact command, the reason and labelled answers", () => {
-    const { el, target, c } = card();
-    expect(document.activeElement).toBe(el);
+  it("leaves focus in the editor and shows the exact command, the reason and labelled answers", () => {
+    const { el, editor, target, done } = card();
+    expect(document.activeElement).toBe(editor);
     expect(el.getAttribute("role")).toBe("group");
     const title = document.getElementById(el.getAttribute("aria-labelledby")!);
     expect(title?.textContent).toContain("bash");
     expect(target.querySelector("[data-test=approval-command]")?.textContent).toBe("git status && rm -rf ~");
     expect(target.querySelector("[data-test=approval-reason]")?.textContent).toContain("no remembered rule");
     const always = target.querySelector<HTMLButtonElement>("[data-test=approval-always]")!;
-    expect(always.getAttribute("aria-label")).toBe('Always allow the bash command "git status && rm -rf ~"');
+    expect(always.getAttribute("aria-label")).toBe('Always allow the bash command "git status && rm -rf ~"…');
+    expect(always.querySelector("kbd")).toBeNull();
     for (const b of target.querySelectorAll("button")) expect(b.tabIndex).toBe(0);
-    unmount(c);
+    expect(target.querySelector("[data-test=approval-hint]")?.textContent).toContain("Ctrl+Shift+A");
+    done();
   });
 
-  it("ignores an Enter typed right as it appears, then Enter allows once", async () => {
-    const { key, answers, app, target, c, id } = card();
-    key("Enter");
+  it("keys typed in the editor never answer it", async () => {
+    const { key, answers, app, id, done } = card();
+    for (const k of ["Enter", "y", "Y", "a", "A", "n", "Escape", " "]) key(k);
     await tick();
     expect(answers()).toEqual([]);
-    await armed();
+    expect(app.chat.findApproval(id)?.state).toBe("waiting");
+    done();
+  });
+
+  it("reached deliberately, Enter allows once", async () => {
+    const { el, key, answers, app, target, id, done } = card();
+    el.focus();
     key("Enter");
     await tick();
     flushSync();
@@ -78,27 +92,59 @@ describe("ApprovalCard", () => {
     expect(app.chat.items.find((i) => i.kind === "tool")).toMatchObject({ awaiting: false });
     expect(target.querySelector("[data-test=approval-outcome]")?.textContent).toContain("allowed once");
     expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
-    unmount(c);
+    done();
   });
 
-  it("A always allows and says what was remembered", async () => {
-    const { key, answers, target, c, id } = card();
-    await armed();
+  it("no single key always allows: A does nothing, and the button only asks to confirm", async () => {
+    const { el, key, answers, target, id, done } = card();
+    el.focus();
     key("a");
+    key("A");
+    await tick();
+    expect(answers()).toEqual([]);
+    const always = target.querySelector<HTMLButtonElement>("[data-test=approval-always]")!;
+    always.focus();
+    always.click();
+    await tick();
+    flushSync();
+    // The first press only opens the confirmation.
+    expect(answers()).toEqual([]);
+    expect(always.getAttribute("aria-expanded")).toBe("true");
+    const confirm = target.querySelector<HTMLButtonElement>("[data-test=approval-always-confirm]")!;
+    expect(document.activeElement).toBe(always);
+    // Enter on the "Always allow…" button is that button's (it toggles the
+    // confirmation), never a remembered rule.
+    key("Enter", always);
+    await tick();
+    expect(answers()).toEqual([]);
+    confirm.click();
     await tick();
     flushSync();
     expect(answers()).toEqual([{ type: "approve_tool", id, decision: "allow", remember: true }]);
     expect(target.querySelector("[data-test=approval-outcome]")?.textContent).toContain(
       'always allowed: the bash command "git status && rm -rf ~"',
     );
-    unmount(c);
+    done();
   });
 
-  it("Escape denies at once and does not reach the turn's Esc-to-stop", async () => {
+  it("Cancel closes the confirmation and nothing is remembered", async () => {
+    const { answers, target, app, id, done } = card();
+    target.querySelector<HTMLButtonElement>("[data-test=approval-always]")!.click();
+    flushSync();
+    target.querySelector<HTMLButtonElement>("[data-test=approval-always-cancel]")!.click();
+    flushSync();
+    expect(target.querySelector("[data-test=approval-confirm]")).toBeNull();
+    expect(answers()).toEqual([]);
+    expect(app.chat.findApproval(id)?.state).toBe("waiting");
+    done();
+  });
+
+  it("Escape on the focused card denies at once and does not reach the turn's Esc-to-stop", async () => {
     let reached = false;
     const spy = () => (reached = true);
     window.addEventListener("keydown", spy);
-    const { key, answers, app, c, id } = card();
+    const { el, key, answers, app, id, done } = card();
+    el.focus();
     const ev = key("Escape");
     await tick();
     expect(ev.defaultPrevented).toBe(true);
@@ -106,11 +152,26 @@ describe("ApprovalCard", () => {
     expect(answers()).toEqual([{ type: "approve_tool", id, decision: "deny", remember: false }]);
     expect(app.chat.findApproval(id)?.state).toBe("denied");
     window.removeEventListener("keydown", spy);
-    unmount(c);
+    done();
+  });
+
+  it("says when the read-only mark is only the extension's claim", () => {
+    const { target, done } = card(
+      approvalEvent({
+        tool: "lookup",
+        args: { q: 1 },
+        extension: "web",
+        read_only_claim: true,
+        reason: "lookup is a tool of extension web; it says it only reads",
+        remember: "every call of lookup from extension web",
+      }),
+    );
+    expect(target.querySelector("[data-test=approval-claim]")?.textContent).toBe("read-only, as web claims");
+    done();
   });
 
   it("shows a write as a diff of the file", () => {
-    const { target, c } = card(
+    const { target, done } = card(
       approvalEvent({
         tool: "write",
         args: { path: "/elsewhere/notes.txt", content: "one\nTWO\n" },
@@ -122,13 +183,15 @@ describe("ApprovalCard", () => {
     expect(diff.getAttribute("aria-label")).toBe("changes to /elsewhere/notes.txt");
     expect([...diff.querySelectorAll(".op-del")].map((n) => n.textContent?.trim())).toEqual(["- two"]);
     expect([...diff.querySelectorAll(".op-add")].map((n) => n.textContent?.trim())).toEqual(["+ TWO"]);
-    unmount(c);
+    done();
   });
 
   it("keeps the card answerable when an answer is refused", async () => {
-    const { backend, target, c, app, id } = card();
+    const { backend, target, app, id, done } = card();
     backend.approveError = "approve_tool: cannot remember the rule: config.json is not valid JSON";
     target.querySelector<HTMLButtonElement>("[data-test=approval-always]")!.click();
+    flushSync();
+    target.querySelector<HTMLButtonElement>("[data-test=approval-always-confirm]")!.click();
     await tick();
     flushSync();
     expect(target.querySelector("[data-test=approval-problem]")?.textContent).toContain("not valid JSON");
@@ -137,11 +200,11 @@ describe("ApprovalCard", () => {
     target.querySelector<HTMLButtonElement>("[data-test=approval-deny]")!.click();
     await tick();
     expect(app.chat.findApproval(id)?.state).toBe("denied");
-    unmount(c);
+    done();
   });
 
   it("a card left unanswered when its call ends can no longer be answered", () => {
-    const { app, target, c, id } = card();
+    const { app, target, id, done } = card();
     app.handle({
       type: "tool_result",
       id: "t1",
@@ -151,6 +214,6 @@ describe("ApprovalCard", () => {
     flushSync();
     expect(app.chat.findApproval(id)?.state).toBe("expired");
     expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
-    unmount(c);
+    done();
   });
 });

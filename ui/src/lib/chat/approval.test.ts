@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalView, lineDiff } from "./approval";
+import { approvalView, cardKey, lineDiff } from "./approval";
 
 describe("approvalView", () => {
   it("shows bash's exact command, chained parts and all", () => {
@@ -50,5 +50,32 @@ describe("approvalView", () => {
     expect(lines.length).toBeLessThan(12);
     expect(lines[0]).toEqual({ op: " ", text: "…" });
     expect(lines.some((l) => l.op === "+" && l.text === "L20")).toBe(true);
+  });
+});
+
+describe("cardKey", () => {
+  const k = (key: string, mods: Partial<{ ctrl: boolean; meta: boolean; alt: boolean }> = {}) => ({
+    key,
+    ctrlKey: !!mods.ctrl,
+    metaKey: !!mods.meta,
+    altKey: !!mods.alt,
+  });
+
+  it("allows once with Enter or Y and denies with Escape or N", () => {
+    expect(cardKey(k("Enter"), false)).toBe("allow");
+    expect(cardKey(k("y"), false)).toBe("allow");
+    expect(cardKey(k("Y"), true)).toBe("allow");
+    expect(cardKey(k("Escape"), true)).toBe("deny");
+    expect(cardKey(k("n"), false)).toBe("deny");
+  });
+
+  it("has no key that always allows, and leaves Enter on a button to the button", () => {
+    // Every answer a key can give is once-only: the "a" the card used to
+    // take for "always allow" is now nothing.
+    for (const key of ["a", "A", "r", " ", "Tab", "ArrowDown"])
+      for (const onButton of [false, true]) expect(cardKey(k(key), onButton)).toBeNull();
+    expect(cardKey(k("Enter"), true)).toBeNull();
+    expect(cardKey(k("y", { ctrl: true }), false)).toBeNull();
+    expect(cardKey({ ...k("y"), isComposing: true }, false)).toBeNull();
   });
 });

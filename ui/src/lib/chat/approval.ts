@@ -1,7 +1,7 @@
 // What an approval card shows for a call: the exact command for bash, a
 // line diff for write/edit (from the file's current text, which the
-// backend sends as `before`), the arguments as JSON for anything else.
-// Pure, so it is tested without a DOM.
+// backend sends as `before`), the arguments as JSON for anything else;
+// and which keys answer it. Pure, so it is tested without a DOM.
 import { diffLines } from "diff";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 
@@ -92,4 +92,26 @@ export function approvalView(
     return { kind: "diff", path, lines: lineDiff(oldS, newS), note: "the replaced text only" };
   }
   return { kind: "args", text: JSON.stringify(args, null, 2) };
+}
+
+/** The parts of a keydown the card reads. */
+export interface CardKey {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  altKey: boolean;
+  isComposing?: boolean;
+}
+
+/** What a keydown on a focused, waiting card answers: Enter or Y allow
+ * once, Escape or N deny. "Always allow" has no key at all: it is a
+ * button whose confirmation is a second, separate button, so no single
+ * key press (and no key typed for the editor) can remember a rule. On a
+ * focused button Enter is the button's own (the browser clicks it). */
+export function cardKey(e: CardKey, onButton: boolean): "allow" | "deny" | null {
+  if (e.isComposing || e.altKey || e.ctrlKey || e.metaKey) return null;
+  const key = e.key.toLowerCase();
+  if (key === "escape" || key === "n") return "deny";
+  if ((key === "enter" && !onButton) || key === "y") return "allow";
+  return null;
 }

@@ -33,6 +33,8 @@ export type ChatItem =
       tool: string;
       args: JsonValue;
       extension?: string;
+      /** The extension says the tool only reads: its claim, shown as such. */
+      readOnlyClaim: boolean;
       reason: string;
       /** What "Always allow" remembers, in words. */
       remember: string;
@@ -149,11 +151,18 @@ export class ChatState {
       tool: e.tool,
       args: e.args,
       extension: e.extension,
+      readOnlyClaim: e.read_only_claim === true,
       reason: e.reason,
       remember: e.remember,
       before: e.before,
       state: "waiting",
     });
+  }
+
+  /** The oldest approval card still waiting for the user, if any. */
+  waitingApproval(): Extract<ChatItem, { kind: "approval" }> | undefined {
+    for (const it of this.items) if (it.kind === "approval" && it.state === "waiting") return it;
+    return undefined;
   }
 
   /** The approval card for `approvalId`. */

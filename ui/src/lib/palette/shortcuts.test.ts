@@ -20,6 +20,15 @@ describe("global shortcuts", () => {
     expect(shortcutFor(key("N", { ctrl: true, shift: true }), true)).toBe("new-session");
     expect(shortcutFor(key(".", { ctrl: true }), true)).toBe("stop");
     expect(shortcutFor(key("j", { meta: true }), false)).toBe("next-panel");
+    expect(shortcutFor(key("A", { ctrl: true, shift: true }), true)).toBe("approval");
+  });
+
+  it("never takes a plain letter for the approval card", () => {
+    for (const k of ["a", "A", "y", "n"]) {
+      expect(shortcutFor(key(k), true)).toBeNull();
+      expect(shortcutFor(key(k, { shift: true }), true)).toBeNull();
+    }
+    expect(shortcutFor(key("a", { ctrl: true }), true)).toBeNull();
   });
 
   it("leaves AltGr, plain letters and composition alone", () => {

@@ -11,13 +11,15 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Esc", what: "stop the turn in flight (in the editor); close a panel or the palette" },
   { keys: "Ctrl+.", what: "stop the turn in flight, from anywhere" },
   { keys: "Ctrl+J", what: "focus the next extension panel" },
+  { keys: "Ctrl+Shift+A", what: "go to the tool call waiting for approval" },
   { keys: "?", what: "this sheet (when no text field has focus)" },
   { keys: "Enter / Shift+Enter", what: "send / new line in the editor" },
   { keys: "↑ / ↓", what: "prompt history in the editor" },
 ];
 
 /** What a global shortcut asks for. */
-export type Shortcut = "palette" | "focus-editor" | "new-session" | "stop" | "next-panel" | "shortcuts";
+export type Shortcut =
+  "palette" | "focus-editor" | "new-session" | "stop" | "next-panel" | "approval" | "shortcuts";
 
 /** The parts of a KeyboardEvent the mapping reads. */
 export interface KeyLike {
@@ -41,6 +43,7 @@ export function shortcutFor(e: KeyLike, inText: boolean): Shortcut | null {
   if (mod && e.shiftKey && k === "n") return "new-session";
   if (mod && e.key === ".") return "stop";
   if (mod && !e.shiftKey && k === "j") return "next-panel";
+  if (mod && e.shiftKey && k === "a") return "approval";
   if (!mod && !e.altKey && e.key === "?" && !inText) return "shortcuts";
   return null;
 }
