@@ -24,13 +24,17 @@ fn a_sandboxed_extension_under_the_kit_cannot_read_outside_its_grants() {
     let manifest = json!({
         "name": "kitprobe",
         "exec": "python3",
-        "args": ["./probe.py", format!("canary={}", canary.display())],
+        "args": ["./probe.py", "kitprobe", format!("canary={}", canary.display())],
         "sandbox": {},
     });
     std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
     let report = zot_ext_host::conformance::run(&dir, env.home.path(), &Default::default());
     let log = std::fs::read_to_string(&report.log).unwrap_or_default();
-    assert!(log.contains("canary: error: FileNotFoundError"), "{log}");
+    assert!(
+        log.contains("canary: error: FileNotFoundError"),
+        "{log}\n{:#?}",
+        report.checks
+    );
     assert!(!log.contains("KIT-CANARY-5d1c"), "{log}");
     let hello = report.checks.iter().find(|c| c.name == "hello").unwrap();
     assert_eq!(
