@@ -26,19 +26,16 @@ pub struct Spawned {
     pub guard: GroupGuard,
 }
 
-/// Spawns what [`crate::launch::prepare`] built, with its standard streams
+/// Spawns `cmd` (what `launch::prepare` built), with its standard streams
 /// piped (the host copies stderr into the rotating log), and registers its
-/// group with the reaper before anything can fail.
+/// group with the reaper before anything can fail. `passed` are the
+/// descriptors the child inherits, closed here right after the spawn;
+/// `kept` says zot's child is the extension's keeper (`subreaper.rs`).
 pub fn spawn(
-    prepared: crate::launch::Prepared,
-) -> io::Result<(Spawned, Option<crate::sandbox::net::Pending>)> {
-    let crate::launch::Prepared {
-        cmd,
-        passed,
-        net,
-        kept,
-        ..
-    } = prepared;
+    cmd: std::process::Command,
+    passed: Vec<std::os::fd::OwnedFd>,
+    kept: bool,
+) -> io::Result<Spawned> {
     let mut cmd = Command::from(cmd);
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -68,17 +65,14 @@ pub fn spawn(
         .stderr
         .take()
         .ok_or_else(|| io::Error::other("no stderr pipe"))?;
-    Ok((
-        Spawned {
-            child,
-            pgid,
-            stdin,
-            stdout,
-            stderr,
-            guard,
-        },
-        net,
-    ))
+    Ok(Spawned {
+        child,
+        pgid,
+        stdin,
+        stdout,
+        stderr,
+        guard,
+    })
 }
 
 /// Sends `sig` to every process in the group; errors (already gone) are

@@ -354,11 +354,18 @@ async fn spawn_prepared(
             }),
         keeper: true,
     };
-    let prepared = crate::launch::prepare(&request).map_err(Failure::msg)?;
-    for note in &prepared.notes {
+    let crate::launch::Prepared {
+        cmd,
+        passed,
+        net,
+        notes,
+        kept,
+        ..
+    } = crate::launch::prepare(&request).map_err(Failure::msg)?;
+    for note in &notes {
         ext.log.line(note);
     }
-    let (sp, net) = process::spawn(prepared).map_err(|e| {
+    let sp = process::spawn(cmd, passed, kept).map_err(|e| {
         Failure::msg(match &bwrap {
             Some(b) => format!(
                 "could not start {} under {}: {e}",
