@@ -34,6 +34,25 @@ fn probe(env: &Env, name: &str, sandbox: Value) -> PathBuf {
     dir
 }
 
+/// Starts a host with `cfg` and checks `name` is ready (its log if not).
+async fn ready(
+    env: &Env,
+    cfg: zot_ext_host::HostConfig,
+    name: &str,
+) -> (Host, tokio::sync::mpsc::Receiver<zot_ext_host::HostEvent>) {
+    let (host, rx) = start(cfg).await;
+    let s = summary(&host, name);
+    assert_eq!(s.state, ExtState::Ready, "{:?}\n{}", s.error, env.log(name));
+    (host, rx)
+}
+
+/// Checks `name` failed; its error.
+fn failed(host: &Host, name: &str) -> String {
+    let s = summary(host, name);
+    assert_eq!(s.state, ExtState::Failed, "{s:?}");
+    s.error.unwrap_or_default()
+}
+
 async fn ask(host: &Host, tool: &str, args: Value) -> String {
     let out = host.call_tool(tool, args).await.unwrap();
     match out.content.first() {
@@ -60,17 +79,6 @@ fn pids_mentioning(needle: &Path) -> Vec<i32> {
         }
     }
     out
-}
-
-/// The process group of `pid` (field 5 of `/proc/<pid>/stat`).
-fn pgrp(pid: i32) -> i32 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    after
-        .split_whitespace()
-        .nth(2)
-        .and_then(|f| f.parse().ok())
-        .unwrap_or(-1)
 }
 
 #[tokio::test]
@@ -171,16 +179,8 @@ async fn a_sandboxed_extension_reaches_only_its_grants() {
         "probe",
         json!({"read": [granted], "write": [], "net": false}),
     );
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "probe");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("probe")
-    );
-    assert!(s.sandboxed);
+    let (host, _rx) = ready(&env, env.config(), "probe").await;
+    assert!(summary(&host, "probe").sandboxed);
 
     // Reading outside the grant fails, and what came back is not the canary.
     let got = ask(&host, "probe_read", json!({"path": canary})).await;
@@ -331,15 +331,7 @@ fn host_address() -> Option<std::net::Ipv4Addr> {
 async fn net_true_reaches_the_network_but_not_the_hosts_loopback() {
     let env = Env::new();
     probe(&env, "netprobe", json!({"net": true}));
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "netprobe");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("netprobe")
-    );
+    let (host, _rx) = ready(&env, env.config(), "netprobe").await;
     // Outbound TCP through slirp4netns to an address of this machine's
     // that is not loopback, as to any server on the network.
     let Some(ip) = host_address() else {
@@ -459,15 +451,7 @@ async fn a_unix_socket_in_a_granted_folder_is_not_reachable() {
     listener.set_nonblocking(true).unwrap();
     std::fs::write(shared.path().join("readme.txt"), "granted").unwrap();
     probe(&env, "sock", json!({"read": [shared.path()], "net": false}));
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "sock");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("sock")
-    );
+    let (host, _rx) = ready(&env, env.config(), "sock").await;
     let got = ask(
         &host,
         "probe_read",
@@ -622,9 +606,7 @@ async fn a_manifests_ld_preload_never_runs_and_the_manifest_is_refused() {
     });
     std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
     let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "preload");
-    assert_eq!(s.state, ExtState::Failed, "{s:?}");
-    let error = s.error.clone().unwrap_or_default();
+    let error = failed(&host, "preload");
     assert!(error.contains("env.LD_PRELOAD"), "{error}");
     host.shutdown().await;
     assert!(!marker.exists(), "the manifest's library ran");
@@ -640,9 +622,7 @@ async fn a_grant_that_resolves_to_proc_is_refused_at_start() {
     let _ = dir;
     std::os::unix::fs::symlink("/proc/1", &link).unwrap();
     let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "procgrant");
-    assert_eq!(s.state, ExtState::Failed, "{s:?}");
-    let error = s.error.clone().unwrap_or_default();
+    let error = failed(&host, "procgrant");
     assert!(
         error.contains("sandbox.read") && error.contains("/proc"),
         "{error}"
@@ -656,15 +636,7 @@ async fn a_grant_of_root_keeps_the_private_tmp() {
     let canary = tempfile::NamedTempFile::new_in("/tmp").unwrap();
     std::fs::write(canary.path(), "HOST-TMP-CANARY").unwrap();
     probe(&env, "roottmp", json!({"read": ["/"]}));
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "roottmp");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("roottmp")
-    );
+    let (host, _rx) = ready(&env, env.config(), "roottmp").await;
     let got = ask(&host, "probe_read", json!({"path": canary.path()})).await;
     assert!(got.starts_with("error: FileNotFoundError"), "{got}");
     let got = ask(&host, "probe_write", json!({"path": "/tmp/mine.txt"})).await;
@@ -681,9 +653,7 @@ async fn without_slirp4netns_a_networked_sandbox_does_not_start_and_says_how_to_
     let mut cfg = env.config();
     cfg.slirp4netns = PathBuf::from("/nonexistent/slirp4netns");
     let (host, _rx) = start(cfg).await;
-    let s = summary(&host, "nonet");
-    assert_eq!(s.state, ExtState::Failed, "{s:?}");
-    let error = s.error.clone().unwrap_or_default();
+    let error = failed(&host, "nonet");
     assert!(
         error.contains("slirp4netns") && error.contains("apt install slirp4netns"),
         "{error}"
@@ -698,15 +668,7 @@ async fn a_grant_of_root_still_hides_zot_home_and_the_hosts_proc() {
     std::fs::write(env.home.path().join("auth.json"), "ZOT-HOME-SECRET").unwrap();
     // The widest grant there is: `/` (bwrap binds recursively).
     probe(&env, "wide", json!({"read": ["/"]}));
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "wide");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("wide")
-    );
+    let (host, _rx) = ready(&env, env.config(), "wide").await;
     let got = ask(
         &host,
         "probe_read",
