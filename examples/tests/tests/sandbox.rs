@@ -1,7 +1,8 @@
 //! A Rust SDK extension (`src/bin/zot-sandbox-probe.rs`) under the real
 //! sandbox: the canary outside its grant stays unread, writes outside its
-//! directory fail, loopback is unreachable without `net` and reachable
-//! with it, and the host keeps serving it after each refusal.
+//! directory fail, loopback is unreachable without `net`, the network
+//! (not the host's loopback) reachable with it, and the host keeps serving
+//! it after each refusal.
 
 use std::io::{ErrorKind, Read};
 use std::net::TcpListener;
@@ -78,20 +79,40 @@ async fn a_rust_sdk_extension_stays_inside_its_sandbox() {
     h.host.shutdown().await;
 }
 
+/// The address this machine sends from on its default route (a UDP
+/// "connect" sends nothing): one that is not loopback.
+fn outward_address() -> std::net::IpAddr {
+    let s = std::net::UdpSocket::bind("0.0.0.0:0").unwrap();
+    s.connect("198.51.100.1:9")
+        .expect("this machine needs a default route for the test");
+    s.local_addr().unwrap().ip()
+}
+
 #[tokio::test]
-async fn with_net_the_rust_sdk_extension_reaches_loopback() {
+async fn with_net_the_rust_sdk_extension_reaches_the_network_not_the_hosts_loopback() {
     let scratch = TempDir::new().unwrap();
     let dir = probe(scratch.path(), json!({"net": true}));
     let h = Harness::start(std::slice::from_ref(&dir)).await;
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let ip = outward_address();
+    let listener = TcpListener::bind((ip, 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
     assert_eq!(
-        ask(&h, "probe_connect", json!({"port": port})).await,
+        ask(
+            &h,
+            "probe_connect",
+            json!({"port": port, "host": ip.to_string()})
+        )
+        .await,
         "connected"
     );
     let (mut conn, _) = listener.accept().unwrap();
     let mut got = String::new();
     conn.read_to_string(&mut got).unwrap();
     assert_eq!(got, "hello from the sandbox\n");
+    // The host's loopback is not the network (the sandbox has its own).
+    let local = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = local.local_addr().unwrap().port();
+    let got = ask(&h, "probe_connect", json!({"port": port})).await;
+    assert!(got.starts_with("error:"), "{got}");
     h.host.shutdown().await;
 }

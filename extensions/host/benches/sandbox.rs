@@ -114,8 +114,15 @@ fn main() {
             sdk: None,
             zot_home: &setup.home(),
             home: None,
+            runtime_dirs: &[],
+            env: &[],
+            resolv_conf_fd: None,
         };
-        bwrap_args(&plan).unwrap().args
+        // The view only: the host adds its seccomp filters and, with `net`,
+        // slirp4netns, which the spawn -> ready rows include.
+        let mut args = bwrap_args(&plan).unwrap().args;
+        args.push("--".into());
+        args
     };
     let (no_net, net) = (args_for(false), args_for(true));
     // Runs in a spawned task, as the app's starts do (see benches/host.rs);

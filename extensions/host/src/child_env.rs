@@ -1,8 +1,10 @@
 //! What a process zot starts may inherit from zot's environment. zot holds
 //! provider keys and RPC tokens; an extension (third-party code) or a shell
 //! the model drives must never see them, or one `env` puts a key into a
-//! transcript, a provider request and a session file. The list lives here,
-//! once, so the extension spawner and the `bash` tool drop the same names.
+//! transcript, a provider request and a session file. The rules live here,
+//! once: the extension spawner and the `bash` tool drop the same names
+//! ([`Scrub`]), a sandboxed extension receives only [`SANDBOX_ALLOW`], and
+//! no manifest may set a loader variable ([`loader_var`]).
 
 use std::ffi::{OsStr, OsString};
 use std::sync::Mutex;
@@ -20,6 +22,59 @@ pub const CREDENTIAL_VARS: &[&str] = &[
 /// Parts of a variable name that mark it as a secret for the `bash` tool
 /// (matched case-insensitively), unless the user keeps it.
 pub const SECRET_NAME_PARTS: &[&str] = &["KEY", "SECRET", "TOKEN", "PASSWORD"];
+
+/// What a sandboxed extension receives from zot's environment (after the
+/// [`Scrub`]), besides zot's SDK variables and its manifest's `env`: enough
+/// for a runtime to find its programs, its home, its locale, its terminal
+/// and its time zone. Never the user's tokens, the session bus, the
+/// display or the SSH agent. `TMPDIR` is set to the sandbox's own `/tmp`.
+pub const SANDBOX_ALLOW: &[&str] = &["PATH", "HOME", "LANG", "LANGUAGE", "TERM", "TZ"];
+
+/// Prefixes of further names a sandboxed extension receives (`LC_ALL`,
+/// `LC_CTYPE`, …).
+pub const SANDBOX_ALLOW_PREFIXES: &[&str] = &["LC_"];
+
+/// Whether a sandboxed extension may receive `name` from zot's environment.
+pub fn sandbox_allows(name: &OsStr) -> bool {
+    let name = name.to_string_lossy();
+    SANDBOX_ALLOW.contains(&name.as_ref())
+        || SANDBOX_ALLOW_PREFIXES.iter().any(|p| name.starts_with(p))
+}
+
+/// Variables that make the dynamic loader or the C library load code or
+/// data from a path of the caller's choice before `main` runs: a manifest
+/// that sets one is refused, whatever its kind ([`loader_var`]). Every
+/// `LD_*` name counts (glibc and musl read several: `LD_PRELOAD`,
+/// `LD_LIBRARY_PATH`, `LD_AUDIT`, …), as does macOS's `DYLD_*`; the rest are
+/// the names glibc itself drops for set-uid programs because they load
+/// files: character-set modules (`GCONV_PATH`), locale data (`LOCPATH`,
+/// `NLSPATH`), allocator tracing (`MALLOC_TRACE`), tunables
+/// (`GLIBC_TUNABLES`), resolver and host files (`HOSTALIASES`,
+/// `RESOLV_HOST_CONF`, `LOCALDOMAIN`, `RES_OPTIONS`, `NIS_PATH`),
+/// `GETCONF_DIR` and `TZDIR`.
+pub const LOADER_VARS: &[&str] = &[
+    "GCONV_PATH",
+    "GETCONF_DIR",
+    "GLIBC_TUNABLES",
+    "HOSTALIASES",
+    "LOCALDOMAIN",
+    "LOCPATH",
+    "MALLOC_TRACE",
+    "NIS_PATH",
+    "NLSPATH",
+    "RESOLV_HOST_CONF",
+    "RES_OPTIONS",
+    "TZDIR",
+];
+
+/// Prefixes of loader variables: every name starting with one is refused.
+pub const LOADER_PREFIXES: &[&str] = &["LD_", "DYLD_"];
+
+/// Whether a manifest's `env` may not set `name` (see [`LOADER_VARS`]);
+/// compared case-sensitively, as the loader reads them.
+pub fn loader_var(name: &str) -> bool {
+    LOADER_VARS.contains(&name) || LOADER_PREFIXES.iter().any(|p| name.starts_with(p))
+}
 
 /// Secret values zot learned at run time (`--api-key`, `auth.json`): any
 /// variable holding one of them is dropped whatever its name.
@@ -60,26 +115,27 @@ pub struct Scrub {
 }
 
 impl Scrub {
-    /// The extension policy: zot's credentials, `names`, `values` and the
-    /// values remembered with [`add_secret_value`].
+    /// The extension policy: the `bash` policy with no name kept, plus
+    /// `names` and `values` (what the app passes in `HostConfig`). An
+    /// extension that needs a token gets it as a setting (the keychain
+    /// keeps it), not from zot's environment. A sandboxed extension further
+    /// receives only [`SANDBOX_ALLOW`].
     pub fn for_extensions(names: &[String], values: &[String]) -> Scrub {
-        let mut all = values.to_vec();
-        all.extend(secret_values());
-        Scrub {
-            names: names.to_vec(),
-            values: all,
-            by_name_part: false,
-            keep: Vec::new(),
-        }
+        let mut scrub = Scrub::for_shell(&[]);
+        scrub.names = names.to_vec();
+        scrub.values.extend_from_slice(values);
+        scrub
     }
 
-    /// The `bash` policy: the extension policy plus every `*KEY*`,
-    /// `*SECRET*`, `*TOKEN*` or `*PASSWORD*` variable not in `keep`.
+    /// The `bash` policy: zot's credentials, the values remembered with
+    /// [`add_secret_value`], and every `*KEY*`, `*SECRET*`, `*TOKEN*` or
+    /// `*PASSWORD*` variable not in `keep`.
     pub fn for_shell(keep: &[String]) -> Scrub {
         Scrub {
+            names: Vec::new(),
+            values: secret_values(),
             by_name_part: true,
             keep: keep.to_vec(),
-            ..Scrub::for_extensions(&[], &[])
         }
     }
 
@@ -128,7 +184,7 @@ mod tests {
     }
 
     #[test]
-    fn extensions_lose_credentials_extra_names_and_secret_values() {
+    fn extensions_lose_credentials_extra_names_secret_values_and_what_bash_loses() {
         let s = Scrub::for_extensions(&["MY_CRED".into()], &["sk-canary".into()]);
         let env = vars(&[
             ("ANTHROPIC_API_KEY", "a"),
@@ -136,13 +192,53 @@ mod tests {
             ("MY_CRED", "c"),
             ("INNOCENT", "sk-canary"),
             ("GITHUB_TOKEN", "g"),
+            ("npm_config__authToken", "n"),
             ("PATH", "/bin"),
         ]);
         let gone = s.to_remove(env);
         assert_eq!(
             gone,
-            ["ANTHROPIC_API_KEY", "ZOT_RPC_TOKEN", "MY_CRED", "INNOCENT"].map(OsString::from)
+            [
+                "ANTHROPIC_API_KEY",
+                "ZOT_RPC_TOKEN",
+                "MY_CRED",
+                "INNOCENT",
+                "GITHUB_TOKEN",
+                "npm_config__authToken"
+            ]
+            .map(OsString::from)
         );
+    }
+
+    #[test]
+    fn a_sandbox_receives_only_the_allowlist_and_loader_variables_are_named() {
+        for ok in ["PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ"] {
+            assert!(sandbox_allows(OsStr::new(ok)), "{ok}");
+        }
+        for no in [
+            "DBUS_SESSION_BUS_ADDRESS",
+            "DISPLAY",
+            "WAYLAND_DISPLAY",
+            "XAUTHORITY",
+            "SSH_AUTH_SOCK",
+            "AWS_ACCESS_KEY_ID",
+            "XDG_RUNTIME_DIR",
+            "LD_PRELOAD",
+        ] {
+            assert!(!sandbox_allows(OsStr::new(no)), "{no}");
+        }
+        for bad in [
+            "LD_PRELOAD",
+            "LD_AUDIT",
+            "LD_",
+            "GCONV_PATH",
+            "DYLD_INSERT_LIBRARIES",
+        ] {
+            assert!(loader_var(bad), "{bad}");
+        }
+        for ok in ["PYTHONPATH", "API_KEY", "ld_preload_note", "OLD_PATH"] {
+            assert!(!loader_var(ok), "{ok}");
+        }
     }
 
     #[test]

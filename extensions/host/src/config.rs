@@ -74,6 +74,10 @@ pub struct HostConfig {
     /// name looked up on `PATH`. From `$ZOT_BWRAP`, else `bwrap`
     /// ([`crate::sandbox::default_bwrap`]).
     pub bwrap: PathBuf,
+    /// The slirp4netns that gives a `net: true` sandbox its own network: a
+    /// path, or a name looked up on `PATH`. From `$ZOT_SLIRP4NETNS`, else
+    /// `slirp4netns` ([`crate::sandbox::net::default_slirp4netns`]).
+    pub slirp4netns: PathBuf,
 }
 
 impl HostConfig {
@@ -104,6 +108,7 @@ impl HostConfig {
             secret_env_values: Vec::new(),
             run_trust: crate::run_trust::RunTrust::default(),
             bwrap: crate::sandbox::default_bwrap(),
+            slirp4netns: crate::sandbox::net::default_slirp4netns(),
         }
     }
 }

@@ -143,7 +143,7 @@ pub fn run(dir: &Path, zot_home: &Path, opts: &Options) -> Report {
         }
     };
     report.extension = m.name.clone();
-    let Some(exec) = m.exec.as_deref() else {
+    let Some(raw_exec) = m.exec.as_deref() else {
         report.checks.push(check(
             "manifest",
             "docs/extensions.md#quick-start",
@@ -153,7 +153,7 @@ pub fn run(dir: &Path, zot_home: &Path, opts: &Options) -> Report {
         report.ok = true;
         return report;
     };
-    let exec = match manifest::resolve_exec(&manifest_path, exec) {
+    let exec = match manifest::resolve_exec(&manifest_path, raw_exec) {
         Ok(p) => p,
         Err(e) => {
             report.checks.push(fail(
@@ -170,7 +170,23 @@ pub fn run(dir: &Path, zot_home: &Path, opts: &Options) -> Report {
     report.log = log.display().to_string();
     let sdk = crate::sdk::ensure(zot_home).map_err(|e| e.to_string());
     let env = crate::sdk::spawn_env(sdk.as_deref().map_err(String::as_str), dir);
-    let driver = Driver::start(&exec, &m.args, dir, &log, &env.vars);
+    let mut envs = env.vars;
+    let no_settings = zot_ext_protocol::SettingValues::default();
+    envs.extend(
+        m.env
+            .iter()
+            .map(|(k, v)| (k.into(), crate::mcp_secrets::fill(v, &no_settings).into())),
+    );
+    let driver = start(
+        &m,
+        &exec,
+        raw_exec,
+        dir,
+        zot_home,
+        sdk.as_deref().ok(),
+        &envs,
+        &log,
+    );
     let mut d = match driver {
         Ok(d) => d,
         Err(e) => {
@@ -179,17 +195,23 @@ pub fn run(dir: &Path, zot_home: &Path, opts: &Options) -> Report {
                 LIFECYCLE,
                 format!("could not start {}: {e}", exec.display()),
                 None,
-                "check exec and its interpreter line",
+                "check exec and its interpreter line, and its sandbox",
             ));
             return finish(report);
         }
     };
     // A scratch data_dir, so testing never touches the state an
-    // extension keeps in its own folder.
-    let data = zot_home
+    // extension keeps in its own folder; a sandboxed one sees nothing of
+    // `$ZOT_HOME`, so it gets its own folder, as zot gives it.
+    let scratch = zot_home
         .join("tmp")
         .join(format!("ext-test-{}-{}", m.name, std::process::id()));
-    let _ = std::fs::create_dir_all(&data);
+    let data = if m.sandbox.is_some() {
+        dir.to_path_buf()
+    } else {
+        let _ = std::fs::create_dir_all(&scratch);
+        scratch.clone()
+    };
     Session {
         d: &mut d,
         name: &m.name,
@@ -200,8 +222,58 @@ pub fn run(dir: &Path, zot_home: &Path, opts: &Options) -> Report {
     }
     .run();
     d.kill();
-    let _ = std::fs::remove_dir_all(&data);
+    let _ = std::fs::remove_dir_all(&scratch);
     finish(report)
+}
+
+/// Starts the extension as zot would (`launch.rs`): the same environment
+/// scrub, the same sandbox (with its network) when the manifest declares
+/// one.
+#[allow(clippy::too_many_arguments)]
+fn start(
+    m: &zot_ext_protocol::Manifest,
+    exec: &Path,
+    raw_exec: &str,
+    dir: &Path,
+    zot_home: &Path,
+    sdk: Option<&Path>,
+    envs: &[(std::ffi::OsString, std::ffi::OsString)],
+    log: &Path,
+) -> Result<Driver, String> {
+    let bwrap = match &m.sandbox {
+        Some(_) => Some(crate::sandbox::probe_blocking(
+            &crate::sandbox::default_bwrap(),
+        )?),
+        None => None,
+    };
+    let slirp = crate::sandbox::net::default_slirp4netns();
+    let home = crate::launch::home();
+    let scrub = crate::child_env::Scrub::for_extensions(&[], &[]);
+    let request = crate::launch::Request {
+        exec,
+        raw_exec,
+        args: &m.args,
+        dir,
+        scrub: &scrub,
+        envs,
+        sandbox: m
+            .sandbox
+            .as_ref()
+            .zip(bwrap.as_deref())
+            .map(|(spec, bwrap)| crate::launch::Sandboxed {
+                spec,
+                bwrap,
+                slirp4netns: &slirp,
+                sdk,
+                zot_home,
+                home: home.as_deref(),
+            }),
+        // Without a keeper, so the shutdown check can tell the author what
+        // their extension leaves behind (zot's keeper would sweep it).
+        keeper: false,
+    };
+    let prepared = crate::launch::prepare(&request)?;
+    Driver::start(prepared, log).map_err(|e| e.to_string())
 }
 
 fn finish(mut report: Report) -> Report {

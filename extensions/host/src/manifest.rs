@@ -156,6 +156,9 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     if let Some(sandbox) = obj.get("sandbox") {
         check_sandbox(path, sandbox)?;
     }
+    if let Some(env) = obj.get("env") {
+        check_env(path, env)?;
+    }
     if let Some(permissions) = obj.get("permissions") {
         check_permissions(path, permissions)?;
     }
@@ -230,6 +233,55 @@ fn check_sandbox(path: &Path, sandbox: &Value) -> Result<(), ManifestError> {
     Ok(())
 }
 
+/// Checks `env`: an object of string values, for the program zot spawns (a
+/// zot extension's `exec`, an MCP stdio server's `command`; remote kinds
+/// have no process to give it to). A name the loader reads
+/// ([`crate::child_env::LOADER_VARS`]: `LD_PRELOAD`, `GCONV_PATH`, …) is
+/// refused: it would run code of the manifest's choice in whatever reads
+/// it first, and for a sandboxed extension that was bubblewrap itself,
+/// outside the sandbox.
+fn check_env(path: &Path, env: &Value) -> Result<(), ManifestError> {
+    let obj = match env {
+        Value::Null => return Ok(()),
+        Value::Object(o) => o,
+        _ => {
+            return Err(ManifestError::new(
+                path,
+                Some("env"),
+                "must be an object of strings like {\"NAME\": \"value\"}",
+            ))
+        }
+    };
+    for (name, value) in obj {
+        let field = format!("env.{name}");
+        if name.is_empty() || name.contains('=') || name.contains('\0') {
+            return Err(ManifestError::new(
+                path,
+                Some(&field),
+                "is not a variable name (empty, or holds '=' or NUL)",
+            ));
+        }
+        if crate::child_env::loader_var(name) {
+            return Err(ManifestError::new(
+                path,
+                Some(&field),
+                format!("{name} makes the dynamic loader load code of the manifest's choice, so no manifest may set it; remove it (an extension that needs a library path sets it for its own children, in its own code)"),
+            ));
+        }
+        match value.as_str() {
+            Some(v) if !v.contains('\0') => {}
+            _ => {
+                return Err(ManifestError::new(
+                    path,
+                    Some(&field),
+                    "must be a string without NUL",
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Why a sandbox path is refused, if it is.
 fn check_grant_path(p: &str) -> Result<(), String> {
     if p.is_empty() {
@@ -259,14 +311,25 @@ fn check_grant_path(p: &str) -> Result<(), String> {
     {
         return Err(format!("'{p}' contains '..'; write the path it means"));
     }
-    for own in ["/proc", "/dev"] {
-        if Path::new(p).starts_with(own) {
-            return Err(format!(
-                "'{p}': the sandbox has its own {own}; the host's would show zot's processes and environment"
-            ));
-        }
+    if let Some(why) = kernel_fs(Path::new(p)) {
+        return Err(format!("'{p}': {why}"));
     }
     Ok(())
+}
+
+/// Why `p` (a path as granted, or its canonical form at start) may not be
+/// granted: the host's `/proc`, `/dev` and `/sys` show zot's processes and
+/// environment, devices and the kernel's knobs. The sandbox has its own
+/// `/proc` and `/dev`, and no `/sys`.
+pub fn kernel_fs(p: &Path) -> Option<String> {
+    ["/proc", "/dev", "/sys"]
+        .into_iter()
+        .find(|own| p.starts_with(own))
+        .map(|own| {
+            format!(
+                "the host's {own} is never granted: it would show zot's processes and environment, devices or kernel settings (the sandbox has its own /proc and /dev)"
+            )
+        })
 }
 
 /// `permissions` must be a list of the names docs/protocol.md "Permissions"
@@ -462,12 +525,35 @@ mod tests {
             (r#"{"network":true}"#, "sandbox.network"),
             (r#"{"read":["/proc/1/environ"]}"#, "sandbox.read[0]"),
             (r#"{"write":["/dev"]}"#, "sandbox.write[0]"),
+            (r#"{"read":["/sys/kernel"]}"#, "sandbox.read[0]"),
         ] {
             let text = format!(r#"{{"name":"a","sandbox":{sandbox}}}"#);
             let e = parse(&p(), &text).unwrap_err();
             assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
             assert!(e.to_string().contains(&format!("field '{field}'")), "{e}");
         }
+    }
+
+    #[test]
+    fn loader_variables_in_env_are_refused_naming_the_field() {
+        for (env, field) in [
+            (r#"{"LD_PRELOAD":"./x.so"}"#, "env.LD_PRELOAD"),
+            (r#"{"OK":"1","GCONV_PATH":"."}"#, "env.GCONV_PATH"),
+            (r#"{"LD_LIBRARY_PATH":"/x"}"#, "env.LD_LIBRARY_PATH"),
+            (r#"{"A":3}"#, "env.A"),
+            (r#"{"A=B":"c"}"#, "env.A=B"),
+            (r#"["A"]"#, "env"),
+        ] {
+            let text = format!(r#"{{"name":"a","exec":"./a","env":{env}}}"#);
+            let e = parse(&p(), &text).unwrap_err();
+            assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
+        }
+        let m = parse(
+            &p(),
+            r#"{"name":"a","env":{"API_BASE":"x","PYTHONPATH":"y"}}"#,
+        )
+        .unwrap();
+        assert_eq!(m.env.len(), 2);
     }
 
     #[test]

@@ -64,8 +64,14 @@ fn sandbox_words(manifest: &Manifest) -> Vec<String> {
     ];
     out.extend(sb.read.iter().map(|p| format!("can read {p}")));
     out.extend(sb.write.iter().map(|p| format!("can read and write {p}")));
+    let broad = |p: &String| matches!(p.trim_end_matches('/'), "" | "~" | "/home" | "/root");
+    if let Some(p) = sb.read.iter().chain(&sb.write).find(|p| broad(p)) {
+        out.push(format!(
+            "{p} is broad: everything under it you can read is shown (SSH and cloud keys, browser profiles, mail), except zot's own home, /tmp, /proc, /dev, /sys and your session's sockets"
+        ));
+    }
     out.push(if sb.net {
-        "has network access".to_owned()
+        "has network access (its own: not your machine's local services, the session bus or the display)".to_owned()
     } else {
         "has no network access".to_owned()
     });
@@ -91,6 +97,13 @@ mod tests {
                 "has no network access"
             ]
         );
+        let wide: Manifest = serde_json::from_value(serde_json::json!({
+            "name": "n", "sandbox": {"read": ["~"], "net": true}
+        }))
+        .unwrap();
+        let w = sandbox_words(&wide);
+        assert!(w.iter().any(|l| l.starts_with("~ is broad")), "{w:?}");
+        assert!(w.last().is_some_and(|l| l.contains("its own")), "{w:?}");
         m.sandbox = None;
         assert!(sandbox_words(&m)[0].contains("your own rights"));
     }

@@ -1,17 +1,14 @@
 //! Starting an extension process and ending it for good. Each child leads
 //! its own process group, so signals reach whatever it started too
 //! (`npx tsx …`, shell pipelines); a guard kills the group if the host
-//! forgets or panics.
+//! forgets or panics. What leaves the group is swept by the extension's
+//! keeper (`subreaper.rs`) or ends with its sandbox's pid namespace.
 
-use std::ffi::OsString;
 use std::io;
 use std::os::fd::OwnedFd;
-use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 
 use tokio::process::{Child, ChildStderr, ChildStdout, Command};
-
-use crate::child_env::Scrub;
 
 /// A running extension process and its pipes.
 pub struct Spawned {
@@ -29,73 +26,32 @@ pub struct Spawned {
     pub guard: GroupGuard,
 }
 
-/// Spawns `exec args…` in `dir`, in a new process group, with stderr piped
-/// (the host copies it into the rotating log), without the variables
-/// `scrub` drops (zot's credentials never reach an extension; see
-/// `child_env.rs`), and with `envs` added (zot's SDKs; see `sdk.rs`).
+/// Spawns `cmd` (what `launch::prepare` built), with its standard streams
+/// piped (the host copies stderr into the rotating log), and registers its
+/// group with the reaper before anything can fail. `passed` are the
+/// descriptors the child inherits, closed here right after the spawn;
+/// `kept` says zot's child is the extension's keeper (`subreaper.rs`).
 pub fn spawn(
-    exec: &Path,
-    args: &[String],
-    dir: &Path,
-    scrub: &Scrub,
-    envs: &[(OsString, OsString)],
+    cmd: std::process::Command,
+    passed: Vec<std::os::fd::OwnedFd>,
+    kept: bool,
 ) -> io::Result<Spawned> {
-    let mut cmd = Command::new(exec);
-    cmd.args(args).process_group(0);
-    finish_spawn(cmd, dir, scrub, envs)
-}
-
-/// Spawns `bwrap bwrap_args…` (a sandboxed extension: see `sandbox.rs`) as
-/// the leader of a new session rather than only a new group: it then has
-/// no controlling terminal, so nothing inside can inject keystrokes into
-/// the terminal zot runs in (TIOCSTI). Its session id is its pid, which is
-/// also its process group id, so signals, the guard and the reaper reach
-/// bwrap and everything inside exactly as for [`spawn`] (bwrap is not
-/// given `--new-session`, which would move the extension to a group of
-/// its own).
-pub fn spawn_sandboxed(
-    bwrap: &Path,
-    bwrap_args: &[OsString],
-    dir: &Path,
-    scrub: &Scrub,
-    envs: &[(OsString, OsString)],
-) -> io::Result<Spawned> {
-    let mut cmd = Command::new(bwrap);
-    cmd.args(bwrap_args);
-    // SAFETY: `setsid` is async-signal-safe and touches no memory; it runs
-    // in the forked child before exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            if libc::setsid() == -1 {
-                Err(io::Error::last_os_error())
-            } else {
-                Ok(())
-            }
-        });
-    }
-    finish_spawn(cmd, dir, scrub, envs)
-}
-
-fn finish_spawn(
-    mut cmd: Command,
-    dir: &Path,
-    scrub: &Scrub,
-    envs: &[(OsString, OsString)],
-) -> io::Result<Spawned> {
-    cmd.current_dir(dir)
-        .stdin(Stdio::piped())
+    let mut cmd = Command::from(cmd);
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    for name in scrub.to_remove_from_current() {
-        cmd.env_remove(name);
-    }
-    cmd.envs(envs.iter().map(|(k, v)| (k, v)));
-    let mut child = cmd.spawn()?;
+        // A keeper (subreaper.rs) must outlive the extension to sweep what
+        // it left, so it is never killed directly; the guard kills the
+        // extension's group.
+        .kill_on_drop(!kept);
+    let spawned = cmd.spawn();
+    drop(passed);
+    let mut child = spawned?;
     let pgid = child.id().and_then(|p| i32::try_from(p).ok()).unwrap_or(0);
     // Registered before anything can fail, so even a zot SIGKILLed right
     // now takes this group with it (see `reaper.rs`).
     let _ = crate::reaper::watch_group(pgid);
+    let guard = GroupGuard { pgid, armed: true };
     let stdin = child
         .stdin
         .take()
@@ -115,7 +71,7 @@ fn finish_spawn(
         stdin,
         stdout,
         stderr,
-        guard: GroupGuard { pgid, armed: true },
+        guard,
     })
 }
 

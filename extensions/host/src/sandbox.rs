@@ -1,15 +1,32 @@
 //! The OS sandbox for extensions whose manifest declares `sandbox`
 //! (docs/security.md): the process runs under bubblewrap (`bwrap`) in new
-//! user, mount, pid, ipc, uts and (unless `net` is true) network
-//! namespaces. Its filesystem is built from nothing: the system's
-//! read-only runtime, a private `/tmp`, a fresh `/proc` and a minimal
-//! `/dev`, zot's SDKs read-only, its own directory read-write (also its
-//! `data_dir`), and the paths its manifest grants. Nothing else exists in
+//! user, mount, pid, ipc, uts and network namespaces (with `net: true`,
+//! a network of its own through slirp4netns: `net.rs`), under seccomp
+//! filters that refuse Unix sockets (`seccomp.rs`), with an environment
+//! built from an allowlist. Its filesystem is built from nothing: the
+//! system's read-only runtime, a private `/tmp`, a fresh `/proc` and a
+//! minimal `/dev`, zot's SDKs read-only, its own directory read-write (its
+//! manifest read-only), and the paths its manifest grants, with the
+//! session's runtime directories covered again. Nothing else exists in
 //! there: not the user's home, not `$ZOT_HOME`, not the project.
 //!
 //! When no sandbox can be made (bwrap missing, user namespaces off), the
 //! extension must not run at all: [`probe`] finds out once per bwrap path
 //! and says how to fix it.
+
+pub mod fds;
+pub mod net;
+#[cfg(target_os = "linux")]
+pub mod seccomp;
+
+/// Elsewhere there is no sandbox at all ([`probe`] says so first).
+#[cfg(not(target_os = "linux"))]
+pub mod seccomp {
+    /// Never a filter: no sandbox is made off Linux.
+    pub fn programs() -> Result<Vec<Vec<u8>>, String> {
+        Err("zot's sandbox exists only on Linux".into())
+    }
+}
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -67,6 +84,45 @@ const ETC: &[&str] = &[
     "/etc/python3.13",
 ];
 
+/// Where the session's services listen, never shown in a sandbox: after
+/// the grants, each one a grant would show is covered again (an empty
+/// tmpfs, or `/dev/null` over a socket file), and a grant inside one is
+/// refused. `/sys` is covered the same way. [`runtime_dirs`] adds
+/// `$XDG_RUNTIME_DIR` and the SSH agent's directory.
+const SESSION_DIRS: &[&str] = &[
+    "/run/user",
+    "/run/dbus",
+    "/run/docker.sock",
+    "/var/run/docker.sock",
+    "/tmp/.X11-unix",
+    "/tmp/.ICE-unix",
+    "/sys",
+];
+
+/// The directories (and socket files) a sandbox never shows, from
+/// [`SESSION_DIRS`] and zot's environment, canonical and existing.
+pub fn runtime_dirs() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = SESSION_DIRS.iter().map(PathBuf::from).collect();
+    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        out.push(dir.into());
+    }
+    if let Some(sock) = std::env::var_os("SSH_AUTH_SOCK").filter(|d| !d.is_empty()) {
+        if let Some(parent) = Path::new(&sock).parent() {
+            out.push(parent.to_path_buf());
+        }
+    }
+    let mut seen: Vec<PathBuf> = Vec::new();
+    for p in out {
+        if p.is_absolute() && p.exists() && p != Path::new("/") && p != Path::new("/tmp") {
+            let c = canonical(&p);
+            if !seen.contains(&c) {
+                seen.push(c);
+            }
+        }
+    }
+    seen
+}
+
 /// Where one sandboxed extension's view comes from.
 pub struct Plan<'a> {
     /// The manifest's grants.
@@ -79,27 +135,43 @@ pub struct Plan<'a> {
     pub zot_home: &'a Path,
     /// What `~` means (the home of the user running zot).
     pub home: Option<&'a Path>,
+    /// Never shown: [`runtime_dirs`].
+    pub runtime_dirs: &'a [PathBuf],
+    /// The extension's whole environment (bwrap starts with `--clearenv`).
+    pub env: &'a [(OsString, OsString)],
+    /// With `net: true`, the descriptor bwrap reads the sandbox's
+    /// `/etc/resolv.conf` from ([`net::RESOLV_CONF`]).
+    pub resolv_conf_fd: Option<i32>,
 }
 
 /// bwrap's arguments for one start, and notes for the extension's log.
 #[derive(Debug, Default)]
 pub struct Args {
-    /// Everything after `bwrap` up to and including `--`.
+    /// Everything after `bwrap` up to (not including) `--`.
     pub args: Vec<OsString>,
     /// What was skipped (granted paths that do not exist).
     pub notes: Vec<String>,
 }
 
+/// One granted path, resolved.
+struct Grant {
+    flag: &'static str,
+    source: PathBuf,
+    dest: PathBuf,
+}
+
 /// Builds bwrap's arguments for `plan`. Fails when a grant reaches into
-/// `$ZOT_HOME` (an extension sees only its own directory there) or `~` is
-/// used without a known home.
+/// `$ZOT_HOME` (an extension sees only its own directory there), into the
+/// host's `/proc`, `/dev` or `/sys`, or into a runtime directory, whatever
+/// symlink leads there (checked at every start, on the resolved path), or
+/// `~` is used without a known home.
 pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
     let mut out = Args::default();
+    let grants = resolve_grants(plan, &mut out.notes)?;
     let a = &mut out.args;
+    // Every namespace, the network's included: `net: true` gets a network
+    // of its own (net.rs), never the host's.
     push(a, ["--unshare-all"]);
-    if plan.spec.net {
-        push(a, ["--share-net"]);
-    }
     // The sandboxed process dies with bwrap; bwrap itself is in the
     // process group the reaper and shutdown signal (see process.rs).
     push(a, ["--die-with-parent"]);
@@ -127,51 +199,65 @@ pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
     }
     for file in ETC {
         let path = Path::new(file);
-        if path.exists() {
+        let ours = plan.spec.net && *file == "/etc/resolv.conf";
+        if path.exists() && !ours {
             bind(a, "--ro-bind-try", path, path);
         }
     }
+    if let (true, Some(fd)) = (plan.spec.net, plan.resolv_conf_fd) {
+        push(
+            a,
+            [
+                "--ro-bind-data".to_owned(),
+                fd.to_string(),
+                "/etc/resolv.conf".to_owned(),
+            ],
+        );
+    }
+    // The private /tmp comes after every grant outside it, so a grant of
+    // `/` cannot swap it for the host's; grants inside /tmp come after it.
+    let in_tmp = |g: &&Grant| g.dest.starts_with("/tmp");
+    for g in grants.iter().filter(|g| !in_tmp(g)) {
+        bind(a, g.flag, &g.source, &g.dest);
+    }
     push(a, ["--tmpfs", "/tmp"]);
-
-    let zot_home = canonical(plan.zot_home);
-    let mut hide_home_under: Vec<PathBuf> = Vec::new();
-    for (kind, list, flag) in [
-        ("read", &plan.spec.read, "--ro-bind"),
-        ("write", &plan.spec.write, "--bind"),
-    ] {
-        for raw in list {
-            let dest =
-                expand(raw, plan.home).map_err(|e| format!("sandbox.{kind}: '{raw}': {e}"))?;
-            if !dest.exists() {
-                out.notes.push(format!(
-                    "sandbox.{kind}: {} does not exist, so it is not granted",
-                    dest.display()
-                ));
-                continue;
-            }
-            let source = canonical(&dest);
-            if source.starts_with(&zot_home) {
-                return Err(format!(
-                    "sandbox.{kind}: '{raw}' is inside zot's home {}; an extension sees only its own directory there, so remove this grant",
-                    zot_home.display()
-                ));
-            }
-            if let Ok(rest) = zot_home.strip_prefix(&source) {
-                hide_home_under.push(dest.join(rest));
-            }
-            bind(a, flag, &source, &dest);
-        }
+    for g in grants.iter().filter(in_tmp) {
+        bind(a, g.flag, &g.source, &g.dest);
     }
     // After the grants, so a grant of `/` (binds are recursive) cannot
     // bring the host's /proc back: that would show zot's environment and
     // `/proc/<zot>/root`, the whole filesystem.
     push(a, ["--proc", "/proc", "--dev", "/dev"]);
+    // What a grant of a parent (`/`, `/run`, `/tmp`) would show of the
+    // session's services and of /sys is covered again.
+    for dir in plan.runtime_dirs {
+        for g in &grants {
+            let Ok(rest) = dir.strip_prefix(&g.source) else {
+                continue;
+            };
+            let shown = g.dest.join(rest);
+            if dir.is_dir() {
+                push(a, [OsStr::new("--tmpfs"), shown.as_os_str()]);
+            } else {
+                bind(a, "--ro-bind", Path::new("/dev/null"), &shown);
+            }
+        }
+    }
     // A grant of a parent (`~`, `/`) would show `$ZOT_HOME` (keys, other
     // extensions, sessions): an empty tmpfs covers it again.
-    for dest in &hide_home_under {
-        push(a, [OsStr::new("--tmpfs"), dest.as_os_str()]);
+    let zot_home = canonical(plan.zot_home);
+    for g in &grants {
+        if let Ok(rest) = zot_home.strip_prefix(&g.source) {
+            push(a, [OsStr::new("--tmpfs"), g.dest.join(rest).as_os_str()]);
+        }
     }
     bind(a, "--bind", &canonical(plan.ext_dir), plan.ext_dir);
+    // Its manifest decides what it may do: read-only from inside, so it
+    // cannot widen its own grants for the next start.
+    let manifest = plan.ext_dir.join(crate::manifest::MANIFEST_FILE);
+    if manifest.is_file() {
+        bind(a, "--ro-bind", &canonical(&manifest), &manifest);
+    }
     if let Some(sdk) = plan.sdk.filter(|p| p.is_dir()) {
         bind(a, "--ro-bind", &canonical(sdk), sdk);
     }
@@ -179,17 +265,59 @@ pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
     // grant) becomes read-only, so a write outside every grant fails
     // instead of landing in a throwaway directory.
     push(a, ["--remount-ro", "/"]);
-    push(
-        a,
-        [
-            OsStr::new("--chdir"),
-            plan.ext_dir.as_os_str(),
-            OsStr::new("--setenv"),
-            OsStr::new("TMPDIR"),
-            OsStr::new("/tmp"),
-            OsStr::new("--"),
-        ],
-    );
+    push(a, [OsStr::new("--chdir"), plan.ext_dir.as_os_str()]);
+    // Nothing of zot's environment reaches the sandbox but what the plan
+    // says (launch.rs builds it from an allowlist).
+    push(a, ["--clearenv"]);
+    for (k, v) in plan.env {
+        push(a, [OsStr::new("--setenv"), k.as_os_str(), v.as_os_str()]);
+    }
+    Ok(out)
+}
+
+/// The manifest's grants, expanded and resolved, in manifest order
+/// (`read`, then `write`); missing paths are noted and skipped.
+fn resolve_grants(plan: &Plan, notes: &mut Vec<String>) -> Result<Vec<Grant>, String> {
+    let zot_home = canonical(plan.zot_home);
+    let mut out = Vec::new();
+    for (kind, list, flag) in [
+        ("read", &plan.spec.read, "--ro-bind"),
+        ("write", &plan.spec.write, "--bind"),
+    ] {
+        for raw in list {
+            let refuse = |why: String| format!("sandbox.{kind}: '{raw}' {why}");
+            let dest = expand(raw, plan.home).map_err(refuse)?;
+            if !dest.exists() {
+                notes.push(format!(
+                    "sandbox.{kind}: {} does not exist, so it is not granted",
+                    dest.display()
+                ));
+                continue;
+            }
+            let source = canonical(&dest);
+            for p in [&dest, &source] {
+                if let Some(why) = crate::manifest::kernel_fs(p) {
+                    return Err(refuse(format!(
+                        "resolves to {}: {why}; remove this grant",
+                        source.display()
+                    )));
+                }
+            }
+            if source.starts_with(&zot_home) {
+                return Err(refuse(format!(
+                    "is inside zot's home {}; an extension sees only its own directory there, so remove this grant",
+                    zot_home.display()
+                )));
+            }
+            if let Some(dir) = plan.runtime_dirs.iter().find(|d| source.starts_with(d)) {
+                return Err(refuse(format!(
+                    "is inside {}, where the session's services listen (the bus, the display, the SSH agent, docker); a sandbox never sees it, so remove this grant",
+                    dir.display()
+                )));
+            }
+            out.push(Grant { flag, source, dest });
+        }
+    }
     Ok(out)
 }
 
@@ -272,10 +400,18 @@ static PROBED: Mutex<Vec<(PathBuf, Result<PathBuf, String>)>> = Mutex::new(Vec::
 /// sandbox here (it runs `true` in the same namespaces an extension gets).
 /// The error says why not and how to fix it.
 pub async fn probe(bwrap: &Path) -> Result<PathBuf, String> {
+    let bwrap = bwrap.to_path_buf();
+    tokio::task::spawn_blocking(move || probe_blocking(&bwrap))
+        .await
+        .unwrap_or_else(|e| Err(format!("the sandbox probe failed: {e}")))
+}
+
+/// [`probe`] for a caller with no runtime (`zot ext test`).
+pub fn probe_blocking(bwrap: &Path) -> Result<PathBuf, String> {
     if let Some((_, r)) = lock().iter().find(|(p, _)| p == bwrap) {
         return r.clone();
     }
-    let r = run_probe(bwrap).await;
+    let r = run_probe(bwrap);
     let mut cache = lock();
     if !cache.iter().any(|(p, _)| p == bwrap) {
         cache.push((bwrap.to_path_buf(), r.clone()));
@@ -287,7 +423,7 @@ fn lock() -> std::sync::MutexGuard<'static, Vec<(PathBuf, Result<PathBuf, String
     PROBED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-async fn run_probe(bwrap: &Path) -> Result<PathBuf, String> {
+fn run_probe(bwrap: &Path) -> Result<PathBuf, String> {
     if !cfg!(target_os = "linux") {
         return Err(
             "its manifest asks for a sandbox, and zot's sandbox (bubblewrap) exists only on Linux; remove \"sandbox\" from extension.json to run it unsandboxed"
@@ -307,7 +443,7 @@ async fn run_probe(bwrap: &Path) -> Result<PathBuf, String> {
             )
         }
     })?;
-    let out = tokio::process::Command::new(&path)
+    let out = std::process::Command::new(&path)
         .args([
             "--unshare-all",
             "--die-with-parent",
@@ -317,12 +453,11 @@ async fn run_probe(bwrap: &Path) -> Result<PathBuf, String> {
             "--",
             "true",
         ])
+        .env_clear()
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
         .output()
-        .await
         .map_err(|e| {
             format!(
                 "its manifest asks for a sandbox, and {} could not be started: {e}",
@@ -372,8 +507,21 @@ mod tests {
             .any(|x| x.iter().zip(w).all(|(a, b)| a == b))
     }
 
+    fn plan<'a>(spec: &'a Sandbox, ext: &'a Path, zot: &'a Path, home: &'a Path) -> Plan<'a> {
+        Plan {
+            spec,
+            ext_dir: ext,
+            sdk: None,
+            zot_home: zot,
+            home: Some(home),
+            runtime_dirs: &[],
+            env: &[],
+            resolv_conf_fd: None,
+        }
+    }
+
     #[test]
-    fn the_view_is_built_in_order_and_net_is_off_unless_asked() {
+    fn the_view_is_built_in_order_and_the_network_is_never_shared() {
         let t = tempfile::TempDir::new().unwrap();
         let home = t.path().join("home");
         let zot = home.join(".zot");
@@ -382,36 +530,56 @@ mod tests {
         for d in [&ext, &notes] {
             std::fs::create_dir_all(d).unwrap();
         }
+        std::fs::write(ext.join("extension.json"), "{}").unwrap();
         let spec = Sandbox {
-            read: vec!["~/notes".into(), "~/missing".into()],
+            read: vec!["~/notes".into(), "~/missing".into(), "/usr/share".into()],
             write: vec![],
-            net: false,
+            net: true,
         };
-        let plan = Plan {
-            spec: &spec,
-            ext_dir: &ext,
-            sdk: None,
-            zot_home: &zot,
-            home: Some(&home),
+        let env = [(OsString::from("PATH"), OsString::from("/usr/bin"))];
+        let p = Plan {
+            env: &env,
+            resolv_conf_fd: Some(7),
+            ..plan(&spec, &ext, &zot, &home)
         };
-        let a = bwrap_args(&plan).unwrap();
+        let a = bwrap_args(&p).unwrap();
         let v = strings(&a);
         assert!(!v.contains(&"--share-net".to_string()), "{v:?}");
-        let n = notes.canonicalize().unwrap();
         assert!(
-            window(
-                &v,
-                &["--ro-bind", n.to_str().unwrap(), notes.to_str().unwrap()]
-            ),
+            window(&v, &["--ro-bind-data", "7", "/etc/resolv.conf"]),
             "{v:?}"
         );
+        assert!(!window(&v, &["--ro-bind-try", "/etc/resolv.conf"]), "{v:?}");
+        let n = notes.canonicalize().unwrap();
+        let granted = ["--ro-bind", n.to_str().unwrap(), notes.to_str().unwrap()];
+        assert!(window(&v, &granted), "{v:?}");
         assert_eq!(a.notes.len(), 1, "{:?}", a.notes);
         assert!(a.notes[0].contains("missing"), "{:?}", a.notes);
-        // /tmp is private and comes before the grants and the ext dir.
-        let tmp = v.iter().position(|s| s == "/tmp").unwrap();
+        // The private /tmp comes after a grant outside it and before one
+        // inside it (the test's home is under /tmp).
+        let at = |w: &[&str]| {
+            v.windows(w.len())
+                .position(|x| x.iter().zip(w).all(|(a, b)| a == b))
+        };
+        let tmp = at(&["--tmpfs", "/tmp"]).unwrap();
+        let usr = at(&["--ro-bind", "/usr/share", "/usr/share"]).unwrap();
+        let inside = at(&granted).unwrap();
+        assert!(
+            usr < tmp && (tmp < inside) == notes.starts_with("/tmp"),
+            "{v:?}"
+        );
         let e = v.iter().position(|s| s == ext.to_str().unwrap()).unwrap();
         assert!(tmp < e);
-        assert_eq!(v.last().map(String::as_str), Some("--"));
+        // The manifest is read-only over the writable directory.
+        let m = ext.join("extension.json");
+        let m = m.to_str().unwrap();
+        let mc = ext.join("extension.json").canonicalize().unwrap();
+        let ro = at(&["--ro-bind", mc.to_str().unwrap(), m]).unwrap();
+        assert!(e < ro, "{v:?}");
+        assert!(
+            window(&v, &["--clearenv", "--setenv", "PATH", "/usr/bin"]),
+            "{v:?}"
+        );
     }
 
     #[test]
@@ -424,17 +592,9 @@ mod tests {
         let spec = Sandbox {
             read: vec!["~".into()],
             write: vec![],
-            net: true,
+            net: false,
         };
-        let plan = Plan {
-            spec: &spec,
-            ext_dir: &ext,
-            sdk: None,
-            zot_home: &zot,
-            home: Some(&home),
-        };
-        let v = strings(&bwrap_args(&plan).unwrap());
-        assert!(v.contains(&"--share-net".to_string()));
+        let v = strings(&bwrap_args(&plan(&spec, &ext, &zot, &home)).unwrap());
         let hide = v.iter().position(|s| s == zot.to_str().unwrap()).unwrap();
         assert_eq!(v[hide - 1], "--tmpfs");
         let e = v.iter().rposition(|s| s == ext.to_str().unwrap()).unwrap();
@@ -444,15 +604,60 @@ mod tests {
             write: vec!["~/.zot/extensions".into()],
             ..Sandbox::default()
         };
-        let plan = Plan {
-            spec: &spec,
-            ..plan
-        };
-        let err = bwrap_args(&plan).unwrap_err();
+        let err = bwrap_args(&plan(&spec, &ext, &zot, &home)).unwrap_err();
         assert!(
             err.contains("sandbox.write") && err.contains("inside zot's home"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_symlink_to_proc_or_sys_is_refused_at_start_and_runtime_dirs_are_covered() {
+        let t = tempfile::TempDir::new().unwrap();
+        let home = t.path().canonicalize().unwrap();
+        let zot = home.join(".zot");
+        let ext = zot.join("extensions/x");
+        std::fs::create_dir_all(&ext).unwrap();
+        for (link, to) in [("p", "/proc/self"), ("s", "/sys"), ("d", "/dev")] {
+            std::os::unix::fs::symlink(to, home.join(link)).unwrap();
+            let spec = Sandbox {
+                read: vec![format!("~/{link}")],
+                ..Sandbox::default()
+            };
+            let err = bwrap_args(&plan(&spec, &ext, &zot, &home)).unwrap_err();
+            assert!(
+                err.contains("sandbox.read") && err.contains("never granted"),
+                "{err}"
+            );
+        }
+        // A runtime directory under a grant is covered after it; a grant
+        // inside one is refused.
+        let run = home.join("run");
+        let bus = run.join("user/1000");
+        std::fs::create_dir_all(&bus).unwrap();
+        let runtime = [bus.clone()];
+        let spec = Sandbox {
+            read: vec!["~/run".into()],
+            ..Sandbox::default()
+        };
+        let p = Plan {
+            runtime_dirs: &runtime,
+            ..plan(&spec, &ext, &zot, &home)
+        };
+        let v = strings(&bwrap_args(&p).unwrap());
+        let grant = v.iter().position(|s| s == run.to_str().unwrap()).unwrap();
+        let cover = v.iter().position(|s| s == bus.to_str().unwrap()).unwrap();
+        assert!(grant < cover && v[cover - 1] == "--tmpfs", "{v:?}");
+        let spec = Sandbox {
+            read: vec!["~/run/user/1000".into()],
+            ..Sandbox::default()
+        };
+        let p = Plan {
+            runtime_dirs: &runtime,
+            ..plan(&spec, &ext, &zot, &home)
+        };
+        let err = bwrap_args(&p).unwrap_err();
+        assert!(err.contains("session's services"), "{err}");
     }
 
     #[test]
@@ -471,11 +676,8 @@ mod tests {
     fn an_exec_outside_the_view_is_refused_and_a_bare_name_is_looked_up_inside() {
         let spec = Sandbox::default();
         let plan = Plan {
-            spec: &spec,
-            ext_dir: Path::new("/e/x"),
-            sdk: None,
-            zot_home: Path::new("/z"),
             home: None,
+            ..plan(&spec, Path::new("/e/x"), Path::new("/z"), Path::new("/h"))
         };
         assert_eq!(
             exec_inside(&plan, "python3", Path::new("/root/.pyenv/shims/python3")).unwrap(),

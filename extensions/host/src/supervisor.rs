@@ -3,7 +3,7 @@
 //! loop (registration window, frames, exit), then the cleanup that keeps a
 //! crash from leaking into the rest of the host.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitStatus;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -95,8 +95,9 @@ async fn spawn(
     let args = m.map(|m| m.args.clone()).unwrap_or_default();
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
     let mut envs = sdk_env(inner, ext);
-    // An MCP entry's own `env`, its `${config:…}` placeholders filled from
-    // its settings (the keychain holds the credentials: mcp_secrets.rs).
+    // The manifest's own `env` (loader variables were refused at load), its
+    // `${config:…}` placeholders filled from its settings (the keychain
+    // holds the credentials: mcp_secrets.rs).
     if let Some(m) = m {
         envs.extend(
             m.env
@@ -104,11 +105,7 @@ async fn spawn(
                 .map(|(k, v)| (k.into(), crate::mcp_secrets::fill(v, config).into())),
         );
     }
-    let sp = match m.and_then(|m| m.sandbox.as_ref()) {
-        None => process::spawn(exec, &args, &ext.dir, &scrub, &envs)
-            .map_err(|e| Failure::msg(format!("could not start {}: {e}", exec.display())))?,
-        Some(spec) => spawn_sandboxed(inner, ext, spec, exec, &args, &scrub, &envs).await?,
-    };
+    let sp = spawn_prepared(inner, ext, exec, &args, &scrub, &envs).await?;
     let log_of = ext.clone();
     let stderr = sp.stderr;
     let pump = tokio::spawn(async move { crate::ext_log::pump_stderr(stderr, &log_of.log).await });
@@ -311,51 +308,86 @@ fn sandboxed(ext: &Ext) -> bool {
     ext.manifest.as_ref().is_some_and(|m| m.sandbox.is_some())
 }
 
-/// Starts `exec` under bubblewrap with the view `spec` grants
-/// (`sandbox.rs`). No sandbox, no start: the failure says why and how to
-/// fix it.
-async fn spawn_sandboxed(
+/// Prepares and spawns `exec` the way `launch.rs` says: plain, or under
+/// bubblewrap with the view its manifest's `sandbox` grants (no sandbox,
+/// no start: the failure says why and how to fix it), then gives a
+/// networked sandbox its network.
+async fn spawn_prepared(
     inner: &Shared,
     ext: &Ext,
-    spec: &zot_ext_protocol::Sandbox,
     exec: &Path,
     args: &[String],
     scrub: &Scrub,
     envs: &[(std::ffi::OsString, std::ffi::OsString)],
 ) -> Result<process::Spawned, Failure> {
-    let bwrap = sandbox::probe(&inner.cfg.bwrap)
-        .await
-        .map_err(Failure::msg)?;
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from);
-    let plan = sandbox::Plan {
-        spec,
-        ext_dir: &ext.dir,
-        sdk: inner.sdk().ok(),
-        zot_home: &inner.cfg.zot_home,
-        home: home.as_deref(),
+    let m = ext.manifest.as_ref();
+    // An MCP stdio server names its program in `command`.
+    let raw_exec = m
+        .and_then(|m| m.exec.as_deref().or(m.command.as_deref()))
+        .unwrap_or_default();
+    let spec = m.and_then(|m| m.sandbox.as_ref());
+    let bwrap = match spec {
+        Some(_) => Some(
+            sandbox::probe(&inner.cfg.bwrap)
+                .await
+                .map_err(Failure::msg)?,
+        ),
+        None => None,
     };
-    let mut built = sandbox::bwrap_args(&plan).map_err(Failure::msg)?;
-    for note in &built.notes {
+    let home = crate::launch::home();
+    let request = crate::launch::Request {
+        exec,
+        raw_exec,
+        args,
+        dir: &ext.dir,
+        scrub,
+        envs,
+        sandbox: spec
+            .zip(bwrap.as_deref())
+            .map(|(spec, bwrap)| crate::launch::Sandboxed {
+                spec,
+                bwrap,
+                slirp4netns: &inner.cfg.slirp4netns,
+                sdk: inner.sdk().ok(),
+                zot_home: &inner.cfg.zot_home,
+                home: home.as_deref(),
+            }),
+        keeper: true,
+    };
+    let crate::launch::Prepared {
+        cmd,
+        passed,
+        net,
+        notes,
+        kept,
+        ..
+    } = crate::launch::prepare(&request).map_err(Failure::msg)?;
+    for note in &notes {
         ext.log.line(note);
     }
-    let raw_exec = ext
-        .manifest
-        .as_ref()
-        .and_then(|m| m.exec.as_deref())
-        .unwrap_or_default();
-    built
-        .args
-        .push(sandbox::exec_inside(&plan, raw_exec, exec).map_err(Failure::msg)?);
-    built.args.extend(args.iter().map(std::ffi::OsString::from));
-    process::spawn_sandboxed(&bwrap, &built.args, &ext.dir, scrub, envs).map_err(|e| {
-        Failure::msg(format!(
-            "could not start {} under {}: {e}",
-            exec.display(),
-            bwrap.display()
-        ))
-    })
+    let sp = process::spawn(cmd, passed, kept).map_err(|e| {
+        Failure::msg(match &bwrap {
+            Some(b) => format!(
+                "could not start {} under {}: {e}",
+                exec.display(),
+                b.display()
+            ),
+            None => format!("could not start {}: {e}", exec.display()),
+        })
+    })?;
+    if let Some(net) = net {
+        let r = tokio::task::spawn_blocking(move || net.finish())
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+        if let Err(e) = r {
+            let mut child = sp.child;
+            kill_and_reap(&mut child, sp.pgid).await;
+            let mut guard = sp.guard;
+            guard.disarm_if_gone();
+            return Err(Failure::msg(e));
+        }
+    }
+    Ok(sp)
 }
 
 /// The reference zot trusts the manifest's name and ignores what `hello`

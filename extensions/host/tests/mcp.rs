@@ -105,6 +105,44 @@ fn serve(args: &[&str]) -> Server {
 }
 
 #[tokio::test]
+async fn a_sandboxed_stdio_server_starts_and_answers() {
+    let env = Env::new();
+    // The venv's interpreter links to the one it was made from: both are
+    // granted, and nothing else of the host.
+    let out = std::process::Command::new(venv_python())
+        .args(["-c", "import sys;print(sys.base_prefix)"])
+        .output()
+        .unwrap();
+    let base = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    entry(
+        &env.global_dir(),
+        "boxed",
+        json!({
+            "command": venv_python(),
+            "args": [mcp_dir().join("server.py")],
+            "sandbox": {"read": [mcp_dir(), base]},
+        }),
+    );
+    let (host, _rx) = start_settled(env.config()).await;
+    let s = summary(&host, "boxed");
+    assert_eq!(
+        s.state,
+        ExtState::Ready,
+        "{:?}\n{}",
+        s.error,
+        env.log("boxed")
+    );
+    assert!(s.sandboxed);
+    let out = host
+        .call_tool("echo", json!({"text": "boxed"}))
+        .await
+        .unwrap();
+    assert!(!out.is_error);
+    assert_eq!(text_of(&out.content), "echo: boxed");
+    host.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_stdio_server_is_an_extension_with_its_tools_and_annotations() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));

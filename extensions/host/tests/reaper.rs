@@ -1,6 +1,7 @@
 //! Nothing outlives zot: a process running a host is SIGKILLed (so none of
 //! its cleanup runs), and the reaper still kills its extension and the
-//! extension's grandchild. The "zot" here is this test binary re-run as a
+//! extension's grandchild, and the extension's keeper a child that left
+//! its group. The "zot" here is this test binary re-run as a
 //! victim (`ZOT_REAPER_VICTIM` names the extension directory).
 
 #[path = "support/support.rs"]
@@ -72,4 +73,27 @@ async fn a_sigkilled_host_takes_its_extensions_and_their_children_with_it() {
         !process_alive(reaper),
         "the reaper {reaper} outlived the host"
     );
+}
+
+#[tokio::test]
+async fn a_sigkilled_host_ends_a_child_that_left_the_group() {
+    let env = Env::new();
+    // `setpgid`: the reaper's group kill misses it; the keeper
+    // (src/subreaper.rs) sweeps it once the extension is dead.
+    let dir = env.loose("escaper", json!({"escaped_child": true}));
+    let ready = env.loose.path().join("ready");
+    let spec = json!({
+        "home": env.home.path(), "project": env.project.path(),
+        "ext": dir, "ready": ready,
+    });
+    let mut victim = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "victim_entry", "--nocapture", "--test-threads=1"])
+        .env("ZOT_REAPER_VICTIM", spec.to_string())
+        .spawn()
+        .unwrap();
+    eventually(|| pid_in(&ready).is_some() && pid_in(&dir.join("escaped.pid")).is_some()).await;
+    let child = escaped_child(&dir);
+    victim.kill().unwrap(); // SIGKILL: none of the host's cleanup runs
+    victim.wait().unwrap();
+    eventually(|| !process_alive(child)).await;
 }

@@ -34,6 +34,25 @@ fn probe(env: &Env, name: &str, sandbox: Value) -> PathBuf {
     dir
 }
 
+/// Starts a host with `cfg` and checks `name` is ready (its log if not).
+async fn ready(
+    env: &Env,
+    cfg: zot_ext_host::HostConfig,
+    name: &str,
+) -> (Host, tokio::sync::mpsc::Receiver<zot_ext_host::HostEvent>) {
+    let (host, rx) = start(cfg).await;
+    let s = summary(&host, name);
+    assert_eq!(s.state, ExtState::Ready, "{:?}\n{}", s.error, env.log(name));
+    (host, rx)
+}
+
+/// Checks `name` failed; its error.
+fn failed(host: &Host, name: &str) -> String {
+    let s = summary(host, name);
+    assert_eq!(s.state, ExtState::Failed, "{s:?}");
+    s.error.unwrap_or_default()
+}
+
 async fn ask(host: &Host, tool: &str, args: Value) -> String {
     let out = host.call_tool(tool, args).await.unwrap();
     match out.content.first() {
@@ -42,9 +61,10 @@ async fn ask(host: &Host, tool: &str, args: Value) -> String {
     }
 }
 
-/// Pids whose command line mentions `needle` (bwrap and the extension).
+/// Pids whose command line mentions `needle` or whose cwd is `needle`
+/// (bwrap, which reads its arguments from a descriptor, and the extension).
 fn pids_mentioning(needle: &Path) -> Vec<i32> {
-    let needle = needle.to_string_lossy().into_owned();
+    let text = needle.to_string_lossy().into_owned();
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
@@ -53,22 +73,12 @@ fn pids_mentioning(needle: &Path) -> Vec<i32> {
         let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) else {
             continue;
         };
-        if String::from_utf8_lossy(&cmd).contains(&needle) {
+        let cwd = std::fs::read_link(entry.path().join("cwd")).ok();
+        if String::from_utf8_lossy(&cmd).contains(&text) || cwd.as_deref() == Some(needle) {
             out.push(pid);
         }
     }
     out
-}
-
-/// The process group of `pid` (field 5 of `/proc/<pid>/stat`).
-fn pgrp(pid: i32) -> i32 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-    after
-        .split_whitespace()
-        .nth(2)
-        .and_then(|f| f.parse().ok())
-        .unwrap_or(-1)
 }
 
 #[tokio::test]
@@ -169,16 +179,8 @@ async fn a_sandboxed_extension_reaches_only_its_grants() {
         "probe",
         json!({"read": [granted], "write": [], "net": false}),
     );
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "probe");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("probe")
-    );
-    assert!(s.sandboxed);
+    let (host, _rx) = ready(&env, env.config(), "probe").await;
+    assert!(summary(&host, "probe").sandboxed);
 
     // Reading outside the grant fails, and what came back is not the canary.
     let got = ask(&host, "probe_read", json!({"path": canary})).await;
@@ -293,27 +295,370 @@ async fn a_sandboxed_extension_reaches_only_its_grants() {
     assert!(left.is_empty(), "left running after shutdown: {left:?}");
 }
 
+/// An address of this machine's that is not loopback (where the Internet
+/// side of a host listens), if it has one.
+fn host_address() -> Option<std::net::Ipv4Addr> {
+    let mut list: *mut libc::ifaddrs = std::ptr::null_mut();
+    // SAFETY: getifaddrs fills `list`, freed below.
+    if unsafe { libc::getifaddrs(&mut list) } != 0 {
+        return None;
+    }
+    let mut found = None;
+    let mut cur = list;
+    while !cur.is_null() {
+        // SAFETY: a node of the list getifaddrs returned.
+        let ifa = unsafe { &*cur };
+        if !ifa.ifa_addr.is_null() {
+            // SAFETY: a non-null address of the family it names.
+            let family = unsafe { (*ifa.ifa_addr).sa_family };
+            if i32::from(family) == libc::AF_INET {
+                // SAFETY: AF_INET addresses are sockaddr_in.
+                let sin = unsafe { &*(ifa.ifa_addr as *const libc::sockaddr_in) };
+                let ip = std::net::Ipv4Addr::from(u32::from_be(sin.sin_addr.s_addr));
+                if !ip.is_loopback() && found.is_none() {
+                    found = Some(ip);
+                }
+            }
+        }
+        cur = ifa.ifa_next;
+    }
+    // SAFETY: the list getifaddrs allocated.
+    unsafe { libc::freeifaddrs(list) };
+    found
+}
+
 #[tokio::test]
-async fn net_true_reaches_a_loopback_listener() {
+async fn net_true_reaches_the_network_but_not_the_hosts_loopback() {
     let env = Env::new();
     probe(&env, "netprobe", json!({"net": true}));
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "netprobe");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("netprobe")
-    );
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let (host, _rx) = ready(&env, env.config(), "netprobe").await;
+    // Outbound TCP through slirp4netns to an address of this machine's
+    // that is not loopback, as to any server on the network.
+    let Some(ip) = host_address() else {
+        panic!("this machine has no non-loopback IPv4 address to listen on");
+    };
+    let listener = TcpListener::bind((ip, 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
-    let got = ask(&host, "probe_connect", json!({"port": port})).await;
+    let got = ask(
+        &host,
+        "probe_connect",
+        json!({"host": ip.to_string(), "port": port}),
+    )
+    .await;
     assert_eq!(got, "connected");
     let (mut conn, _) = listener.accept().unwrap();
     let mut line = String::new();
     std::io::Read::read_to_string(&mut conn, &mut line).unwrap();
     assert_eq!(line, "hello from the sandbox\n");
+    // The host's loopback services are not the network: neither its
+    // 127.0.0.1 (the sandbox has its own) nor slirp's gateway to it.
+    let local = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = local.local_addr().unwrap().port();
+    for to in ["127.0.0.1", "10.0.2.2"] {
+        let got = ask(&host, "probe_connect", json!({"host": to, "port": port})).await;
+        assert!(got.starts_with("error:"), "{to}: {got}");
+    }
+    assert!(nobody_connected(&local));
+    // Its resolver is slirp's, not the host's (which may be a loopback one).
+    let got = ask(&host, "probe_read", json!({"path": "/etc/resolv.conf"})).await;
+    assert_eq!(got, "read: nameserver 10.0.2.3\n");
+    host.shutdown().await;
+}
+
+/// A private session bus on an abstract address, as a desktop has, for
+/// the length of a test.
+struct Bus {
+    child: std::process::Child,
+    name: String,
+}
+
+impl Bus {
+    fn start() -> Bus {
+        let name = format!("zot-test-bus-{}-{}", std::process::id(), rand_suffix());
+        let child = std::process::Command::new("dbus-daemon")
+            .args([
+                "--session",
+                "--nofork",
+                "--nopidfile",
+                &format!("--address=unix:abstract={name}"),
+            ])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("dbus-daemon (Debian package dbus-daemon)");
+        Bus { child, name }
+    }
+
+    /// Whether a connect from this (host) process reaches it.
+    fn reachable_from_host(&self) -> bool {
+        use std::os::linux::net::SocketAddrExt;
+        let addr = std::os::unix::net::SocketAddr::from_abstract_name(&self.name).unwrap();
+        std::os::unix::net::UnixStream::connect_addr(&addr).is_ok()
+    }
+}
+
+impl Drop for Bus {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_session_bus_on_an_abstract_address_is_out_of_reach_with_and_without_net() {
+    let bus = Bus::start();
+    eventually(|| bus.reachable_from_host()).await;
+    for net in [true, false] {
+        let env = Env::new();
+        probe(&env, "bus", json!({"net": net}));
+        let (host, _rx) = start(env.config()).await;
+        let s = summary(&host, "bus");
+        assert_eq!(
+            s.state,
+            ExtState::Ready,
+            "{:?}\n{}",
+            s.error,
+            env.log("bus")
+        );
+        let got = ask(
+            &host,
+            "probe_unix",
+            json!({"path": bus.name, "abstract": true}),
+        )
+        .await;
+        assert!(got.starts_with("error:"), "net {net}: {got}");
+        // socketpair still works (event loops need it).
+        let got = ask(&host, "probe_pair", json!({})).await;
+        assert_eq!(got, "pair: pair", "net {net}");
+        host.shutdown().await;
+    }
+    assert!(bus.reachable_from_host(), "the bus was up all along");
+}
+
+#[tokio::test]
+async fn a_unix_socket_in_a_granted_folder_is_not_reachable() {
+    let env = Env::new();
+    // A host service listening in a folder the extension may read.
+    let shared = TempDir::new_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let sock = shared.path().join("service.sock");
+    let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::fs::write(shared.path().join("readme.txt"), "granted").unwrap();
+    probe(&env, "sock", json!({"read": [shared.path()], "net": false}));
+    let (host, _rx) = ready(&env, env.config(), "sock").await;
+    let got = ask(
+        &host,
+        "probe_read",
+        json!({"path": shared.path().join("readme.txt")}),
+    )
+    .await;
+    assert_eq!(got, "read: granted");
+    let got = ask(&host, "probe_unix", json!({"path": sock})).await;
+    assert!(got.starts_with("error: PermissionError"), "{got}");
+    assert!(
+        matches!(listener.accept(), Err(e) if e.kind() == ErrorKind::WouldBlock),
+        "the host's listener saw a connection"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_sandboxed_extension_cannot_rewrite_its_own_manifest() {
+    let env = Env::new();
+    let dir = probe(&env, "selfedit", json!({}));
+    let before = std::fs::read_to_string(dir.join("extension.json")).unwrap();
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "selfedit").state, ExtState::Ready);
+    // Dropping `sandbox` from its own manifest would run it unsandboxed
+    // from the next start.
+    let widened =
+        json!({"name": "selfedit", "exec": "python3", "args": ["./probe.py", "selfedit"]});
+    let got = ask(
+        &host,
+        "probe_write",
+        json!({"path": dir.join("extension.json"), "text": widened.to_string()}),
+    )
+    .await;
+    assert!(got.starts_with("error:"), "{got}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("extension.json")).unwrap(),
+        before
+    );
+    // The rest of its directory stays writable.
+    let got = ask(
+        &host,
+        "probe_write",
+        json!({"path": dir.join("state.json")}),
+    )
+    .await;
+    assert_eq!(got, "wrote");
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_sandbox_receives_only_the_environment_allowlist() {
+    // Set before the host starts; a neighbour test spawning meanwhile only
+    // gets canaries it does not look at.
+    let canaries = [
+        ("GITHUB_TOKEN", "canary-gh"),
+        ("AWS_ACCESS_KEY_ID", "canary-aws-id"),
+        ("AWS_SESSION_NAME", "canary-aws-session"),
+        ("NPM_TOKEN", "canary-npm"),
+        ("DBUS_SESSION_BUS_ADDRESS", "unix:abstract=canary-bus"),
+        ("DISPLAY", ":canary"),
+        ("WAYLAND_DISPLAY", "canary-wayland"),
+        ("XAUTHORITY", "/canary/xauth"),
+        ("SSH_AUTH_SOCK", "/canary/agent.sock"),
+        ("ZOT_TEST_HARMLESS_SB", "canary-harmless"),
+    ];
+    for (k, v) in canaries {
+        std::env::set_var(k, v);
+    }
+    std::env::set_var("LC_TIME", "C.UTF-8");
+    let env = Env::new();
+    let dir = probe(&env, "envprobe", json!({}));
+    let manifest = json!({
+        "name": "envprobe", "exec": "python3", "args": ["./probe.py", "envprobe"],
+        "sandbox": {}, "env": {"FROM_MANIFEST": "yes"},
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "envprobe").state, ExtState::Ready);
+    let got = ask(&host, "probe_env", json!({})).await;
+    let seen: Value = serde_json::from_str(&got).unwrap();
+    for (k, v) in canaries {
+        assert!(
+            seen.get(k).is_none() && !got.contains(v),
+            "{k} reached the sandbox: {got}"
+        );
+    }
+    for k in ["PATH", "HOME", "LC_TIME", "PYTHONPATH", "ZOT_SDK_DIR"] {
+        assert!(seen.get(k).is_some(), "{k} is missing: {got}");
+    }
+    assert_eq!(seen["TMPDIR"], "/tmp");
+    assert_eq!(seen["FROM_MANIFEST"], "yes");
+    // bwrap itself ran with nothing of zot's environment or the
+    // manifest's: its own environ is empty.
+    let running = pids_mentioning(&dir);
+    let bwrap = running
+        .iter()
+        .find(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.trim() == "bwrap")
+        })
+        .copied()
+        .expect("bwrap in /proc");
+    let environ = std::fs::read(format!("/proc/{bwrap}/environ")).unwrap();
+    assert!(environ.is_empty(), "{}", String::from_utf8_lossy(&environ));
+    host.shutdown().await;
+}
+
+/// A shared library whose constructor leaves a file at `marker`: what an
+/// `LD_PRELOAD` runs before `main`, outside any sandbox if the loader of
+/// bwrap itself reads it.
+fn preload_library(dir: &Path, marker: &Path) -> PathBuf {
+    let src = dir.join("x.c");
+    std::fs::write(
+        &src,
+        format!(
+            "#include <stdio.h>\n__attribute__((constructor)) static void own(void) {{ FILE *f = fopen(\"{}\", \"a\"); if (f) {{ fputs(\"ran\\n\", f); fclose(f); }} }}\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    let so = dir.join("x.so");
+    let ok = std::process::Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&so)
+        .arg(&src)
+        .status()
+        .expect("cc (Debian package build-essential)")
+        .success();
+    assert!(ok, "cc failed");
+    so
+}
+
+#[tokio::test]
+async fn a_manifests_ld_preload_never_runs_and_the_manifest_is_refused() {
+    let env = Env::new();
+    let dir = probe(&env, "preload", json!({}));
+    let marker = env.loose.path().join("preload-ran");
+    let so = preload_library(&dir, &marker);
+    // Sanity: the library does run when preloaded.
+    let check = env.loose.path().join("sanity");
+    let so_check = preload_library(env.loose.path(), &check);
+    std::process::Command::new("true")
+        .env("LD_PRELOAD", &so_check)
+        .status()
+        .unwrap();
+    assert!(
+        check.exists(),
+        "the test library does not run when preloaded"
+    );
+    let manifest = json!({
+        "name": "preload", "exec": "python3", "args": ["./probe.py", "preload"],
+        "sandbox": {}, "env": {"LD_PRELOAD": so},
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    let (host, _rx) = start(env.config()).await;
+    let error = failed(&host, "preload");
+    assert!(error.contains("env.LD_PRELOAD"), "{error}");
+    host.shutdown().await;
+    assert!(!marker.exists(), "the manifest's library ran");
+}
+
+#[tokio::test]
+async fn a_grant_that_resolves_to_proc_is_refused_at_start() {
+    let env = Env::new();
+    // The link is made after the manifest was written: only a check at
+    // start, on the resolved path, sees it.
+    let link = env.loose.path().join("innocent");
+    let dir = probe(&env, "procgrant", json!({"read": [link]}));
+    let _ = dir;
+    std::os::unix::fs::symlink("/proc/1", &link).unwrap();
+    let (host, _rx) = start(env.config()).await;
+    let error = failed(&host, "procgrant");
+    assert!(
+        error.contains("sandbox.read") && error.contains("/proc"),
+        "{error}"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_grant_of_root_keeps_the_private_tmp() {
+    let env = Env::new();
+    let canary = tempfile::NamedTempFile::new_in("/tmp").unwrap();
+    std::fs::write(canary.path(), "HOST-TMP-CANARY").unwrap();
+    probe(&env, "roottmp", json!({"read": ["/"]}));
+    let (host, _rx) = ready(&env, env.config(), "roottmp").await;
+    let got = ask(&host, "probe_read", json!({"path": canary.path()})).await;
+    assert!(got.starts_with("error: FileNotFoundError"), "{got}");
+    let got = ask(&host, "probe_write", json!({"path": "/tmp/mine.txt"})).await;
+    assert_eq!(got, "wrote");
+    assert!(!Path::new("/tmp/mine.txt").exists());
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn without_slirp4netns_a_networked_sandbox_does_not_start_and_says_how_to_fix_it() {
+    let env = Env::new();
+    probe(&env, "nonet", json!({"net": true}));
+    probe(&env, "offline", json!({"net": false}));
+    let mut cfg = env.config();
+    cfg.slirp4netns = PathBuf::from("/nonexistent/slirp4netns");
+    let (host, _rx) = start(cfg).await;
+    let error = failed(&host, "nonet");
+    assert!(
+        error.contains("slirp4netns") && error.contains("apt install slirp4netns"),
+        "{error}"
+    );
+    assert_eq!(summary(&host, "offline").state, ExtState::Ready);
     host.shutdown().await;
 }
 
@@ -323,15 +668,7 @@ async fn a_grant_of_root_still_hides_zot_home_and_the_hosts_proc() {
     std::fs::write(env.home.path().join("auth.json"), "ZOT-HOME-SECRET").unwrap();
     // The widest grant there is: `/` (bwrap binds recursively).
     probe(&env, "wide", json!({"read": ["/"]}));
-    let (host, _rx) = start(env.config()).await;
-    let s = summary(&host, "wide");
-    assert_eq!(
-        s.state,
-        ExtState::Ready,
-        "{:?}\n{}",
-        s.error,
-        env.log("wide")
-    );
+    let (host, _rx) = ready(&env, env.config(), "wide").await;
     let got = ask(
         &host,
         "probe_read",

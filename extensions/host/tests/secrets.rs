@@ -1,7 +1,7 @@
 //! Extensions never inherit zot's credentials: the provider keys and RPC
-//! tokens, the extra names and secret values the app passes, and any
-//! variable holding a secret value. The extension reports the environment
-//! it really got.
+//! tokens, the extra names and secret values the app passes, any variable
+//! holding a secret value, and (as for `bash`) any variable named like a
+//! secret. The extension reports the environment it really got.
 
 #[path = "support/support.rs"]
 mod support;
@@ -22,6 +22,11 @@ async fn an_extension_never_sees_zots_credentials() {
         ("ZOTCORE_RPC_TOKEN", "canary-core"),
         ("ZOT_TEST_EXTRA_CRED", "canary-extra"),
         ("ZOT_TEST_HOLDS_KEY", "canary-flag-value"),
+        // What the model's `bash` loses, an unsandboxed extension loses too.
+        ("GITHUB_TOKEN", "canary-github"),
+        ("NPM_TOKEN", "canary-npm"),
+        ("AWS_SECRET_ACCESS_KEY", "canary-aws"),
+        ("DB_PASSWORD", "canary-db"),
     ];
     for (k, v) in canaries {
         std::env::set_var(k, v);

@@ -32,11 +32,16 @@ fn main() {
     })
     .tool(
         "probe_connect",
-        "open a TCP connection to 127.0.0.1:port",
-        json!({"type":"object","properties":{"port":{"type":"integer"}}}),
+        "open a TCP connection to host (default 127.0.0.1):port",
+        json!({"type":"object","properties":{"port":{"type":"integer"},"host":{"type":"string"}}}),
         |_ctx, args| {
             let port = args.get("port").and_then(Value::as_u64).unwrap_or(0);
-            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port as u16));
+            let host = args
+                .get("host")
+                .and_then(Value::as_str)
+                .and_then(|h| h.parse::<std::net::IpAddr>().ok())
+                .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
+            let addr = std::net::SocketAddr::from((host, port as u16));
             report(
                 TcpStream::connect_timeout(&addr, Duration::from_secs(3)).and_then(|mut s| {
                     s.write_all(b"hello from the sandbox\n")?;

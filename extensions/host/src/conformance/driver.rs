@@ -1,11 +1,10 @@
-//! The conformance kit's connection to one extension: the process (its own
-//! process group, zot's SDK environment, stderr to a log), its stdout lines
+//! The conformance kit's connection to one extension: the process (started
+//! as zot starts it, `launch.rs`; stderr to a log), its stdout lines
 //! through a reader thread, and frames written to its stdin.
 
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -41,32 +40,38 @@ pub(crate) enum Wait {
 }
 
 impl Driver {
-    /// Starts `exec args…` in `dir`.
-    pub fn start(
-        exec: &Path,
-        args: &[String],
-        dir: &Path,
-        log: &Path,
-        envs: &[(std::ffi::OsString, std::ffi::OsString)],
-    ) -> std::io::Result<Driver> {
+    /// Starts what `launch::prepare` built (and gives a networked sandbox
+    /// its network), its stderr into `log`.
+    pub fn start(prepared: crate::launch::Prepared, log: &Path) -> Result<Driver, String> {
         if let Some(parent) = log.parent() {
-            std::fs::create_dir_all(parent)?;
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
         }
-        let stderr = std::fs::File::create(log)?;
-        let mut child = Command::new(exec)
-            .args(args)
-            .current_dir(dir)
-            .envs(envs.iter().map(|(k, v)| (k, v)))
+        let stderr = std::fs::File::create(log).map_err(|e| e.to_string())?;
+        let crate::launch::Prepared {
+            mut cmd,
+            passed,
+            net,
+            ..
+        } = prepared;
+        let spawned = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
-            .process_group(0)
-            .spawn()?;
+            .spawn();
+        drop(passed);
+        let mut child = spawned.map_err(|e| e.to_string())?;
+        if let Some(net) = net {
+            if let Err(e) = net.finish() {
+                crate::process::signal_group(i32::try_from(child.id()).unwrap_or(0), libc::SIGKILL);
+                let _ = child.wait();
+                return Err(e);
+            }
+        }
         let pgid = i32::try_from(child.id()).unwrap_or(0);
         let stdout = child
             .stdout
             .take()
-            .ok_or_else(|| std::io::Error::other("no stdout pipe"))?;
+            .ok_or_else(|| "no stdout pipe".to_owned())?;
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for raw in BufReader::new(stdout).lines().map_while(Result::ok) {

@@ -194,6 +194,33 @@ pub fn process_alive(pid: i32) -> bool {
     }
 }
 
+/// The process group of `pid` (field 5 of `/proc/<pid>/stat`), -1 when
+/// it is gone.
+pub fn pgrp(pid: i32) -> i32 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    after
+        .split_whitespace()
+        .nth(2)
+        .and_then(|f| f.parse().ok())
+        .unwrap_or(-1)
+}
+
+/// The pid of the child a `scripted.py` extension started with plan
+/// `escaped_child`, once it runs, checked to be really escaped: in a group
+/// other than the extension's.
+pub fn escaped_child(dir: &Path) -> i32 {
+    let pid = read_pid(dir, "escaped.pid");
+    let ext = read_pid(dir, "pid");
+    assert!(process_alive(pid), "the escaped child {pid} is not running");
+    assert_ne!(
+        pgrp(pid),
+        pgrp(ext),
+        "the child did not leave the extension's group"
+    );
+    pid
+}
+
 /// The pid an extension wrote to `dir/<file>`.
 pub fn read_pid(dir: &Path, file: &str) -> i32 {
     pid_in(&dir.join(file)).unwrap_or_else(|| panic!("no pid in {}", dir.join(file).display()))
