@@ -98,11 +98,7 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
             dirs.extend(subdirs(&root).into_iter().map(|d| (d, scope)));
         }
     }
-    // Project code runs only in a trusted project; the trust file is read
-    // only when there is project code to decide about.
-    let project_trusted = !cfg.discover
-        || !crate::trust::has_project_extensions(&cfg.cwd)
-        || crate::trust::decide(cfg).trusted;
+    let project_trusted = project_trusted(cfg);
     let mut found: Vec<Found> = Vec::new();
     for (dir, scope) in dirs {
         let mut f = inspect(&dir, scope);
@@ -165,6 +161,15 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
         found.push(f);
     }
     found
+}
+
+/// Whether the project's own extensions may run: project code runs only in
+/// a trusted project; the trust file is read only when there is project
+/// code to decide about.
+pub(crate) fn project_trusted(cfg: &HostConfig) -> bool {
+    !cfg.discover
+        || !crate::trust::has_project_extensions(&cfg.cwd)
+        || crate::trust::decide(cfg).trusted
 }
 
 /// Sub-directories of `root` sorted by name; hidden ones are skipped.

@@ -39,6 +39,7 @@ pub mod settings_store;
 pub mod toggle;
 pub mod unpack;
 pub mod watch;
+pub mod widening;
 
 // The runtime (host engineer).
 mod actions;
