@@ -34,6 +34,7 @@ pub mod remove;
 pub mod scaffold;
 pub mod sdk;
 pub mod secret_store;
+pub mod settings_owner;
 pub mod settings_schema;
 pub mod settings_store;
 pub mod toggle;

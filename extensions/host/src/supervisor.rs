@@ -281,10 +281,11 @@ async fn settings_for(
         _ => return Ok(Default::default()),
     };
     let home = inner.cfg.zot_home.clone();
-    let name = ext.name.clone();
+    // Keyed by its folder: a same-name copy elsewhere gets none of them.
+    let owner = crate::settings_store::Owner::of(&ext.name, &ext.dir);
     let schema_for_task = schema.clone();
     let resolved = tokio::task::spawn_blocking(move || {
-        crate::settings_store::resolve(&home, &name, &schema_for_task)
+        crate::settings_store::resolve(&home, &owner, &schema_for_task)
     })
     .await
     .map_err(|e| Failure::msg(format!("could not read its settings: {e}")))?
