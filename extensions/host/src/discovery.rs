@@ -289,9 +289,16 @@ fn remote_or_mcp(manifest_path: &Path, m: &Manifest) -> Option<FoundKind> {
         });
     }
     match &m.transport {
-        Some(Transport::Websocket { url }) if url.starts_with("ws://") => {
+        // Plain text only to this machine: settings travel in `hello_ack`.
+        Some(Transport::Websocket { url })
+            if url.starts_with("ws://") && crate::ws_auth::is_loopback(url) =>
+        {
             Some(FoundKind::Connect { url: url.clone() })
         }
+        Some(Transport::Websocket { url }) if url.starts_with("ws://") => Some(invalid(
+            "transport",
+            format!("'{url}' is plain ws:// to another machine, where anyone on the way could read and change what zot sends (your settings included); ws:// is only for this machine (localhost, 127.0.0.1, ::1), and wss:// is not supported yet"),
+        )),
         Some(Transport::Websocket { url }) => Some(invalid(
             "transport",
             format!("'{url}' is not a ws:// URL (wss:// is not supported yet)"),

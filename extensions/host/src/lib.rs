@@ -98,6 +98,7 @@ pub mod theme;
 pub mod trust;
 mod trust_ops;
 mod uses;
+pub mod ws_auth;
 mod ws_transport;
 
 pub use config::HostConfig;
