@@ -64,7 +64,7 @@ pub fn proof(token: &str, challenge: &str) -> String {
 /// constant time; the error says what the endpoint must do.
 pub fn verify(token: &str, challenge: &str, auth: Option<&str>, name: &str) -> Result<(), String> {
     let fix = format!(
-        "configure the endpoint with the token `zot ext token {name}` shows, and have its hello carry \"auth\": hex HMAC-SHA256(token, \"zot-ws-auth-v1\\n\" + the {CHALLENGE_HEADER} header) (docs/host.md \"WebSocket extensions\")"
+        "configure the endpoint with the token `zot ext token {name}` shows, and have its hello carry \"auth\": hex HMAC-SHA256(token, \"zot-ws-auth-v1\\n\" + the {CHALLENGE_HEADER} header) (docs/mcp.md \"Native extensions over a WebSocket\")"
     );
     let Some(auth) = auth else {
         return Err(format!(

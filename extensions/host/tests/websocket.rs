@@ -3,7 +3,7 @@
 //! frames, one per message; reconnects are the restart budget's. The
 //! endpoint proves it holds the extension's token before zot sends
 //! `hello_ack` (which carries its settings), and plain `ws://` reaches
-//! only this machine (docs/host.md "WebSocket extensions").
+//! only this machine (docs/mcp.md "Native extensions over a WebSocket").
 
 #[path = "support/support.rs"]
 mod support;

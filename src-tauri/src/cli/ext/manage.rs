@@ -113,9 +113,9 @@ pub(super) fn accept(global: &ExtGlobals, name: &str) -> Result<i32> {
 }
 
 /// `zot ext token <name> [--new]`: prints the token the extension's
-/// WebSocket endpoint must prove it holds (docs/host.md "WebSocket
-/// extensions"), on stdout alone so it can be piped into the endpoint's
-/// configuration.
+/// WebSocket endpoint must prove it holds (docs/mcp.md "Native extensions
+/// over a WebSocket"), on stdout alone so it can be piped into the
+/// endpoint's configuration.
 pub(super) fn token(global: &ExtGlobals, name: &str, new: bool) -> Result<i32> {
     use zot_ext_host::{secret_store::SecretStore, settings_store::Owner, ws_auth};
     let found = locate(&global.zot_home, &global.cwd, name)?;

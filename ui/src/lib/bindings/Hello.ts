@@ -21,6 +21,7 @@ capabilities?: Array<string>,
  * extension's token, lowercase hex of HMAC-SHA256(token,
  * `"zot-ws-auth-v1\n"` + the `Zot-Challenge` header of the upgrade
  * request). zot checks it before `hello_ack`, which carries the
- * extension's settings (docs/host.md "WebSocket extensions").
+ * extension's settings (docs/mcp.md "Native extensions over a
+ * WebSocket").
  */
 auth?: string, };
