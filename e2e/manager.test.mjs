@@ -1,5 +1,6 @@
 // The extension manager in the real app: install from a folder, enable,
-// disable, enable, remove; screenshots of the manager in both themes.
+// disable, enable, remove; screenshots of the manager in both themes; an
+// install (folder or git URL) runs nothing of the extension before Enable.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -34,7 +35,7 @@ test("install from a folder, disable, enable, remove", async () => {
   await s.type(input, PROBE);
   await s.click(await s.find("[data-test=install]"));
   await s.until("the install summary", async () => (await s.texts("[data-test=install-summary]")).join("").includes("probe"));
-  // The summary lists what it registers, learned by starting it once alone.
+  // The summary lists what it registers, from its manifest's contributes.
   const summary = (await s.texts("[data-test=install-summary]")).join("");
   assert.ok(summary.includes("/probe") && summary.includes("/note"), summary);
   await shot(s, "manager-install-summary.png");
@@ -93,4 +94,63 @@ test("install from a git URL; a URL that fails says why and leaves nothing", asy
   assert.match(error, /install failed/);
   assert.match(error, /nonexistent\/zot-e2e-repo/);
   assert.deepEqual(fs.readdirSync(extensions), [], "nothing is left under extensions/");
+});
+
+/** An extension whose program writes `marker` as soon as it runs. */
+function markingExt(dir, marker) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "run.sh"),
+    `#!/bin/sh\necho ran > '${marker}'\nprintf '%s\\n' '{"type":"hello","name":"marks"}' '{"type":"ready"}'\nexec cat >/dev/null\n`,
+    { mode: 0o755 },
+  );
+  fs.writeFileSync(
+    path.join(dir, "extension.json"),
+    JSON.stringify({ name: "marks", version: "1.0.0", exec: "./run.sh" }),
+  );
+}
+
+test("installing from a folder or a git URL runs nothing of it before Enable", async () => {
+  const marker = path.join(app.tmp, "marks-ran");
+  const src = path.join(app.tmp, "marks-src", "marks");
+  markingExt(src, marker);
+  const repo = path.join(app.tmp, "marks-git", "marks");
+  markingExt(repo, marker);
+  const git = (...a) => execFileSync("git", ["-C", repo, ...a], { stdio: "pipe" });
+  git("init", "-q");
+  git("add", ".");
+  git("-c", "user.name=e2e", "-c", "user.email=e2e@localhost", "commit", "-qm", "marks");
+  await s.click(await s.find("[data-test=nav-manager]"));
+  for (const source of [src, `file://${repo}`]) {
+    // The failed URL of the test before may still be in the box.
+    const input = await s.find("[data-test=install-source]");
+    await s.cmd("POST", `/element/${input}/clear`, {});
+    await s.type(input, source);
+    await s.click(await s.find("[data-test=install]"));
+    await s.until("the install summary", async () =>
+      (await s.texts("[data-test=install-summary]")).join("").includes("marks"),
+      30000,
+    );
+    const summary = (await s.texts("[data-test=install-registers-unknown]")).join("");
+    assert.match(summary, /unknown until enabled/);
+    await s.until("a disabled card", async () => (await card("marks")) === "disabled");
+    assert.equal(fs.existsSync(marker), false, `installing ${source} ran the extension`);
+    if (source === src) {
+      await shot(s, "install-registers-unknown.png");
+      // "Later" closes the summary, so the next one is the git install's.
+      await s.exec(`[...document.querySelectorAll('[data-test=install-summary] button')]
+        .find((b) => b.textContent.trim() === "Later").click(); return true;`);
+      await s.until("the summary to close", async () => (await s.texts("[data-test=install-summary]")).length === 0);
+      await clickIn("marks", "remove");
+      await clickIn("marks", "confirm-remove");
+      await s.until("the card to go", async () => (await card("marks")) === null);
+    }
+  }
+  // Enable runs it (the fixture does mark when it runs).
+  await s.click(await s.find("[data-test=enable-installed]"));
+  await s.until("a ready card", async () => (await card("marks")) === "ready", 30000);
+  assert.equal(fs.existsSync(marker), true);
+  await clickIn("marks", "remove");
+  await clickIn("marks", "confirm-remove");
+  await s.until("the card to go", async () => (await card("marks")) === null);
 });

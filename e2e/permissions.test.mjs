@@ -1,7 +1,8 @@
 // Permissions in the real app: the install summary lists what an extension
-// may do in plain words (screenshot), its card shows the grant; an update
-// that asks for more is not started, the card offers "Review permissions…",
-// and accepting it in the dialog starts it and remembers the new list.
+// may do in plain words (screenshot), its card shows the grant; a change
+// that reaches further (more permissions, and its sandbox deleted from its
+// own manifest) is not started, the card offers "Review changes…" listing
+// each change in words, and accepting it starts it and remembers it.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -38,6 +39,10 @@ test("the install summary lists permissions; an update asking for more waits for
     fs.readFileSync(path.join(src, "extension.json"), "utf8"),
   );
   manifest.permissions = ["commands", "notes", "panels", "events"];
+  // It runs sandboxed (a bare python3, found on PATH inside).
+  manifest.exec = "python3";
+  manifest.args = ["./probe.py"];
+  manifest.sandbox = {};
   fs.writeFileSync(
     path.join(src, "extension.json"),
     JSON.stringify(manifest, null, 2),
@@ -59,9 +64,10 @@ test("the install summary lists permissions; an update asking for more waits for
     lines.join(" | "),
   );
   assert.ok(!lines.some((l) => l.includes("submit")), lines.join(" | "));
-  // Its trial start (before it was disabled) found its commands.
+  // Its commands, from its manifest's contributes: nothing of it ran.
   const summary = (await s.texts("[data-test=install-summary]")).join("");
   assert.ok(summary.includes("/note"), summary);
+  assert.ok(summary.includes("zot has not run it"), summary);
   await shot(s, "install-permissions.png");
 
   await s.click(await s.find("[data-test=enable-installed]"));
@@ -86,7 +92,9 @@ test("the install summary lists permissions; an update asking for more waits for
     "panels",
   ]);
 
-  // An update (here: its installed manifest) now asks to submit prompts too.
+  // Its installed manifest (which a sandboxed extension can rewrite from
+  // inside its own folder) now asks to submit prompts too, and has no
+  // sandbox any more.
   const installed = path.join(
     app.home,
     "extensions",
@@ -95,6 +103,7 @@ test("the install summary lists permissions; an update asking for more waits for
   );
   const m2 = JSON.parse(fs.readFileSync(installed, "utf8"));
   m2.permissions = [...m2.permissions, "submit"];
+  delete m2.sandbox;
   fs.writeFileSync(installed, JSON.stringify(m2, null, 2));
   await s.click(await s.find("[data-test=reload]"));
   await s.until(
@@ -108,6 +117,11 @@ test("the install summary lists permissions; an update asking for more waits for
     dialog.includes("can submit prompts to the agent at any time"),
     dialog,
   );
+  const changes = await s.texts("[data-test=review-change]");
+  assert.ok(
+    changes[0].startsWith("runs without its OS sandbox"),
+    changes.join(" | "),
+  );
   await shot(s, "permission-review.png");
   await clickIn("probe", "accept-permissions");
   await s.until(
@@ -118,5 +132,7 @@ test("the install summary lists permissions; an update asking for more waits for
   const after = JSON.parse(
     fs.readFileSync(path.join(app.home, "permissions.json"), "utf8"),
   );
-  assert.ok(Object.values(after.accepted)[0].permissions.includes("submit"));
+  const entry = Object.values(after.accepted)[0];
+  assert.ok(entry.permissions.includes("submit"));
+  assert.equal(entry.reach.sandbox, undefined, JSON.stringify(entry));
 });

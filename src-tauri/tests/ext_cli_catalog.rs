@@ -183,3 +183,32 @@ fn broken_entries_show_as_unavailable_with_the_reason_and_do_not_install() {
         "{err}"
     );
 }
+
+#[test]
+fn a_bare_name_is_the_catalogs_even_when_a_folder_of_that_name_is_here() {
+    let env = Env::new();
+    // A folder `todo` in the cwd (a cloned repository's, say) that is not
+    // the catalog's todo.
+    support::write_ext(
+        &env.project.join("todo"),
+        r#"{"name":"todo","version":"6.6.6","exec":"./run.sh"}"#,
+    );
+    let out = env.zot(&["ext", "install", "todo"]).ok();
+    assert!(out.contains("installed todo 1.0.0"), "{out}");
+    assert!(env.extensions().join("todo/todo.py").is_file());
+    assert!(!env.extensions().join("todo/run.sh").exists());
+    // The folder is `./todo`.
+    let out = env
+        .zot(&["ext", "install", "--force", "--yes", "./todo"])
+        .ok();
+    assert!(out.contains("replaced todo 6.6.6"), "{out}");
+    assert!(env.extensions().join("todo/run.sh").is_file());
+    // A bare name the catalog does not know says how to name a folder.
+    support::write_ext(
+        &env.project.join("mine"),
+        r#"{"name":"mine","exec":"./run.sh"}"#,
+    );
+    let err = env.zot(&["ext", "install", "mine"]).failed();
+    assert!(err.contains("./mine") && err.contains("catalog"), "{err}");
+    assert!(!env.extensions().join("mine").exists());
+}

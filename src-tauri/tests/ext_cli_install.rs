@@ -177,9 +177,15 @@ fn a_clone_without_a_manifest_leaves_nothing() {
 #[test]
 fn something_that_is_neither_a_directory_nor_a_url_is_explained() {
     let env = Env::new();
-    let err = env.zot(&["ext", "install", "no-such-dir"]).failed();
+    let err = env.zot(&["ext", "install", "./no-such-dir"]).failed();
     assert!(
         err.contains("not a directory") && err.contains("git URL"),
+        "{err}"
+    );
+    // A bare name is a catalog name; the error says how to name a folder.
+    let err = env.zot(&["ext", "install", "no-such-dir"]).failed();
+    assert!(
+        err.contains("catalog") && err.contains("./no-such-dir") && err.contains("git URL"),
         "{err}"
     );
 }

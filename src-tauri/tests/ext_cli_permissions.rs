@@ -183,3 +183,49 @@ fn on_a_terminal_the_update_asks_and_no_keeps_the_old_copy() {
     assert!(said.contains("replaced ask 2"), "{said}");
     assert!(manifest().contains(r#""version":"2""#), "{said}");
 }
+
+#[test]
+fn a_dropped_sandbox_is_named_by_the_doctor_accept_and_install_force() {
+    let env = Env::new();
+    let src = env.path("src/boxed");
+    write_ext(
+        &src,
+        r#"{"name":"boxed","exec":"./run.sh","permissions":["notes"],"sandbox":{"read":["/usr/share"]}}"#,
+    );
+    executable(&src.join("run.sh"));
+    env.zot(&["ext", "install", src.to_str().unwrap()]).ok();
+    // An update without the sandbox: refused without a yes, naming it.
+    let v2 = env.path("src/boxed2");
+    write_ext(
+        &v2,
+        r#"{"name":"boxed","exec":"./run.sh","permissions":["notes"]}"#,
+    );
+    executable(&v2.join("run.sh"));
+    let err = env
+        .zot(&["ext", "install", "--force", v2.to_str().unwrap()])
+        .failed();
+    assert!(err.contains("without its OS sandbox"), "{err}");
+    let kept = std::fs::read_to_string(env.extensions().join("boxed/extension.json")).unwrap();
+    assert!(kept.contains("sandbox"), "{kept}");
+    // The same edit made in place (as the extension itself could).
+    let dir = env.extensions().join("boxed");
+    std::fs::copy(v2.join("extension.json"), dir.join("extension.json")).unwrap();
+    let doctor = env.zot(&["ext", "doctor"]).stdout();
+    assert!(
+        doctor.contains("changed since you accepted it: runs without its OS sandbox")
+            && doctor.contains("zot ext accept boxed"),
+        "{doctor}"
+    );
+    let out = env.zot(&["ext", "accept", "boxed"]).ok();
+    assert!(
+        out.contains("what changed")
+            && out.contains("+ runs without its OS sandbox")
+            && out.contains("network (sandbox)"),
+        "{out}"
+    );
+    let doctor = env.zot(&["ext", "doctor"]).stdout();
+    assert!(
+        !doctor.contains("changed since you accepted it"),
+        "{doctor}"
+    );
+}

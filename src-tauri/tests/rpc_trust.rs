@@ -272,3 +272,59 @@ async fn bad_trust_commands_say_what_was_wrong() {
     );
     assert!(z.close().await.success());
 }
+
+#[tokio::test]
+async fn an_extension_the_model_plants_in_a_trusted_project_does_not_run_after_reload() {
+    let e = env().await;
+    // The user trusted this project and its extension `local`.
+    let out = command(e.home.path(), e.cwd.path(), &["ext", "trust"])
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let marker = e.cwd.path().join("planted-ran");
+    // A prompt-injected model writes a new extension into .zot/extensions
+    // (approvals are `auto` in RPC mode, and .zot is inside the project).
+    let script = format!(
+        "#!/bin/sh\necho ran > '{}'\nprintf '%s\\n' '{{\"type\":\"hello\",\"name\":\"x\"}}'\nexec sleep 60\n",
+        marker.display()
+    );
+    let files = [
+        (
+            ".zot/extensions/x/extension.json",
+            r#"{"name":"x","exec":"./run.sh"}"#.to_owned(),
+        ),
+        (".zot/extensions/x/run.sh", script),
+    ];
+    for (i, (path, content)) in files.iter().enumerate() {
+        let args = json!({"path": path, "content": content});
+        e.s.push(anthropic_tool(
+            "",
+            &format!("w{i}"),
+            "write",
+            &[&args.to_string()],
+        ));
+    }
+    // The script must be executable for a later start; the model's bash.
+    let chmod = json!({"command": "chmod +x .zot/extensions/x/run.sh"});
+    e.s.push(anthropic_tool("", "c", "bash", &[&chmod.to_string()]));
+    e.s.push(anthropic_text(&["done"]));
+    let mut z = start_in(&e, e.cwd.path(), &[]).await;
+    z.until(|v| v["type"] == "session_start").await;
+    z.prompt("set things up").await;
+    assert!(e.cwd.path().join(".zot/extensions/x/run.sh").is_file());
+    let r = z.call(json!({"type":"command","name":"reload-ext"})).await;
+    assert_eq!(r["success"], true, "{r}");
+    let list = z.call(json!({"type":"ext_list"})).await;
+    assert_eq!(ext_state(&list, "x"), "untrusted", "{list}");
+    assert_eq!(ext_state(&list, "local"), "ready", "{list}");
+    assert!(!marker.exists(), "the planted extension ran");
+    // The banner's event lists it, marked new in a trusted project.
+    let st = z.call(json!({"type":"trust_status"})).await;
+    assert_eq!(st["data"]["trusted"], true, "{st}");
+    let waiting = st["data"]["extensions"].as_array().unwrap();
+    assert_eq!(waiting.len(), 1, "{st}");
+    assert_eq!(waiting[0]["name"], "x");
+    assert_eq!(waiting[0]["new"], true);
+    assert!(z.close().await.success());
+}

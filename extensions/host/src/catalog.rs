@@ -35,7 +35,7 @@ pub enum CatalogError {
         reason: String,
     },
     /// No entry has this name.
-    #[error("cannot install from `{name}`: it is not a directory, does not look like a git URL (https://…, ssh://…, git@host:path or file://…), and is not a name in zot's extension catalog (`zot ext catalog` lists them)")]
+    #[error("cannot install `{name}`: a bare name means zot's extension catalog, and it has no such entry (`zot ext catalog` lists them). To install a folder, give its path (`./{name}` or an absolute path); a git repository, its git URL (https://…, ssh://…, git@host:path or file://…)")]
     NotFound {
         /// The name asked for.
         name: String,

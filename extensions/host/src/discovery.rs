@@ -98,11 +98,7 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
             dirs.extend(subdirs(&root).into_iter().map(|d| (d, scope)));
         }
     }
-    // Project code runs only in a trusted project; the trust file is read
-    // only when there is project code to decide about.
-    let project_trusted = !cfg.discover
-        || !crate::trust::has_project_extensions(&cfg.cwd)
-        || crate::trust::decide(cfg).trusted;
+    let project_trusted = project_trusted(cfg);
     let mut found: Vec<Found> = Vec::new();
     for (dir, scope) in dirs {
         let mut f = inspect(&dir, scope);
@@ -165,6 +161,15 @@ pub fn discover(cfg: &HostConfig) -> Vec<Found> {
         found.push(f);
     }
     found
+}
+
+/// Whether the project's own extensions may run: project code runs only in
+/// a trusted project; the trust file is read only when there is project
+/// code to decide about.
+pub(crate) fn project_trusted(cfg: &HostConfig) -> bool {
+    !cfg.discover
+        || !crate::trust::has_project_extensions(&cfg.cwd)
+        || crate::trust::decide(cfg).trusted
 }
 
 /// Sub-directories of `root` sorted by name; hidden ones are skipped.
@@ -284,9 +289,16 @@ fn remote_or_mcp(manifest_path: &Path, m: &Manifest) -> Option<FoundKind> {
         });
     }
     match &m.transport {
-        Some(Transport::Websocket { url }) if url.starts_with("ws://") => {
+        // Plain text only to this machine: settings travel in `hello_ack`.
+        Some(Transport::Websocket { url })
+            if url.starts_with("ws://") && crate::ws_auth::is_loopback(url) =>
+        {
             Some(FoundKind::Connect { url: url.clone() })
         }
+        Some(Transport::Websocket { url }) if url.starts_with("ws://") => Some(invalid(
+            "transport",
+            format!("'{url}' is plain ws:// to another machine, where anyone on the way could read and change what zot sends (your settings included); ws:// is only for this machine (localhost, 127.0.0.1, ::1), and wss:// is not supported yet"),
+        )),
         Some(Transport::Websocket { url }) => Some(invalid(
             "transport",
             format!("'{url}' is not a ws:// URL (wss:// is not supported yet)"),

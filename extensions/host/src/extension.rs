@@ -250,9 +250,12 @@ pub(crate) struct ExtSpec {
     pub target: Option<crate::target::Target>,
     /// What its manifest grants; the router checks every frame against it.
     pub grant: PermSet,
-    /// What its manifest asks for beyond what the user accepted (an update
-    /// that asks for more): it is not started while this is not empty.
+    /// The permissions its manifest asks for beyond what the user
+    /// accepted (part of `widened`).
     pub unaccepted: Vec<Permission>,
+    /// Everything its manifest reaches beyond what the user accepted
+    /// (`widening.rs`): it is not started while this is not empty.
+    pub widened: Vec<zot_ext_protocol::Widening>,
 }
 
 impl ExtSpec {

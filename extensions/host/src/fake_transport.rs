@@ -99,6 +99,7 @@ impl Rig {
             target: None,
             grant,
             unaccepted: Vec::new(),
+            widened: Vec::new(),
         };
         let ext = Ext::new(
             inner.new_ext_id(),

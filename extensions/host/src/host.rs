@@ -263,10 +263,15 @@ impl Host {
             let reg = st.registry.clone();
             for n in names {
                 match reg.tools.get(n) {
-                    Some((t, _)) if t.deferred => {
+                    // Only its own: one extension must not put another's
+                    // tools in front of the model.
+                    Some((t, owner)) if t.deferred && *owner == ext.id => {
                         newly |= st.activated.insert(n.clone());
                         out.push(n.clone());
                     }
+                    Some((t, _)) if t.deferred => ext.log.line(&format!(
+                        "activate_tools names '{n}', a deferred tool of another extension; an extension may only activate its own tools; ignored"
+                    )),
                     _ => ext.log.line(&format!(
                         "activate_tools names '{n}', which is not a registered deferred tool; ignored"
                     )),

@@ -37,15 +37,22 @@ pub enum Source {
 }
 
 impl Source {
-    /// Reads a command-line argument: an existing directory is a [`Source::Dir`];
-    /// otherwise it must look like a git URL. Anything starting with `-` is
-    /// refused so it can never reach git as an option.
+    /// Reads a command-line argument: a path to an existing directory
+    /// (`./todo`, `../x`, `/abs/x`) is a [`Source::Dir`]; otherwise it must
+    /// look like a git URL. A bare name (`todo`) is neither, even when a
+    /// folder of that name exists here: it names a catalog entry
+    /// ([`resolve_source`]), so a folder in the cwd can never stand in for
+    /// the catalog's extension of the same name. Anything starting with `-`
+    /// is refused so it can never reach git as an option.
     pub fn parse(arg: &str) -> OpsResult<Source> {
         if arg.starts_with('-') {
             return Err(OpsError::DashArgument {
                 what: "source",
                 arg: arg.to_string(),
             });
+        }
+        if is_bare_name(arg) {
+            return Err(OpsError::UnknownSource(arg.to_string()));
         }
         let path = Path::new(arg);
         if path.is_dir() {
@@ -56,6 +63,16 @@ impl Source {
         }
         Err(OpsError::UnknownSource(arg.to_string()))
     }
+}
+
+/// A name alone (`todo`): no path separator, not `.`/`..`/`~…`, not a git
+/// URL. zot reads it as a catalog name, never as a folder.
+pub fn is_bare_name(arg: &str) -> bool {
+    !arg.is_empty()
+        && !matches!(arg, "." | "..")
+        && !arg.starts_with('~')
+        && !arg.contains(['/', '\\'])
+        && !looks_like_git_url(arg)
 }
 
 /// `scheme://…` or scp-like `[user@]host:path` (no `/` before the colon).

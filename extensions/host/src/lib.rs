@@ -34,11 +34,13 @@ pub mod remove;
 pub mod scaffold;
 pub mod sdk;
 pub mod secret_store;
+pub mod settings_owner;
 pub mod settings_schema;
 pub mod settings_store;
 pub mod toggle;
 pub mod unpack;
 pub mod watch;
+pub mod widening;
 
 // The runtime (host engineer).
 mod actions;
@@ -98,6 +100,7 @@ pub mod theme;
 pub mod trust;
 mod trust_ops;
 mod uses;
+pub mod ws_auth;
 mod ws_transport;
 
 pub use config::HostConfig;

@@ -2,11 +2,12 @@
 //! extension to spawn. [`crate::Host::start`] and reload share it; it
 //! replaces the tables of the previous load in one step.
 
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
 use zot_ext_protocol::rpc::{ExtState, Scope, ShadowKind, Shadowing, UiEvent};
-use zot_ext_protocol::{Permission, PermissionGrant};
+use zot_ext_protocol::{Permission, Widening};
 
 use crate::consent;
 use crate::discovery::{self, FoundKind};
@@ -24,17 +25,29 @@ use crate::theme::{self, LoadedTheme, BUILTIN_THEMES};
 /// Runs discovery and starts every enabled extension; returns how many were
 /// spawned. Used by [`Host::start`] and by reload.
 pub(crate) fn load(inner: &Arc<Shared>) -> usize {
-    let found = discovery::discover(&inner.discovery_config());
+    let cfg = inner.discovery_config();
+    let mut found: VecDeque<discovery::Found> = discovery::discover(&cfg).into();
+    // An untrusted project's themes come last, so they can never take a
+    // name from the user's own (or make a trusted name mean their colours).
+    let project_trusted = discovery::project_trusted(&cfg);
+    let mut untrusted_themes = Vec::new();
     let mut exts = Vec::new();
     let mut to_launch = Vec::new();
     let mut manifest_errors = Vec::new();
     let mut themes: Vec<LoadedTheme> = Vec::new();
     let mut book = consent::Book::open(&inner.cfg.zot_home);
-    for f in found {
+    // `--trust-project` trusts the folder as it is: what this load finds
+    // there is accepted; what appears later waits for the user.
+    let accept_new = inner.cfg.run_trust.take_accept_new();
+    while let Some(f) = found.pop_front() {
         let log_path = home::log_path(&inner.cfg.zot_home, &f.name);
-        let unaccepted = unaccepted(&mut book, &f);
+        let held = held(&mut book, &f, accept_new, &inner.cfg.cwd);
+        if held.is_some() && f.scope == Scope::Project {
+            release_shadowed(&mut found, &f.dir);
+        }
         let state = match &f.kind {
-            _ if unaccepted.is_some() => ExtState::Failed,
+            _ if matches!(held, Some(Held::New(_))) => ExtState::Untrusted,
+            _ if held.is_some() => ExtState::Failed,
             FoundKind::Spawn { .. } if on_use(&f) => ExtState::Idle,
             FoundKind::Spawn { .. } | FoundKind::Connect { .. } => ExtState::Loading,
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
@@ -42,9 +55,13 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             FoundKind::Invalid(_) => ExtState::Failed,
             FoundKind::Untrusted { .. } => ExtState::Untrusted,
         };
-        let target = match unaccepted {
+        let target = match held {
             Some(_) => None,
             None => target_of(&f.kind, f.manifest.as_ref()),
+        };
+        let (unaccepted, widened) = match &held {
+            Some(Held::Widened { more, widened, .. }) => (more.clone(), widened.clone()),
+            _ => Default::default(),
         };
         let spec = ExtSpec {
             name: f.name.clone(),
@@ -54,7 +71,8 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             grant: PermSet::of(f.manifest.as_ref()),
             manifest: f.manifest.clone(),
             target,
-            unaccepted: unaccepted.as_ref().map(|u| u.0.clone()).unwrap_or_default(),
+            unaccepted,
+            widened,
         };
         let ext = Ext::new(
             inner.new_ext_id(),
@@ -65,8 +83,11 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             inner.deadlines.clone(),
         );
         match f.kind {
-            FoundKind::Spawn { .. } | FoundKind::Connect { .. } if unaccepted.is_some() => {
-                ext.lock().error = unaccepted.map(|u| u.1);
+            FoundKind::Spawn { .. } | FoundKind::Connect { .. } if held.is_some() => {
+                let shadows = shadow_warning(&f, &found);
+                let mut m = ext.lock();
+                m.error = held.map(Held::message);
+                m.warnings.extend(shadows);
             }
             // Not spawned now: its declared names are listed, and its first
             // use starts it (`on_use.rs`).
@@ -95,9 +116,16 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             FoundKind::Disabled | FoundKind::Theme => {}
         }
         if matches!(state, ExtState::Loading | ExtState::Theme | ExtState::Idle) {
-            load_themes(&ext, &mut themes);
+            if f.scope == Scope::Project && !project_trusted {
+                untrusted_themes.push(ext.clone());
+            } else {
+                load_themes(&ext, &mut themes);
+            }
         }
         exts.push(ext);
+    }
+    for ext in &untrusted_themes {
+        load_themes(ext, &mut themes);
     }
     // A first-seen grant that cannot be written is recorded on a later
     // load; the extensions run either way, as first-seen ones do.
@@ -134,33 +162,106 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
     spawned
 }
 
-/// An installed extension whose manifest asks for more than the user
-/// accepted is not started (it is listed as failed): the
-/// permissions and the error that says how to accept them are returned.
-/// `--ext` extensions are the author's own and are not checked.
-fn unaccepted(book: &mut consent::Book, f: &discovery::Found) -> Option<(Vec<Permission>, String)> {
-    if f.scope == Scope::Explicit || !matches!(f.kind, FoundKind::Spawn { .. }) {
+/// Why a found extension is held back by consent.
+enum Held {
+    /// It reaches further than the user accepted: `failed` until accepted.
+    Widened {
+        more: Vec<Permission>,
+        widened: Vec<Widening>,
+        message: String,
+    },
+    /// A project's extension zot has never seen: it waits for the user
+    /// like an untrusted project's (the trust banner lists it).
+    New(String),
+}
+
+impl Held {
+    fn message(self) -> String {
+        match self {
+            Held::Widened { message, .. } | Held::New(message) => message,
+        }
+    }
+}
+
+/// Checks a found extension against what the user accepted
+/// (`consent.rs`). `--ext` extensions are the author's own and are not
+/// checked; nor is anything that runs nothing (themes, disabled ones).
+fn held(
+    book: &mut consent::Book,
+    f: &discovery::Found,
+    accept_new: bool,
+    cwd: &Path,
+) -> Option<Held> {
+    if f.scope == Scope::Explicit
+        || !matches!(f.kind, FoundKind::Spawn { .. } | FoundKind::Connect { .. })
+    {
         return None;
     }
-    let grant = f.manifest.as_ref()?.grant();
-    let consent::Verdict::AsksMore { more, had } = book.check(&f.dir, &f.name, &grant) else {
+    let m = f.manifest.as_ref()?;
+    match book.check(&f.dir, &f.name, f.scope, m, accept_new) {
+        consent::Verdict::Accepted | consent::Verdict::FirstSeen => None,
+        consent::Verdict::New => Some(Held::New(format!(
+            "not started: zot has not run this extension of {} before (it appeared in .zot/extensions after you trusted the folder: a pull, a copy, or a file the model wrote); review what it runs and start it with `zot ext accept {}` or \"Run\" on the app's banner",
+            cwd.display(),
+            f.name
+        ))),
+        consent::Verdict::Widened { more, widened } => {
+            // Permissions by name and in words, as the install summary
+            // and `zot ext accept` say them; the rest in words.
+            let words: Vec<String> = widened
+                .iter()
+                .filter(|w| w.field != "permissions")
+                .map(|w| w.words.clone())
+                .chain(
+                    more.iter()
+                        .map(|p| format!("{} ({})", p.as_str(), permission_words(*p))),
+                )
+                .collect();
+            let fields: Vec<&str> = {
+                let mut v: Vec<&str> = widened.iter().map(|w| w.field.as_str()).collect();
+                v.dedup();
+                v
+            };
+            let message = format!(
+                "not started: its manifest changed since you accepted it ({}) and now reaches further: {}. Accept the change with `zot ext accept {}` (or \"Review changes\" in the app's extension manager), then reload",
+                fields.join(", "),
+                words.join("; "),
+                f.name
+            );
+            Some(Held::Widened {
+                more,
+                widened,
+                message,
+            })
+        }
+    }
+}
+
+/// A project extension held back by consent (never seen, or changed)
+/// replaces nothing, as in an untrusted project: the global extension of its name that discovery
+/// shadowed by it is looked at again (so planting `.zot/extensions/guard`
+/// cannot switch off the user's `guard`).
+fn release_shadowed(rest: &mut VecDeque<discovery::Found>, waiting: &Path) {
+    for g in rest.iter_mut() {
+        if matches!(&g.kind, FoundKind::Shadowed { by_dir, .. } if by_dir == waiting) {
+            *g = discovery::inspect(&g.dir, g.scope);
+        }
+    }
+}
+
+/// The warning of a held-back project extension named like a global one.
+fn shadow_warning(f: &discovery::Found, rest: &VecDeque<discovery::Found>) -> Option<String> {
+    if f.scope != Scope::Project {
         return None;
-    };
-    let asks: Vec<String> = more
+    }
+    let global = rest
         .iter()
-        .map(|p| format!("{} ({})", p.as_str(), permission_words(*p)))
-        .collect();
-    let had = match had {
-        PermissionGrant::List(l) if l.is_empty() => "none".to_owned(),
-        PermissionGrant::List(l) => l.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", "),
-        PermissionGrant::Unrestricted(_) => "unrestricted".to_owned(),
-    };
-    let message = format!(
-        "not started: its manifest now asks for permissions you have not accepted: {}; you had accepted: {had}. Accept them with `zot ext accept {}` (or \"Review permissions\" in the app's extension manager), then reload",
-        asks.join(", "),
-        f.name
-    );
-    Some((more, message))
+        .find(|g| g.scope == Scope::Global && g.name == f.name)?;
+    Some(format!(
+        "shadows your global extension '{}' ({}): once you accept it, this project's copy runs instead of yours",
+        f.name,
+        global.dir.display()
+    ))
 }
 
 /// How a found extension is started or reached.

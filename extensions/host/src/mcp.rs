@@ -228,6 +228,7 @@ impl Bridge {
             name: self.ext.name.clone(),
             version: None,
             capabilities: Vec::new(),
+            auth: None,
         }));
         self.register_tools(tools);
         self.register_prompts(prompts);

@@ -210,7 +210,8 @@ pub fn add(zot_home: &Path, name: &str, s: &McpServer, force: bool) -> Result<Pa
         let declared = crate::manifest::load(&file)
             .map_err(|e| format!("cannot read back {}: {e}", file.display()))?
             .config;
-        crate::settings_store::apply(zot_home, name, &declared, &values)
+        let owner = crate::settings_store::Owner::of(name, &dir);
+        crate::settings_store::apply(zot_home, &owner, &declared, &values)
             .map_err(|e| format!("cannot store the secrets of '{name}': {e}"))?;
     }
     Ok(dir)

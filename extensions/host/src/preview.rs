@@ -1,27 +1,39 @@
-//! What an extension registers, learned before the user enables it.
+//! What an extension registers, learned before the user enables it,
+//! without running any of it.
 //!
-//! The installer leaves a fresh install disabled so the user sees what it
-//! is first; commands and tools are only known once it runs. A preview
-//! starts the one extension alone in a throwaway host (the real startup
-//! path, as the doctor does: nothing discovered beside it), reads what it
-//! registered, and shuts it down again.
+//! The manager's install leaves a fresh install disabled so the user
+//! decides on a summary first; consent comes before code, so nothing of the
+//! extension may run before they press Enable (docs/security.md
+//! "Permissions"). Its commands and tools are read from its manifest's
+//! `contributes`, the declaration `on_use` extensions already make, and its
+//! themes from its theme files. An extension that declares no
+//! `contributes` shows "registers: unknown until enabled": zot does not
+//! start it, not even in a sandbox, to find out.
 
 use std::path::Path;
 
-use zot_ext_protocol::rpc::ExtensionSummary;
+use zot_ext_protocol::{Contributes, Manifest};
 
-use crate::doctor::{started, Wait};
-use crate::HostConfig;
+use crate::theme;
 
-/// Starts the extension in `dir` alone, waits until it is ready, failed or
-/// out of time, and returns how it looked: state, commands, tools, themes
-/// and any error (with its log path). `None` when `dir` holds no extension.
-pub async fn preview(zot_home: &Path, cwd: &Path, dir: &Path) -> Option<ExtensionSummary> {
-    let mut cfg = HostConfig::new(zot_home, cwd);
-    cfg.explicit = vec![dir.to_path_buf()];
-    cfg.discover = false;
-    started(cfg, Wait::Settled, |host| host.list())
-        .await
-        .into_iter()
-        .next()
+/// What an installed extension will register, as far as its files say.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Registers {
+    /// Its manifest's `contributes`; `None` when it declares none (what it
+    /// registers is known only once it runs).
+    pub declared: Option<Contributes>,
+    /// The names of the themes it ships (theme files that parse).
+    pub themes: Vec<String>,
+}
+
+/// Reads what the extension in `dir` (with manifest `m`) registers.
+pub fn registers(dir: &Path, m: &Manifest) -> Registers {
+    Registers {
+        declared: m.contributes.clone(),
+        themes: theme::theme_files(dir)
+            .iter()
+            .filter_map(|f| theme::load_file(f, &m.name).ok())
+            .map(|t| t.theme.name)
+            .collect(),
+    }
 }

@@ -79,7 +79,11 @@ impl<E: Clone> Registry<E> {
         let mut r = Registry::default();
         let builtin_cmds: HashSet<String> =
             builtin_commands.iter().map(|c| c.to_lowercase()).collect();
-        let builtin_tools: HashSet<&str> = builtin_tools.iter().map(String::as_str).collect();
+        // Reserved whatever the case: a `Bash` or `READ` beside the real
+        // one would let an extension pose as a built-in to the model and
+        // to approval rules that match by name.
+        let builtin_tools: HashSet<String> =
+            builtin_tools.iter().map(|t| t.to_lowercase()).collect();
         // Who holds a lower-cased command name, for the reason text.
         let mut cmd_holder: HashMap<String, (String, String)> = HashMap::new();
         let mut tool_holder: HashMap<String, String> = HashMap::new();
@@ -117,12 +121,15 @@ impl<E: Clone> Registry<E> {
                 }
             }
             for t in offer.tools {
-                if builtin_tools.contains(t.name.as_str()) {
+                if builtin_tools.contains(&t.name.to_lowercase()) {
                     lost.push(shadow(
                         ShadowKind::Tool,
                         &t.name,
                         "built-in",
-                        format!("'{}' is a built-in tool", t.name),
+                        format!(
+                            "'{}' is a built-in tool (their names are reserved in any case)",
+                            t.name
+                        ),
                     ));
                 } else if let Some(owner) = tool_holder.get(&t.name) {
                     let reason = if owner == offer.name {
@@ -188,7 +195,7 @@ mod tests {
     fn builtins_win_then_load_order_case_insensitively() {
         let a_cmds = [cmd("Todo"), cmd("clear"), cmd("todo")];
         let b_cmds = [cmd("TODO"), cmd("other")];
-        let a_tools = [tool("bash"), tool("t")];
+        let a_tools = [tool("bash"), tool("t"), tool("Bash"), tool("READ")];
         let b_tools = [tool("t"), tool("u")];
         let offers = [
             Offer {
@@ -206,7 +213,7 @@ mod tests {
                 tools: &b_tools,
             },
         ];
-        let r = Registry::build(&["clear".into()], &["bash".into()], &offers);
+        let r = Registry::build(&["clear".into()], &["bash".into(), "read".into()], &offers);
         assert_eq!(r.commands["todo"].0.name, "Todo");
         assert_eq!(r.commands["todo"].1, 1);
         assert_eq!(r.commands["other"].1, 2);
@@ -214,8 +221,10 @@ mod tests {
         assert_eq!(r.tools["t"].1, 1);
         assert_eq!(r.tools["u"].1, 2);
         assert!(!r.tools.contains_key("bash"));
+        assert!(!r.tools.contains_key("Bash") && !r.tools.contains_key("READ"));
         let a = &r.shadowed["a"];
-        assert_eq!(a.len(), 3, "{a:?}");
+        assert_eq!(a.len(), 5, "{a:?}");
+        assert!(a.iter().any(|s| s.name == "READ" && s.by == "built-in"));
         assert!(a.iter().any(|s| s.name == "clear" && s.by == "built-in"));
         assert!(a
             .iter()

@@ -43,7 +43,26 @@ impl Host {
         self.wait_ready().await;
         let exts = self.inner.lock().exts.clone();
         let ready = exts.iter().filter(|e| e.state() == ExtState::Ready).count();
-        self.reload_report(count(stopped), count(loaded), count(ready), &exts)
+        let report = self.reload_report(count(stopped), count(loaded), count(ready), &exts);
+        // A trusted project's new extension (a pull, or a file the model
+        // wrote) waits for the user: the banner hears of it now, not only at
+        // the next start.
+        if let Some(UiEvent::ProjectUntrusted {
+            dir,
+            extensions,
+            details,
+        }) = self.project_untrusted()
+        {
+            if details.iter().any(|d| d.new) {
+                let ev = UiEvent::ProjectUntrusted {
+                    dir,
+                    extensions,
+                    details,
+                };
+                self.inner.post(HostEvent::Ui(ev), None);
+            }
+        }
+        report
     }
 
     /// Starts extension `name` again alone, from the spec it has (live

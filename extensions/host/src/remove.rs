@@ -34,14 +34,15 @@ pub fn removal_target(zot_home: &Path, cwd: &Path, name: &str) -> OpsResult<Path
 
 /// Deletes `$ZOT_HOME/extensions/<name>` and returns the path it had. A
 /// symlinked install loses the link only, never what it points to. Its
-/// settings and secrets go too (`settings_store::forget`), unless a
-/// project-local extension of the same name still uses them.
+/// settings and secrets go too (`settings_store::forget`); they are its
+/// own (keyed by its folder), so a project's copy of the same name keeps
+/// its own.
 pub fn remove(zot_home: &Path, cwd: &Path, name: &str) -> OpsResult<PathBuf> {
     let dir = removal_target(zot_home, cwd, name)?;
+    // Who it is, while its folder still resolves.
+    let owner = crate::settings_store::Owner::of(name, &dir);
     staging::discard(&dir).map_err(OpsError::io("delete", &dir))?;
-    if !home::project_extensions_dir(cwd).join(name).is_dir() {
-        // Best effort: the extension is gone either way.
-        let _ = crate::settings_store::forget(zot_home, name);
-    }
+    // Best effort: the extension is gone either way.
+    let _ = crate::settings_store::forget(zot_home, &owner);
     Ok(dir)
 }

@@ -148,6 +148,7 @@ impl Host {
                 .iter()
                 .map(|p| crate::permission_words::permission_words(*p).to_owned())
                 .collect(),
+            widened: e.widened.clone(),
             kind: man.map(|m| m.kind).unwrap_or_default(),
         }
     }

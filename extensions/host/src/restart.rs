@@ -31,8 +31,11 @@ impl Host {
             .ok_or_else(|| HostError::UnknownExtension(name.to_owned()))?;
         if ext.target.is_none() {
             let reason = match ext.state() {
-                _ if !ext.unaccepted.is_empty() => format!(
-                    "it asks for permissions you have not accepted; accept them with `zot ext accept {name}` (or \"Review permissions\" in the app), then reload"
+                _ if !ext.widened.is_empty() => format!(
+                    "its manifest changed since you accepted it and reaches further; accept the change with `zot ext accept {name}` (or \"Review changes\" in the app), then reload"
+                ),
+                ExtState::Untrusted => format!(
+                    "it waits for your trust; run it with `zot ext trust` or `zot ext accept {name}` (or the app's banner)"
                 ),
                 ExtState::Disabled => "it is disabled or shadowed".to_owned(),
                 ExtState::Theme => "it only ships themes".to_owned(),

@@ -16,17 +16,36 @@ struct RunTrustInner {
     granted: AtomicBool,
     /// A broken trust file has been reported (it is reported once).
     reported: AtomicBool,
+    /// The next load accepts the project's extensions it finds, never
+    /// seen or not: the user trusted the folder as it is now.
+    accept_new: AtomicBool,
 }
 
 impl RunTrust {
-    /// Trusts the project for this run.
+    /// Trusts the project for this run, as it is now (`--trust-project`):
+    /// the extensions the next load finds in it are accepted; one that
+    /// appears later waits for the user (docs/security.md "Project trust").
     pub fn grant(&self) {
         self.0.granted.store(true, Ordering::SeqCst);
+        self.0.accept_new.store(true, Ordering::SeqCst);
+    }
+
+    /// Trusts the project for this run without accepting anything in it:
+    /// `trust_project` records consent for the extensions it listed itself.
+    pub(crate) fn grant_trust_only(&self) {
+        self.0.granted.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether this load accepts the project's extensions it finds (true
+    /// once after [`RunTrust::grant`]).
+    pub(crate) fn take_accept_new(&self) -> bool {
+        self.0.accept_new.swap(false, Ordering::SeqCst)
     }
 
     /// Takes this run's trust back.
     pub fn revoke(&self) {
         self.0.granted.store(false, Ordering::SeqCst);
+        self.0.accept_new.store(false, Ordering::SeqCst);
     }
 
     /// Whether the project is trusted for this run.

@@ -14,7 +14,7 @@ use crate::error::HostError;
 use crate::extension::Ext;
 use crate::host::Host;
 use crate::settings_schema::masked;
-use crate::settings_store::{self, Resolved, MISSING_MARK};
+use crate::settings_store::{self, Owner, Resolved, MISSING_MARK};
 
 /// What a front end may see of resolved settings: secrets masked.
 pub fn view(name: &str, schema: &SettingsSchema, r: &Resolved) -> ExtConfigResult {
@@ -38,11 +38,10 @@ pub fn view(name: &str, schema: &SettingsSchema, r: &Resolved) -> ExtConfigResul
 impl Host {
     /// The settings of extension `name` with secrets masked, and its schema.
     pub async fn config_get(&self, name: &str) -> Result<ExtConfigResult, HostError> {
-        let schema = self.schema_of(name)?;
+        let (schema, owner) = self.schema_of(name)?;
         let home = self.inner.cfg.zot_home.clone();
-        let n = name.to_owned();
         let s = schema.clone();
-        let r = blocking(name, move || settings_store::resolve(&home, &n, &s)).await?;
+        let r = blocking(name, move || settings_store::resolve(&home, &owner, &s)).await?;
         Ok(view(name, &schema, &r))
     }
 
@@ -54,11 +53,13 @@ impl Host {
         name: &str,
         values: SettingValues,
     ) -> Result<ExtConfigResult, HostError> {
-        let schema = self.schema_of(name)?;
+        let (schema, owner) = self.schema_of(name)?;
         let home = self.inner.cfg.zot_home.clone();
-        let n = name.to_owned();
         let s = schema.clone();
-        let r = blocking(name, move || settings_store::apply(&home, &n, &s, &values)).await?;
+        let r = blocking(name, move || {
+            settings_store::apply(&home, &owner, &s, &values)
+        })
+        .await?;
         let mut out = view(name, &schema, &r);
         let ext = self.find(name);
         let mut delivered = false;
@@ -90,19 +91,20 @@ impl Host {
             .cloned()
     }
 
-    /// The schema of `name`: from the current load, else from its manifest
-    /// on disk (an extension that is disabled still has settings).
-    fn schema_of(&self, name: &str) -> Result<SettingsSchema, HostError> {
+    /// The schema of `name` and whose settings they are (its folder): from
+    /// the current load, else from its manifest on disk (an extension that
+    /// is disabled still has settings).
+    fn schema_of(&self, name: &str) -> Result<(SettingsSchema, Owner), HostError> {
         if let Some(ext) = self.find(name) {
             if let Some(m) = &ext.manifest {
-                return Ok(m.config.clone());
+                return Ok((m.config.clone(), Owner::of(name, &ext.dir)));
             }
         }
         let cfg = &self.inner.cfg;
         let located = crate::ext_ops::locate(&cfg.zot_home, &cfg.cwd, name)
             .map_err(|_| HostError::UnknownExtension(name.to_owned()))?;
         crate::manifest::load(&located.manifest_path())
-            .map(|m| m.config)
+            .map(|m| (m.config, Owner::of(name, &located.dir)))
             .map_err(|e| HostError::Settings {
                 extension: name.to_owned(),
                 message: e.to_string(),

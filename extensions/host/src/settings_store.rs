@@ -1,7 +1,8 @@
 //! Where an extension's settings are kept and how they are put together:
-//! plain values in `$ZOT_HOME/config/<name>.json` (0600, written
+//! plain values in `$ZOT_HOME/config/<key>.json` (0600, written
 //! atomically), secrets in the [`SecretStore`], defaults from the
-//! manifest's schema. The host calls [`resolve`] before each start (for
+//! manifest's schema. Both are keyed by the extension's folder
+//! ([`Owner`]), so a same-name copy elsewhere gets none of them. The host calls [`resolve`] before each start (for
 //! `hello_ack.config`), and the RPC commands and `zot ext config` call
 //! [`resolve`] and [`apply`]. Nothing here ever puts a secret's value into
 //! an error or a warning.
@@ -12,6 +13,7 @@ use serde_json::{Map, Value};
 use zot_ext_protocol::{SettingValues, SettingsSchema};
 
 use crate::secret_store::{Backend, SecretError, SecretStore};
+pub use crate::settings_owner::Owner;
 use crate::settings_schema::{check_value, is_mask, SettingError};
 
 /// The settings of one extension, as the extension receives them.
@@ -48,14 +50,15 @@ pub enum SettingsError {
     },
 }
 
-/// `$ZOT_HOME/config/<name>.json`.
-pub fn config_path(zot_home: &Path, name: &str) -> PathBuf {
-    zot_home.join("config").join(format!("{name}.json"))
+/// `$ZOT_HOME/config/<stem>.json`; the stem is an [`Owner::key`] (or, in a
+/// home written before settings were keyed by folder, a name).
+pub fn config_path(zot_home: &Path, stem: &str) -> PathBuf {
+    zot_home.join("config").join(format!("{stem}.json"))
 }
 
-/// The keychain account of one secret setting.
-fn account(name: &str, key: &str) -> String {
-    format!("ext/{name}/{key}")
+/// The keychain account of one secret setting of the file `stem`.
+fn account(stem: &str, key: &str) -> String {
+    format!("ext/{stem}/{key}")
 }
 
 /// The file's shape: the plain values, and which secrets have been set
@@ -67,8 +70,8 @@ struct Stored {
     secrets: Vec<String>,
 }
 
-fn read_stored(zot_home: &Path, name: &str, warnings: &mut Vec<String>) -> Stored {
-    let path = config_path(zot_home, name);
+fn read_stored(zot_home: &Path, stem: &str, warnings: &mut Vec<String>) -> Stored {
+    let path = config_path(zot_home, stem);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Stored::default();
     };
@@ -119,9 +122,15 @@ fn corrupt(path: &Path) -> String {
     }
 }
 
-fn write_stored(zot_home: &Path, name: &str, stored: &Stored) -> Result<(), SettingsError> {
-    let path = config_path(zot_home, name);
+fn write_stored(zot_home: &Path, owner: &Owner, stored: &Stored) -> Result<(), SettingsError> {
+    let path = config_path(zot_home, owner.key());
     let mut obj = Map::new();
+    // For a person reading the folder: whose file this is.
+    obj.insert("extension".into(), Value::String(owner.name().to_owned()));
+    obj.insert(
+        "dir".into(),
+        Value::String(owner.dir().display().to_string()),
+    );
     obj.insert("values".into(), Value::Object(stored.values.clone()));
     obj.insert(
         "secrets".into(),
@@ -132,31 +141,74 @@ fn write_stored(zot_home: &Path, name: &str, stored: &Stored) -> Result<(), Sett
         .map_err(|source| SettingsError::Io { path, source })
 }
 
-/// Puts together the settings of extension `name`: stored values, the
-/// secrets, and the schema's defaults; lists the required ones missing.
+/// Puts together the settings of the extension `owner`: stored values,
+/// the secrets, and the schema's defaults; lists the required ones missing.
 pub fn resolve(
     zot_home: &Path,
-    name: &str,
+    owner: &Owner,
     schema: &SettingsSchema,
 ) -> Result<Resolved, SettingsError> {
     let store = SecretStore::open(zot_home);
-    resolve_with(&store, zot_home, name, schema)
+    let mut warnings = adopt_legacy(&store, zot_home, owner);
+    let mut r = resolve_with(&store, zot_home, owner, schema)?;
+    warnings.append(&mut r.warnings);
+    r.warnings = warnings;
+    Ok(r)
+}
+
+/// Moves settings keyed by name (an older zot's) to the installed copy's
+/// key, the first time it reads them; see `settings_owner.rs`. What could
+/// not be moved is said in a warning and left where it was.
+fn adopt_legacy(store: &SecretStore, zot_home: &Path, owner: &Owner) -> Vec<String> {
+    let Some(old) = owner.legacy_key(zot_home) else {
+        return Vec::new();
+    };
+    let (from, to) = (
+        config_path(zot_home, &old),
+        config_path(zot_home, owner.key()),
+    );
+    if to.exists() || !from.is_file() {
+        return Vec::new();
+    }
+    let mut warnings = Vec::new();
+    let stored = read_stored(zot_home, &old, &mut warnings);
+    for key in &stored.secrets {
+        let moved = store.get(&account(&old, key)).and_then(|v| match v {
+            Some(v) => store.set(&account(owner.key(), key), &v),
+            None => Ok(()),
+        });
+        if let Err(e) = moved {
+            warnings.push(format!(
+                "could not move the secret '{key}' of '{}' to its new place: {e}; set it again",
+                owner.name()
+            ));
+        }
+    }
+    if let Err(e) = write_stored(zot_home, owner, &stored) {
+        warnings.push(e.to_string());
+        return warnings;
+    }
+    for key in &stored.secrets {
+        let _ = store.delete(&account(&old, key));
+    }
+    let _ = std::fs::remove_file(&from);
+    warnings
 }
 
 fn resolve_with(
     store: &SecretStore,
     zot_home: &Path,
-    name: &str,
+    owner: &Owner,
     schema: &SettingsSchema,
 ) -> Result<Resolved, SettingsError> {
     let mut warnings = Vec::new();
-    let stored = read_stored(zot_home, name, &mut warnings);
+    let stored = read_stored(zot_home, owner.key(), &mut warnings);
     let mut values = SettingValues::new();
     let mut missing = Vec::new();
     for (key, spec) in schema {
         let value = if spec.sensitive {
             if stored.secrets.iter().any(|s| s == key) {
-                store.get(&account(name, key))?.map(Value::String)
+                store.get(&account(owner.key(), key))?.map(Value::String)
             } else {
                 None
             }
@@ -199,10 +251,11 @@ fn resolve_with(
 /// shows it) leaves the stored one alone.
 pub fn apply(
     zot_home: &Path,
-    name: &str,
+    owner: &Owner,
     schema: &SettingsSchema,
     changes: &SettingValues,
 ) -> Result<Resolved, SettingsError> {
+    let name = owner.name();
     for (key, value) in changes {
         let Some(spec) = schema.get(key) else {
             let known: Vec<&str> = schema.keys().map(String::as_str).collect();
@@ -230,8 +283,8 @@ pub fn apply(
         })?;
     }
     let store = SecretStore::open(zot_home);
-    let mut warnings = Vec::new();
-    let mut stored = read_stored(zot_home, name, &mut warnings);
+    let mut warnings = adopt_legacy(&store, zot_home, owner);
+    let mut stored = read_stored(zot_home, owner.key(), &mut warnings);
     for (key, value) in changes {
         let Some(spec) = schema.get(key) else {
             continue;
@@ -240,7 +293,7 @@ pub fn apply(
             if is_mask(value) {
                 continue;
             }
-            let acct = account(name, key);
+            let acct = account(owner.key(), key);
             match value.as_str() {
                 Some(secret) => {
                     store.set(&acct, secret)?;
@@ -259,8 +312,8 @@ pub fn apply(
             stored.values.insert(key.clone(), value.clone());
         }
     }
-    write_stored(zot_home, name, &stored)?;
-    let mut out = resolve_with(&store, zot_home, name, schema)?;
+    write_stored(zot_home, owner, &stored)?;
+    let mut out = resolve_with(&store, zot_home, owner, schema)?;
     warnings.append(&mut out.warnings);
     out.warnings = warnings;
     Ok(out)
@@ -297,28 +350,33 @@ pub fn stored_secrets(zot_home: &Path) -> Vec<String> {
     out
 }
 
-/// Deletes everything stored for extension `name`: its secrets (keychain
-/// or fallback file) and `config/<name>.json`. Used when it is removed, so
-/// no secret of an extension that is gone stays behind. Best effort: what
-/// could not be deleted is returned in words (never a value).
-pub fn forget(zot_home: &Path, name: &str) -> Vec<String> {
-    let path = config_path(zot_home, name);
+/// Deletes everything stored for the extension `owner` (call it before its
+/// folder goes, while the folder still resolves): its secrets (keychain or
+/// fallback file) and its settings file, and, for the installed copy,
+/// those still keyed by its name. Used when it is removed, so no secret of
+/// an extension that is gone stays behind. Best effort: what could not be
+/// deleted is returned in words (never a value).
+pub fn forget(zot_home: &Path, owner: &Owner) -> Vec<String> {
     let mut problems = Vec::new();
-    if !path.exists() {
-        return problems;
-    }
-    let stored = read_stored(zot_home, name, &mut problems);
-    if !stored.secrets.is_empty() {
-        let store = SecretStore::open(zot_home);
-        for key in &stored.secrets {
-            if let Err(e) = store.delete(&account(name, key)) {
-                problems.push(e.to_string());
+    let stems = std::iter::once(owner.key().to_owned()).chain(owner.legacy_key(zot_home));
+    for stem in stems {
+        let path = config_path(zot_home, &stem);
+        if !path.exists() {
+            continue;
+        }
+        let stored = read_stored(zot_home, &stem, &mut problems);
+        if !stored.secrets.is_empty() {
+            let store = SecretStore::open(zot_home);
+            for key in &stored.secrets {
+                if let Err(e) = store.delete(&account(&stem, key)) {
+                    problems.push(e.to_string());
+                }
             }
         }
-    }
-    if let Err(e) = std::fs::remove_file(&path) {
-        if e.kind() != std::io::ErrorKind::NotFound {
-            problems.push(format!("cannot delete {}: {e}", path.display()));
+        if let Err(e) = std::fs::remove_file(&path) {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                problems.push(format!("cannot delete {}: {e}", path.display()));
+            }
         }
     }
     problems

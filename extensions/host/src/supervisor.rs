@@ -150,6 +150,10 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
     }
     let mut child: Option<Child> = None;
     let mut guard: Option<GroupGuard> = None;
+    // A WebSocket endpoint proves it holds the extension's token before
+    // `hello_ack` (which carries `config`): its token and this connection's
+    // challenge (`ws_auth.rs`).
+    let mut ws_proof: Option<(String, String)> = None;
     let (sink, mut source): (Arc<dyn FrameSink>, Box<dyn FrameSource>) = match &target {
         Target::Process(exec) => {
             let sp = spawn(inner, ext, exec, &config).await?;
@@ -190,9 +194,15 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
                     .collect(),
             },
         ),
-        Target::WebSocket(url) => crate::ws_transport::connect(url, inner.cfg.hello_timeout)
-            .await
-            .map_err(Failure::msg)?,
+        Target::WebSocket(url) => {
+            let token = ws_token(inner, ext).await?;
+            let (sink, source, challenge) =
+                crate::ws_transport::connect(url, inner.cfg.hello_timeout)
+                    .await
+                    .map_err(Failure::msg)?;
+            ws_proof = Some((token, challenge));
+            (sink, source)
+        }
     };
     ext.set_sink(Some(sink.clone()));
     let greeting = if target.is_mcp() {
@@ -221,7 +231,9 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
                 name_mismatch(ext, &h.name);
             }
             capabilities_beyond_grant(ext, &h.capabilities);
-            None
+            ws_proof.as_ref().and_then(|(token, challenge)| {
+                crate::ws_auth::verify(token, challenge, h.auth.as_deref(), &ext.name).err()
+            })
         }
         Ok(other) => Some(format!(
             "sent '{}' as its first frame instead of 'hello'; stopped",
@@ -278,10 +290,11 @@ async fn settings_for(
         _ => return Ok(Default::default()),
     };
     let home = inner.cfg.zot_home.clone();
-    let name = ext.name.clone();
+    // Keyed by its folder: a same-name copy elsewhere gets none of them.
+    let owner = crate::settings_store::Owner::of(&ext.name, &ext.dir);
     let schema_for_task = schema.clone();
     let resolved = tokio::task::spawn_blocking(move || {
-        crate::settings_store::resolve(&home, &name, &schema_for_task)
+        crate::settings_store::resolve(&home, &owner, &schema_for_task)
     })
     .await
     .map_err(|e| Failure::msg(format!("could not read its settings: {e}")))?
@@ -301,6 +314,19 @@ async fn settings_for(
         )));
     }
     Ok(resolved.values)
+}
+
+/// The token a WebSocket endpoint of `ext` must hold, made the first time
+/// (read off the async threads: the keychain is a blocking D-Bus call).
+async fn ws_token(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<String, Failure> {
+    let home = inner.cfg.zot_home.clone();
+    let owner = crate::settings_store::Owner::of(&ext.name, &ext.dir);
+    tokio::task::spawn_blocking(move || {
+        crate::ws_auth::token(&crate::secret_store::SecretStore::open(&home), &owner)
+    })
+    .await
+    .map_err(|e| Failure::msg(format!("could not read its WebSocket token: {e}")))?
+    .map_err(|e| Failure::msg(format!("could not read its WebSocket token: {e}")))
 }
 
 /// Whether `ext` runs under bwrap (its manifest declares a sandbox).

@@ -49,6 +49,10 @@ pub enum TrustError {
         /// The OS's reason.
         message: String,
     },
+    /// Recording the consent for the project's extensions failed; the
+    /// folder's trust may be remembered, but nothing new runs.
+    #[error(transparent)]
+    Consent(#[from] crate::consent::ConsentError),
     /// The folder to trust does not resolve to a directory.
     #[error("{dir} is not a directory zot can open ({message}); give an existing project folder")]
     BadDir {

@@ -16,6 +16,8 @@ impl Host {
     /// each would run.
     pub fn untrusted_extensions(&self) -> Vec<UntrustedExtension> {
         let exts = self.inner.lock().exts.clone();
+        // In a trusted project, what waits is new since the trust.
+        let trusted = trust::decide(&self.inner.cfg).trusted;
         exts.iter()
             .filter(|e| e.scope == Scope::Project && e.state() == ExtState::Untrusted)
             .map(|e| {
@@ -60,6 +62,7 @@ impl Host {
                     exec,
                     description: man.and_then(|m| m.description.clone()),
                     shadows_global,
+                    new: trusted,
                 }
             })
             .collect()
@@ -107,21 +110,31 @@ impl Host {
     }
 
     /// Trusts the project (remembered in `trust.json` when `remember`,
-    /// else for this run) and restarts the extension set so its extensions
-    /// run, replacing any global one they shadow; returns the names of the
-    /// project extensions that started. Nothing changes when remembering
-    /// fails.
+    /// else for this run), accepts the extensions that waited for it (as
+    /// they were listed: what appeared since still waits), and restarts
+    /// the extension set so they run, replacing any global one they
+    /// shadow; returns the names of the project extensions that started.
+    /// The same call runs a trusted project's new extensions (the banner
+    /// lists them too). Nothing changes when remembering fails.
     pub async fn trust_project(&self, remember: bool) -> Result<Vec<String>, TrustError> {
         let cfg = &self.inner.cfg;
         if remember {
             trust::remember(&cfg.zot_home, &cfg.cwd)?;
         }
-        cfg.run_trust.grant();
-        let waiting: Vec<String> = self
-            .untrusted_extensions()
-            .into_iter()
-            .map(|e| e.name)
-            .collect();
+        let waiting: Vec<std::sync::Arc<crate::extension::Ext>> = {
+            let exts = self.inner.lock().exts.clone();
+            exts.into_iter()
+                .filter(|e| e.scope == Scope::Project && e.state() == ExtState::Untrusted)
+                .collect()
+        };
+        if !waiting.is_empty() {
+            let listed = waiting
+                .iter()
+                .filter_map(|e| Some((e.dir.as_path(), e.name.as_str(), e.manifest.as_ref()?)));
+            crate::consent::record_all(&cfg.zot_home, listed)?;
+        }
+        cfg.run_trust.grant_trust_only();
+        let waiting: Vec<String> = waiting.iter().map(|e| e.name.clone()).collect();
         if waiting.is_empty() {
             return Ok(Vec::new());
         }

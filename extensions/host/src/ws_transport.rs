@@ -4,13 +4,16 @@
 //! Two small tasks turn the socket into the [`FrameSink`] / [`FrameSource`]
 //! pair the supervisor already serves, so timeouts, the registration
 //! window, shutdown and the restart budget (which is the reconnect policy)
-//! are those of a spawned extension.
+//! are those of a spawned extension. Each connection carries a fresh
+//! challenge that the endpoint must answer in its `hello` (`ws_auth.rs`).
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -18,15 +21,24 @@ use crate::channel_transport::{ChannelSink, ChannelSource, Outgoing};
 use crate::config::MAX_LINE_BYTES;
 use crate::connection::{FrameSink, FrameSource};
 
-/// Connects to `url` within `timeout`; the pair speaks zot frames.
-pub(crate) async fn connect(
-    url: &str,
-    timeout: Duration,
-) -> Result<(Arc<dyn FrameSink>, Box<dyn FrameSource>), String> {
+/// A connection: the pair that speaks zot frames, and the challenge its
+/// endpoint must answer in `hello.auth`.
+pub(crate) type Connected = (Arc<dyn FrameSink>, Box<dyn FrameSource>, String);
+
+/// Connects to `url` within `timeout`, sending a fresh challenge.
+pub(crate) async fn connect(url: &str, timeout: Duration) -> Result<Connected, String> {
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_LINE_BYTES))
         .max_frame_size(Some(MAX_LINE_BYTES));
-    let connecting = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
+    let challenge = crate::ws_auth::challenge()?;
+    let mut request = url
+        .into_client_request()
+        .map_err(|e| format!("could not connect to {url}: {e}"))?;
+    let value = HeaderValue::from_str(&challenge).map_err(|e| e.to_string())?;
+    request
+        .headers_mut()
+        .insert(crate::ws_auth::CHALLENGE_HEADER, value);
+    let connecting = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
     let (ws, _) = match tokio::time::timeout(timeout, connecting).await {
         Ok(Ok(ws)) => ws,
         Ok(Err(e)) => return Err(format!("could not connect to {url}: {e}")),
@@ -75,5 +87,5 @@ pub(crate) async fn connect(
             }
         }
     });
-    Ok((sink, Box::new(source)))
+    Ok((sink, Box::new(source), challenge))
 }

@@ -321,3 +321,132 @@ async fn an_update_asking_for_more_is_not_started_until_accepted() {
     assert!(s.unaccepted.is_empty());
     host.shutdown().await;
 }
+
+/// A sandboxed probe (`fixtures/sandbox_probe.py`, zot's Python SDK) in
+/// `$ZOT_HOME/extensions/<name>`.
+fn sandboxed_probe(env: &Env, name: &str, sandbox: Value) -> std::path::PathBuf {
+    let dir = env.global_dir().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture("sandbox_probe.py"), dir.join("probe.py")).unwrap();
+    let manifest = json!({
+        "name": name, "exec": "python3", "args": ["./probe.py", name],
+        "permissions": ["tools"], "sandbox": sandbox,
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+async fn probe_read(host: &zot_ext_host::Host, path: &Path) -> String {
+    let out = host
+        .call_tool("probe_read", json!({"path": path}))
+        .await
+        .unwrap();
+    match out.content.first() {
+        Some(zot_ext_protocol::ContentBlock::Text { text }) => text.clone(),
+        other => panic!("no text: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn an_extension_that_drops_its_own_sandbox_is_failed_until_the_user_accepts() {
+    let env = Env::new();
+    let canary = env.loose.path().join("canary.txt");
+    std::fs::write(&canary, "canary-outside-the-sandbox").unwrap();
+    let dir = sandboxed_probe(&env, "selfedit", json!({"net": false}));
+    let (host, _rx) = start(env.config()).await;
+    let s = summary(&host, "selfedit");
+    assert_eq!(s.state, ExtState::Ready, "{:?}", s.error);
+    assert!(s.sandboxed);
+    // The sandbox holds: the canary outside its view is not readable.
+    let said = probe_read(&host, &canary).await;
+    assert!(!said.contains("canary-outside"), "{said}");
+    // Its folder is writable from inside: it rewrites its manifest without
+    // the sandbox (written from the test here; the manifest itself is
+    // read-only inside the sandbox, docs/security.md).
+    let m = json!({"name": "selfedit", "exec": "python3", "args": ["./probe.py", "selfedit"],
+        "permissions": ["tools"]});
+    std::fs::write(dir.join("extension.json"), m.to_string()).unwrap();
+    host.reload().await;
+    host.wait_settled().await;
+    let s = summary(&host, "selfedit");
+    assert_eq!(s.state, ExtState::Failed);
+    let err = s.error.clone().unwrap_or_default();
+    assert!(
+        err.contains("sandbox") && err.contains("zot ext accept selfedit"),
+        "{err}"
+    );
+    assert_eq!(
+        s.widened
+            .iter()
+            .map(|w| w.field.as_str())
+            .collect::<Vec<_>>(),
+        ["sandbox"]
+    );
+    assert!(
+        s.widened[0].words.contains("without its OS sandbox"),
+        "{s:?}"
+    );
+    assert!(host
+        .call_tool("probe_read", json!({"path": canary}))
+        .await
+        .is_err());
+    // A wider sandbox asks the same way; a narrower one never does.
+    let wider = json!({"name": "selfedit", "exec": "python3", "args": ["./probe.py", "selfedit"],
+        "permissions": ["tools"], "sandbox": {"read": [env.loose.path()], "net": true}});
+    std::fs::write(dir.join("extension.json"), wider.to_string()).unwrap();
+    host.reload().await;
+    host.wait_settled().await;
+    let s = summary(&host, "selfedit");
+    assert_eq!(s.state, ExtState::Failed);
+    let fields: Vec<&str> = s.widened.iter().map(|w| w.field.as_str()).collect();
+    assert_eq!(fields, ["sandbox.read", "sandbox.net"]);
+    // The user accepts what it asks for now: it runs again, as it is now.
+    std::fs::write(dir.join("extension.json"), m.to_string()).unwrap();
+    let done =
+        zot_ext_host::consent::accept(env.home.path(), env.project.path(), "selfedit").unwrap();
+    assert_eq!(done.widened.len(), 1, "{:?}", done.widened);
+    host.reload().await;
+    host.wait_ready().await;
+    let s = summary(&host, "selfedit");
+    assert_eq!(s.state, ExtState::Ready, "{:?}", s.error);
+    assert!(!s.sandboxed && s.widened.is_empty());
+    assert!(probe_read(&host, &canary).await.contains("canary-outside"));
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_changed_program_arguments_or_environment_is_failed_until_accepted() {
+    let env = Env::new();
+    let dir = env.global(
+        "moves",
+        json!({"register":[{"type":"register_command","name":"hi","description":"x"}]}),
+    );
+    let file = dir.join("extension.json");
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "moves").state, ExtState::Ready);
+    let original = std::fs::read_to_string(&file).unwrap();
+    let mut m: Value = serde_json::from_str(&original).unwrap();
+    m["env"] = json!({"PROBE_MODE": "loud"});
+    std::fs::write(&file, m.to_string()).unwrap();
+    std::fs::remove_file(dir.join("pid")).ok();
+    host.reload().await;
+    host.wait_settled().await;
+    let s = summary(&host, "moves");
+    assert_eq!(s.state, ExtState::Failed);
+    assert!(s.error.unwrap_or_default().contains("PROBE_MODE"));
+    assert!(!dir.join("pid").exists(), "it was started");
+    let mut m: Value = serde_json::from_str(&original).unwrap();
+    m["exec"] = json!("/bin/sh");
+    std::fs::write(&file, m.to_string()).unwrap();
+    host.reload().await;
+    host.wait_settled().await;
+    let s = summary(&host, "moves");
+    assert_eq!(s.state, ExtState::Failed);
+    assert!(s.widened.iter().any(|w| w.field == "exec"), "{s:?}");
+    // Back to what was accepted: it runs without a question.
+    std::fs::write(&file, &original).unwrap();
+    host.reload().await;
+    host.wait_ready().await;
+    assert_eq!(summary(&host, "moves").state, ExtState::Ready);
+    host.shutdown().await;
+}

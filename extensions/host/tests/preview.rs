@@ -1,73 +1,112 @@
-//! A preview starts one extension alone, reports what it registers (or why
-//! it failed), and leaves nothing running and nothing else loaded.
+//! Consent before code: installing for the manager's summary (the desktop's
+//! install path, `Consent::OnSummary`) runs nothing of the extension, from
+//! a folder or a git URL. What it registers is read from its manifest's
+//! `contributes` and theme files, or said to be unknown until it is
+//! enabled. A fixture whose program writes a marker file when run proves
+//! it: the marker appears only once the user enables it.
 
 #[path = "fixtures/ext_fixtures.rs"]
 mod ext_fixtures;
 
-use ext_fixtures::scripted_ext;
+use std::path::{Path, PathBuf};
 
-use serde_json::json;
-use zot_ext_host::preview::preview;
-use zot_ext_protocol::rpc::{ExtState, Scope};
+use serde_json::{json, Value};
+use zot_ext_host::install::{install_and_describe, Cancel, Consent, Hooks, InstallOptions};
+use zot_ext_host::{Host, HostConfig};
 
-#[tokio::test]
-async fn a_preview_lists_the_commands_and_tools_of_that_extension_only() {
+/// An extension in `dir` whose program writes `marker` as soon as it runs,
+/// with `extra` merged into its manifest.
+fn marking_ext(dir: &Path, marker: &Path, extra: Value) {
+    std::fs::create_dir_all(dir).unwrap();
+    let script = format!(
+        "#!/bin/sh\necho ran > '{}'\nprintf '%s\\n' '{{\"type\":\"hello\",\"name\":\"marks\"}}' '{{\"type\":\"ready\"}}'\nexec cat >/dev/null\n",
+        marker.display()
+    );
+    std::fs::write(dir.join("run.sh"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut manifest = json!({"name": "marks", "version": "1.0.0", "exec": "./run.sh"});
+    manifest
+        .as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+}
+
+/// Installs `source` as the manager does: left disabled for the summary.
+fn install_for_summary(home: &Path, source: &str) -> zot_ext_host::install::InstallOutcome {
+    let options = InstallOptions {
+        force: false,
+        consent: Consent::OnSummary,
+    };
+    let hooks = Hooks {
+        progress: &mut |_| {},
+        approve_more: &mut |_| false,
+    };
+    install_and_describe(home, source, options, &Cancel::new(), hooks).unwrap()
+}
+
+struct Case {
+    tmp: tempfile::TempDir,
+    home: PathBuf,
+    marker: PathBuf,
+}
+
+fn case() -> Case {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    let cwd = tmp.path().join("project");
+    let marker = tmp.path().join("marker");
+    Case { tmp, home, marker }
+}
+
+#[tokio::test]
+async fn installing_from_a_folder_for_the_summary_runs_nothing_until_enabled() {
+    let c = case();
+    let src = c.tmp.path().join("src/marks");
+    marking_ext(&src, &c.marker, json!({}));
+    let done = install_for_summary(&c.home, src.to_str().unwrap());
+    assert!(!c.marker.exists(), "the install ran the extension");
+    assert!(!done.enabled);
+    let summary = done.summary();
+    // Nothing declared: what it registers is unknown until it runs.
+    assert!(!summary.registers_known);
+    assert!(summary.commands.is_empty() && summary.tools.is_empty());
+    // A load with it disabled runs nothing either; Enable runs it.
+    let cwd = c.tmp.path().join("project");
     std::fs::create_dir_all(&cwd).unwrap();
-    // Installed beside it: must not be started or listed.
-    scripted_ext(
-        &home.join("extensions"),
-        "other",
-        json!({"commands": ["other"]}),
-        json!({}),
-    );
-    let dir = scripted_ext(
-        &home.join("extensions"),
-        "fresh",
-        json!({"commands": ["hi"], "tools": ["lookup"]}),
-        json!({}),
-    );
-
-    let got = preview(&home, &cwd, &dir).await.expect("a summary");
-
-    assert_eq!(got.name, "fresh");
-    assert_eq!(got.scope, Scope::Explicit);
-    assert_eq!(got.state, ExtState::Ready);
-    let commands: Vec<&str> = got.commands.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(commands, ["hi"]);
-    let tools: Vec<&str> = got.tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(tools, ["lookup"]);
+    let (host, _rx) = Host::start(HostConfig::new(&c.home, &cwd));
+    host.wait_ready().await;
+    assert!(!c.marker.exists());
+    zot_ext_host::toggle::set_enabled(&done.dir.join("extension.json"), true).unwrap();
+    host.reload().await;
+    host.wait_ready().await;
+    assert!(c.marker.exists(), "enabled, it runs (the fixture works)");
+    host.shutdown().await;
 }
 
-#[tokio::test]
-async fn a_preview_of_a_crashing_extension_reports_the_failure_and_its_log() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    let dir = scripted_ext(
-        tmp.path(),
-        "broken",
-        json!({"exit_before_hello": 4}),
-        json!({}),
+#[test]
+fn installing_from_a_git_url_reads_what_it_registers_from_its_manifest() {
+    let c = case();
+    let src = c.tmp.path().join("repo");
+    marking_ext(
+        &src,
+        &c.marker,
+        json!({"contributes": {
+            "commands": [{"name": "mark", "description": "leave a mark"}],
+            "tools": [{"name": "mark_tool", "description": "d", "schema": {"type": "object"}}]
+        }}),
     );
-
-    let got = preview(&home, tmp.path(), &dir).await.expect("a summary");
-
-    assert_eq!(got.state, ExtState::Failed);
-    let error = got.error.expect("an error");
-    assert!(error.contains("status 4"), "{error}");
-    assert!(got.log_path.ends_with("ext-broken.log"), "{}", got.log_path);
-}
-
-#[tokio::test]
-async fn a_directory_without_an_extension_has_no_preview_entry_that_runs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let empty = tmp.path().join("empty");
-    std::fs::create_dir_all(&empty).unwrap();
-    let got = preview(&tmp.path().join("home"), tmp.path(), &empty).await;
-    assert!(
-        got.as_ref().is_none_or(|s| s.state == ExtState::Failed),
-        "{got:?}"
-    );
+    std::fs::write(
+        src.join("theme.json"),
+        json!({"name": "marked", "appearance": "dark", "colors": {"bg": "#000000"}}).to_string(),
+    )
+    .unwrap();
+    let url = ext_fixtures::git_repo(&src);
+    let summary = install_for_summary(&c.home, &url).summary();
+    assert!(!c.marker.exists(), "the install ran the extension");
+    assert!(summary.registers_known);
+    assert_eq!(summary.commands, ["mark"]);
+    assert_eq!(summary.tools, ["mark_tool"]);
+    assert_eq!(summary.themes, ["marked"]);
+    assert!(!summary.enabled);
 }

@@ -35,6 +35,11 @@ async fn reload_respawns_everything_and_reports_per_extension() {
         json!({"register":[{"type":"register_command","name":"new"}]}),
     );
     scripted(&env.global_dir(), "b", json!({"exit_before_hello": 4}));
+    // New arguments are a change the user accepts first (docs/security.md
+    // "Permissions"); the fixture's plan is its argument.
+    for name in ["a", "b"] {
+        zot_ext_host::consent::accept(env.home.path(), env.project.path(), name).unwrap();
+    }
     env.global("c", json!({}));
     let report = host.reload().await;
     assert_eq!(report.stopped, 3);

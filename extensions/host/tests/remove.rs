@@ -99,16 +99,19 @@ fn removing_an_extension_forgets_its_settings_and_secrets() {
         r#"{"token":{"type":"string","title":"T","sensitive":true},"n":{"type":"number","title":"N"}}"#,
     )
     .unwrap();
+    let owner = |name: &str| zot_ext_host::settings_store::Owner::of(name, &base.join(name));
     let set = |name: &str, token: &str| {
         let values = serde_json::from_value(serde_json::json!({"token": token, "n": 2})).unwrap();
-        zot_ext_host::settings_store::apply(tmp.path(), name, &schema, &values).unwrap();
+        zot_ext_host::settings_store::apply(tmp.path(), &owner(name), &schema, &values).unwrap();
     };
     set("keyed", "canary-removed-secret-1");
     set("other", "canary-kept-secret-22");
+    let keyed = zot_ext_host::settings_store::config_path(tmp.path(), owner("keyed").key());
+    assert!(keyed.exists());
     remove(tmp.path(), tmp.path(), "keyed").unwrap();
-    assert!(!tmp.path().join("config/keyed.json").exists());
+    assert!(!keyed.exists());
     let secrets = std::fs::read_to_string(tmp.path().join("secrets.json")).unwrap();
     assert!(!secrets.contains("canary-removed-secret-1"), "{secrets}");
     assert!(secrets.contains("canary-kept-secret-22"));
-    assert!(tmp.path().join("config/other.json").exists());
+    assert!(zot_ext_host::settings_store::config_path(tmp.path(), owner("other").key()).exists());
 }

@@ -31,6 +31,13 @@ fn schema() -> Value {
     })
 }
 
+/// Where the settings of the extension `name` in `dir` are kept: keyed by
+/// its folder (`settings_owner.rs`).
+fn settings_file(env: &Env, name: &str, dir: &Path) -> PathBuf {
+    let owner = zot_ext_host::settings_store::Owner::of(name, dir);
+    zot_ext_host::settings_store::config_path(env.home.path(), owner.key())
+}
+
 fn settings_ext(env: &Env, name: &str, config: Value) -> PathBuf {
     let dir = env.global_dir().join(name);
     std::fs::create_dir_all(&dir).unwrap();
@@ -118,7 +125,7 @@ async fn a_change_reaches_the_running_extension_as_config_changed() {
         json!({"units":"imperial"})
     );
     // Stored for the next start, 0600.
-    let file = env.home.path().join("config/live.json");
+    let file = settings_file(&env, "live", &dir);
     assert_eq!(read_json(&file)["values"], json!({"units":"imperial"}));
     #[cfg(unix)]
     {
@@ -139,9 +146,9 @@ async fn a_change_reaches_the_running_extension_as_config_changed() {
 async fn bad_values_are_refused_naming_the_key_and_nothing_is_stored() {
     no_keychain();
     let env = Env::new();
-    settings_ext(&env, "strict", schema());
+    let dir = settings_ext(&env, "strict", schema());
     let (host, _rx) = start(env.config()).await;
-    let file = env.home.path().join("config/strict.json");
+    let file = settings_file(&env, "strict", &dir);
     for (values, key, rule) in [
         (json!({"days":"3"}), "days", "must be a number"),
         (json!({"days":9}), "days", "at most 7"),
@@ -188,7 +195,9 @@ async fn a_corrupt_settings_file_is_moved_aside_and_the_defaults_used() {
     let dir = settings_ext(&env, "mended", json!({"units": schema()["units"]}));
     let cfg_dir = env.home.path().join("config");
     std::fs::create_dir_all(&cfg_dir).unwrap();
-    std::fs::write(cfg_dir.join("mended.json"), "{not json").unwrap();
+    let file = settings_file(&env, "mended", &dir);
+    let stem = file.file_name().unwrap().to_str().unwrap().to_owned();
+    std::fs::write(&file, "{not json").unwrap();
     let (host, _rx) = start(env.config()).await;
     assert_eq!(
         read_json(&dir.join("hello_config.json")),
@@ -199,10 +208,12 @@ async fn a_corrupt_settings_file_is_moved_aside_and_the_defaults_used() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     assert!(
-        aside.iter().any(|n| n.starts_with("mended.json.corrupt-")),
+        aside
+            .iter()
+            .any(|n| n.starts_with(&format!("{stem}.corrupt-"))),
         "{aside:?}"
     );
-    assert!(!cfg_dir.join("mended.json").exists());
+    assert!(!file.exists());
     let r = host
         .report()
         .extensions
@@ -224,7 +235,7 @@ async fn a_corrupt_settings_file_is_moved_aside_and_the_defaults_used() {
 async fn config_get_masks_secrets_and_the_fallback_file_is_private() {
     no_keychain();
     let env = Env::new();
-    settings_ext(&env, "masked", schema());
+    let dir = settings_ext(&env, "masked", schema());
     let (host, _rx) = start(env.config()).await;
     let secret = "canary-SECRET-value-7f3a";
     host.config_set("masked", vals(json!({"token": secret, "days": 5})))
@@ -255,11 +266,108 @@ async fn config_get_masks_secrets_and_the_fallback_file_is_private() {
         assert_eq!(mode & 0o777, 0o600);
     }
     // The plain file holds the secret's name, never its value.
-    let plain = std::fs::read_to_string(env.home.path().join("config/masked.json")).unwrap();
+    let plain = std::fs::read_to_string(settings_file(&env, "masked", &dir)).unwrap();
     assert!(!plain.contains(secret), "{plain}");
     // Nor do the report, the log or the doctor's view.
     let report = format!("{:?}", host.report());
     assert!(!report.contains(secret));
     assert!(!env.log("masked").contains(secret));
     host.shutdown().await;
+}
+
+/// A settings extension named `name` in `root/dir_name` (not necessarily
+/// where discovery puts installed ones).
+fn settings_ext_in(root: &Path, name: &str, config: Value) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let manifest = json!({
+        "name": name, "exec": python(), "args": [fixture("settings_ext.py")], "config": config,
+    });
+    std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn a_same_name_copy_elsewhere_gets_none_of_the_installed_ones_settings() {
+    no_keychain();
+    let env = Env::new();
+    let secret = "canary-installed-secret-7731";
+    let token = json!({"token": {"type":"string","title":"T","sensitive":true},
+        "units": schema()["units"]});
+    let installed = settings_ext(&env, "vault", token.clone());
+    let (host, _rx) = start(env.config()).await;
+    host.config_set("vault", vals(json!({"token": secret, "units": "imperial"})))
+        .await
+        .unwrap();
+    host.shutdown().await;
+    // A project's copy and an --ext copy of the same name each start with
+    // their own (here: the defaults), never the installed one's secret.
+    for copy in [
+        settings_ext_in(&env.project_dir(), "vault", token.clone()),
+        settings_ext_in(env.loose.path(), "vault", token.clone()),
+    ] {
+        let mut cfg = env.config();
+        if copy.starts_with(env.loose.path()) {
+            cfg.explicit = vec![copy.clone()];
+        }
+        let (host, _rx) = start(cfg).await;
+        let got = read_json(&copy.join("hello_config.json"));
+        assert_eq!(got, json!({"units": "metric"}), "{}", copy.display());
+        let shown = host.config_get("vault").await.unwrap();
+        assert!(!shown.values.contains_key("token"), "{shown:?}");
+        host.shutdown().await;
+        std::fs::remove_dir_all(&copy).unwrap();
+    }
+    // The installed one still has them.
+    let (host, _rx) = start(env.config()).await;
+    std::fs::remove_file(installed.join("hello_config.json")).unwrap();
+    host.restart("vault").await.unwrap();
+    assert_eq!(
+        read_json(&installed.join("hello_config.json"))["token"],
+        secret
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn settings_kept_by_name_move_to_the_installed_copy_only() {
+    no_keychain();
+    let env = Env::new();
+    // As an older zot left them: config/<name>.json and ext/<name>/<key>.
+    let cfg_dir = env.home.path().join("config");
+    std::fs::create_dir_all(&cfg_dir).unwrap();
+    std::fs::write(
+        cfg_dir.join("legacy.json"),
+        json!({"values": {"units": "imperial"}, "secrets": ["token"]}).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        env.home.path().join("secrets.json"),
+        json!({"ext/legacy/token": "canary-legacy-secret-4410"}).to_string(),
+    )
+    .unwrap();
+    let token = json!({"token": {"type":"string","title":"T","sensitive":true},
+        "units": schema()["units"]});
+    // A project's copy loads first: it must not take them.
+    let project = settings_ext_in(&env.project_dir(), "legacy", token.clone());
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(
+        read_json(&project.join("hello_config.json")),
+        json!({"units": "metric"})
+    );
+    host.shutdown().await;
+    std::fs::remove_dir_all(&project).unwrap();
+    assert!(cfg_dir.join("legacy.json").exists());
+    // The installed copy takes them over, under its own key.
+    let installed = settings_ext(&env, "legacy", token);
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(
+        read_json(&installed.join("hello_config.json")),
+        json!({"units": "imperial", "token": "canary-legacy-secret-4410"})
+    );
+    host.shutdown().await;
+    assert!(!cfg_dir.join("legacy.json").exists());
+    assert!(settings_file(&env, "legacy", &installed).exists());
+    let secrets = std::fs::read_to_string(env.home.path().join("secrets.json")).unwrap();
+    assert!(!secrets.contains("ext/legacy/token"), "{secrets}");
 }

@@ -11,7 +11,7 @@ use std::process::Command;
 
 use serde_json::json;
 use zot_ext_host::secret_store::{Backend, SecretStore};
-use zot_ext_host::settings_store;
+use zot_ext_host::settings_store::{self, Owner};
 use zot_ext_protocol::{SettingValues, SettingsSchema};
 
 /// Set in the re-executed child: which environment it runs in.
@@ -103,9 +103,10 @@ fn a_secret_setting_lives_in_the_secret_service_and_in_no_file() {
     );
     assert_eq!(store.fallback_note(), None);
     let secret = "canary-keychain-secret-91b2";
+    let vault = Owner::of("vault", &home.path().join("extensions/vault"));
     let r = settings_store::apply(
         home.path(),
-        "vault",
+        &vault,
         &schema(),
         &vals(json!({"token": secret, "units": "imperial"})),
     )
@@ -116,7 +117,7 @@ fn a_secret_setting_lives_in_the_secret_service_and_in_no_file() {
     // Really in the Secret Service, as another client sees it.
     let service = format!("zot {}", home.path().display());
     assert_eq!(
-        secret_tool_lookup(&service, "ext/vault/token").as_deref(),
+        secret_tool_lookup(&service, &format!("ext/{}/token", vault.key())).as_deref(),
         Some(secret)
     );
     assert_eq!(
@@ -125,20 +126,23 @@ fn a_secret_setting_lives_in_the_secret_service_and_in_no_file() {
         "a plaintext copy was written"
     );
     // Read back on the next start.
-    let again = settings_store::resolve(home.path(), "vault", &schema()).unwrap();
+    let again = settings_store::resolve(home.path(), &vault, &schema()).unwrap();
     assert_eq!(again.values["token"], secret);
     assert_eq!(again.values["units"], "imperial");
     assert_eq!(settings_store::stored_secrets(home.path()), [secret]);
     // Cleared: gone from the keychain, and missing again.
     let cleared = settings_store::apply(
         home.path(),
-        "vault",
+        &vault,
         &schema(),
         &vals(json!({"token": null})),
     )
     .unwrap();
     assert_eq!(cleared.missing, ["token"]);
-    assert_eq!(secret_tool_lookup(&service, "ext/vault/token"), None);
+    assert_eq!(
+        secret_tool_lookup(&service, &format!("ext/{}/token", vault.key())),
+        None
+    );
 }
 
 #[test]
@@ -173,7 +177,7 @@ fn without_a_session_bus_secrets_fall_back_to_a_private_file_and_say_so() {
     let secret = "canary-file-secret-5e6f";
     let r = settings_store::apply(
         home.path(),
-        "vault",
+        &Owner::of("vault", &home.path().join("extensions/vault")),
         &schema(),
         &vals(json!({"token": secret})),
     )

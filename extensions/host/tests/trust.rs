@@ -293,6 +293,10 @@ async fn a_symlink_cannot_borrow_another_folders_trust() {
         scripted(&p.join(".zot/extensions"), name, json!({}));
     }
     trust::remember(env.home.path(), &trusted).unwrap();
+    // Its extension accepted with the trust, as `zot ext trust` does.
+    let good = trusted.join(".zot/extensions/good");
+    let m = zot_ext_host::manifest::load(&good.join("extension.json")).unwrap();
+    zot_ext_host::consent::record(env.home.path(), &good, "good", &m).unwrap();
     // A link whose *name* is in trust.json but which now points elsewhere.
     let link = root.path().join("link");
     std::os::unix::fs::symlink(&other, &link).unwrap();
@@ -342,4 +346,110 @@ async fn a_symlink_cannot_borrow_another_folders_trust() {
     std::os::unix::fs::symlink(&other, &link2).unwrap();
     let key = trust::remember(env.home.path(), &link2).unwrap();
     assert_eq!(key, std::fs::canonicalize(&other).unwrap());
+}
+
+#[tokio::test]
+async fn a_new_extension_in_a_trusted_project_waits_for_the_user_and_replaces_nothing() {
+    let env = Env::new();
+    let marker = format!("planted-{}", std::process::id());
+    env.project_ext("known", plan("known", "k"));
+    env.global("guard", plan("guard", "g"));
+    // Trusted and remembered; what is there now is accepted with it.
+    let (host, _rx) = start(env.untrusted_config()).await;
+    assert_eq!(host.trust_project(true).await.unwrap(), vec!["known"]);
+    // Later something writes a new extension into .zot/extensions, named
+    // like the user's own guard (a pull, or the model's `write`).
+    let planted = env.project_ext("guard", plan("pwn", &marker));
+    host.reload().await;
+    host.wait_settled().await;
+    assert_eq!(
+        states(&host),
+        vec![
+            ("guard".into(), Scope::Project, ExtState::Untrusted),
+            ("known".into(), Scope::Project, ExtState::Ready),
+            ("guard".into(), Scope::Global, ExtState::Ready),
+        ]
+    );
+    assert!(!planted.join("pid").exists(), "the planted extension ran");
+    assert!(processes_with(&marker).is_empty());
+    // The user's guard still runs: nothing waiting replaces it.
+    assert_eq!(commands(&host), vec!["known", "guard"]);
+    let s = &host.list()[0];
+    assert!(
+        s.error
+            .as_deref()
+            .unwrap()
+            .contains("has not run this extension"),
+        "{s:?}"
+    );
+    // The banner lists it, marked new, with the global it would replace.
+    let Some(UiEvent::ProjectUntrusted { details, .. }) = host.project_untrusted() else {
+        panic!("no project_untrusted event")
+    };
+    assert_eq!(details.len(), 1);
+    assert!(
+        details[0].new && details[0].shadows_global.is_some(),
+        "{details:?}"
+    );
+    assert!(host.trust_status().trusted);
+    // A fresh start of the trusted project does not run it either.
+    host.shutdown().await;
+    let (host, _rx) = start(env.untrusted_config()).await;
+    assert_eq!(states(&host)[0].2, ExtState::Untrusted);
+    // "Run" on the banner accepts it; then it runs and replaces the global.
+    assert_eq!(host.trust_project(true).await.unwrap(), vec!["guard"]);
+    assert!(planted.join("pid").exists());
+    assert_eq!(commands(&host), vec!["pwn", "known"]);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn trusting_for_one_run_accepts_what_is_there_at_start_and_nothing_later() {
+    let env = Env::new();
+    let first = env.project_ext("first", plan("first", "f"));
+    // `--trust-project`.
+    let (host, _rx) = start(env.config()).await;
+    assert_eq!(summary(&host, "first").state, ExtState::Ready);
+    assert!(first.join("pid").exists());
+    let later = env.project_ext("later", plan("later", "l"));
+    host.reload().await;
+    host.wait_settled().await;
+    assert_eq!(summary(&host, "later").state, ExtState::Untrusted);
+    assert!(!later.join("pid").exists(), "what appeared later ran");
+    assert_eq!(summary(&host, "first").state, ExtState::Ready);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_untrusted_projects_theme_cannot_take_a_global_themes_name() {
+    let env = Env::new();
+    let theme = |dir: &Path, colour: &str| {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("theme.json"),
+            json!({"name": "midnight", "appearance": "dark", "colors": {"background": colour}})
+                .to_string(),
+        )
+        .unwrap();
+    };
+    theme(&env.global_dir().join("mine"), "#000000");
+    theme(&env.project_dir().join("theirs"), "#ff0000");
+    let (host, _rx) = start(env.untrusted_config()).await;
+    let themes = host.themes();
+    let midnight: Vec<_> = themes
+        .iter()
+        .filter(|t| t.theme.name == "midnight")
+        .collect();
+    assert_eq!(midnight.len(), 1);
+    assert_eq!(midnight[0].extension, "mine");
+    assert_eq!(midnight[0].theme.colors["background"], "#000000");
+    let theirs = summary(&host, "theirs");
+    assert!(
+        theirs
+            .shadowed
+            .iter()
+            .any(|s| s.name == "midnight" && s.by == "mine"),
+        "{theirs:?}"
+    );
+    host.shutdown().await;
 }

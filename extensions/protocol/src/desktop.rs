@@ -31,15 +31,17 @@ pub struct InstallSummary {
     /// Its manifest description.
     #[ts(optional = nullable)]
     pub description: Option<String>,
-    /// Commands it registered when zot started it once, alone, after copying.
+    /// Commands it will register, as its manifest's `contributes` declares
+    /// them (zot runs nothing of it before the user enables it).
     pub commands: Vec<String>,
-    /// Tools it registered then.
+    /// Tools it will register, from `contributes` too.
     pub tools: Vec<String>,
     /// Themes it ships.
     pub themes: Vec<String>,
-    /// Why its trial start failed, with the log path; `None` when it worked.
-    #[ts(optional = nullable)]
-    pub problem: Option<String>,
+    /// Whether `commands` and `tools` are known: `false` when its manifest
+    /// declares no `contributes`, so what it registers is known only once
+    /// it is enabled.
+    pub registers_known: bool,
     /// Required settings that have no value yet: the summary asks for them
     /// before the first start.
     pub settings_required: Vec<String>,

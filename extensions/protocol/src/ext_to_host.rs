@@ -55,6 +55,15 @@ pub struct Hello {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub capabilities: Vec<String>,
+    /// Over a WebSocket only: the endpoint's proof that it holds the
+    /// extension's token, lowercase hex of HMAC-SHA256(token,
+    /// `"zot-ws-auth-v1\n"` + the `Zot-Challenge` header of the upgrade
+    /// request). zot checks it before `hello_ack`, which carries the
+    /// extension's settings (docs/mcp.md "Native extensions over a
+    /// WebSocket").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub auth: Option<String>,
 }
 
 /// `register_command`.

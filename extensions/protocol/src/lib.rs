@@ -31,6 +31,7 @@
 pub mod approvals;
 pub mod builtins;
 pub mod catalog;
+pub mod consent;
 pub mod content;
 pub mod desktop;
 pub mod ext_to_host;
@@ -46,6 +47,7 @@ pub mod theme;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
+pub use consent::Widening;
 pub use content::ContentBlock;
 pub use ext_to_host::*;
 pub use host_to_ext::*;

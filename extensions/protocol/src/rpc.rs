@@ -452,6 +452,12 @@ pub struct UntrustedExtension {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub shadows_global: Option<String>,
+    /// The project is trusted, but zot has never run this extension: it
+    /// appeared in `.zot/extensions` since (a pull, or a file the model
+    /// wrote), so it waits for the user like an untrusted one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub new: bool,
 }
 
 /// The answer to `trust_status`.
@@ -638,6 +644,14 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub unaccepted_words: Vec<String>,
+    /// Everything its manifest now asks for beyond what the user accepted
+    /// (new permissions, a removed or wider sandbox, a changed program,
+    /// arguments, environment, kind or URL), each in words: it is `failed`
+    /// until they are accepted (`zot ext accept NAME`, or the manager's
+    /// review card).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<crate::Widening>>", optional)]
+    pub widened: Vec<crate::Widening>,
     /// `extension` or `mcp` (the manifest's `kind`).
     #[serde(default)]
     pub kind: crate::manifest::ExtKind,

@@ -56,6 +56,7 @@ pub(crate) fn run_with(
         name: name.clone(),
         version: Some(ext.version.clone()).filter(|v| !v.is_empty()),
         capabilities: ext.inferred_capabilities(),
+        auth: None,
     }))?;
 
     let Some(host) = await_hello_ack(&name, &mut input, &out)? else {

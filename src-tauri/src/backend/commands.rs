@@ -20,7 +20,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
     match cmd {
         RpcCommand::Hello { token } => {
             if let Some(want) = super::options::rpc_token() {
-                if token.as_deref() != Some(want.as_str()) {
+                if !token_matches(token.as_deref().unwrap_or_default(), &want) {
                     return Err("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) as \"token\"".into());
                 }
             }
@@ -392,4 +392,38 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
         Some(CommandAction::Noop) | Some(CommandAction::Unknown) | None => {}
     }
     Ok(CommandResult::Extension(data))
+}
+
+/// Whether an RPC client's `hello.token` is the token, compared in
+/// constant time: how long a refusal takes says nothing about how many
+/// leading bytes were right (only whether the length was).
+fn token_matches(given: &str, want: &str) -> bool {
+    let (given, want) = (given.as_bytes(), want.as_bytes());
+    if given.len() != want.len() {
+        return false;
+    }
+    let diff = given
+        .iter()
+        .zip(want)
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+    std::hint::black_box(diff) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::token_matches;
+
+    #[test]
+    fn only_the_whole_token_matches() {
+        assert!(token_matches("s3cret-token", "s3cret-token"));
+        for wrong in [
+            "",
+            "s3cret-toke",
+            "s3cret-tokeN",
+            "s3cret-token!",
+            "x3cret-token",
+        ] {
+            assert!(!token_matches(wrong, "s3cret-token"), "{wrong}");
+        }
+    }
 }

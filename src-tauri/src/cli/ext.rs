@@ -65,13 +65,24 @@ pub enum ExtCommand {
         #[arg(long, short = 'y')]
         yes: bool,
     },
-    /// Accept the permissions an installed extension asks for now (after an
-    /// update asked for more, it does not start until you do); remembered
-    /// in $ZOT_HOME/permissions.json.
+    /// Accept what an extension declares now (after an update or an edit
+    /// of its manifest reached further, or a project's new extension, it
+    /// does not start until you do); says what changed, and remembers it in
+    /// $ZOT_HOME/permissions.json.
     Accept {
         /// The extension's name.
         #[arg(allow_hyphen_values = true)]
         name: String,
+    },
+    /// Show the token a WebSocket extension's endpoint must prove it holds
+    /// (made the first time; kept in the OS keychain).
+    Token {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+        /// Replace it with a new one (the endpoint must be configured again).
+        #[arg(long)]
+        new: bool,
     },
     /// Scaffold a working extension (manifest, a command, a tool, a test, a
     /// README; a panel with --panel) in ./NAME.
@@ -241,6 +252,7 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::Catalog { json } => catalog::run(global, json),
         ExtCommand::Install { source, force, yes } => manage::install(global, &source, force, yes),
         ExtCommand::Accept { name } => manage::accept(global, &name),
+        ExtCommand::Token { name, new } => manage::token(global, &name, new),
         ExtCommand::New {
             name,
             lang,

@@ -8,7 +8,6 @@ use tauri::ipc::Channel;
 use tauri::{AppHandle, State};
 use tauri_plugin_dialog::DialogExt;
 use zot_ext_host::install::{self, Cancel, Consent, InstallOptions, Progress};
-use zot_ext_host::preview::preview;
 use zot_ext_host::{catalog, ext_ops, logs, remove, toggle};
 use zot_ext_protocol::CatalogEntry;
 
@@ -19,8 +18,8 @@ pub use zot_ext_protocol::desktop::{DevelopSummary, InstallProgress, InstallSumm
 
 /// Installs by the host's one install policy (`install_and_describe`,
 /// as `zot ext install`), leaving the extension disabled: the user decides
-/// on the summary, which lists its permissions in words. It is then started
-/// once alone to learn what it registers.
+/// on the summary, which lists its permissions in words and what it
+/// registers as its manifest declares it. Nothing of it runs before Enable.
 #[tauri::command]
 pub async fn ext_install(
     state: State<'_, Desktop>,
@@ -28,7 +27,6 @@ pub async fn ext_install(
     progress: Channel<InstallProgress>,
 ) -> IpcResult<InstallSummary> {
     let zot_home = state.ctx.zot_home.clone();
-    let cwd = state.cwd();
     let arg = source.clone();
     let send = progress.clone();
     let done = tauri::async_runtime::spawn_blocking(move || {
@@ -48,20 +46,10 @@ pub async fn ext_install(
             force: false,
             consent: Consent::OnSummary,
         };
-        let home = zot_home.clone();
-        let mut trial = |dir: &std::path::Path| {
-            let _ = send.send(InstallProgress {
-                source: arg.clone(),
-                message: format!("starting {} once to see what it registers", dir.display()),
-            });
-            // A blocking-pool thread may wait on the runtime.
-            tauri::async_runtime::block_on(preview(&home, &cwd, dir))
-        };
         let hooks = install::Hooks {
             progress: &mut report,
             // Not an update (no force): nothing more to approve.
             approve_more: &mut |_| false,
-            trial: Some(&mut trial),
         };
         install::install_and_describe(&zot_home, &arg, options, &Cancel::new(), hooks)
             .map_err(|e| IpcError::new("install", e))

@@ -93,7 +93,7 @@ async fn weather_takes_its_units_and_source_from_its_settings() {
     let set = |v: serde_json::Value| {
         zot_ext_host::settings_store::apply(
             home.path(),
-            "weather",
+            &zot_ext_host::settings_store::Owner::of("weather", &dir),
             &schema,
             &serde_json::from_value(v).unwrap(),
         )

@@ -6,11 +6,11 @@
 //! 3. an update that asks for more permissions than the user accepted for
 //!    the installed copy is put to the user (`approve_more`); refused, the
 //!    installed copy stays as it was;
-//! 4. the copy replaces the old one, and its permissions are recorded as
+//! 4. the copy replaces the old one, and what it declares is recorded as
 //!    accepted (`$ZOT_HOME/permissions.json`);
-//! 5. a trial start, when the front end asks for one (the manager does:
-//!    `preview` learns what it registers), runs it once alone;
-//! 6. the summary says what it may do in plain words, and what it still
+//! 5. the summary says what it may do in plain words, what it registers
+//!    (from its manifest's `contributes` and theme files: nothing of it
+//!    runs before the user enables it, `preview.rs`), and what it still
 //!    needs (a build) as notes.
 //!
 //! The one thing the front ends choose is when the user says yes to a
@@ -22,12 +22,12 @@
 use std::path::{Path, PathBuf};
 
 use zot_ext_protocol::desktop::InstallSummary;
-use zot_ext_protocol::rpc::ExtensionSummary;
-use zot_ext_protocol::{Manifest, Permission, PermissionGrant};
+use zot_ext_protocol::{Manifest, Permission, PermissionGrant, Widening};
 
 use super::{install_reviewed, read_manifest, Cancel, Progress, Source};
 use crate::ext_ops::{OpsError, OpsResult, MANIFEST_FILE};
-use crate::permission_words::{manifest_words, permission_words};
+use crate::permission_words::manifest_words;
+use crate::preview::{registers, Registers};
 use crate::{catalog, consent, install_notes, toggle};
 
 /// When the user says yes to a fresh install.
@@ -55,7 +55,10 @@ pub struct MoreAsked {
     pub name: String,
     /// The new permissions.
     pub more: Vec<Permission>,
-    /// Them in plain words, one line each.
+    /// Everything it reaches beyond what was accepted (permissions,
+    /// sandbox, program, arguments, environment, kind, URL).
+    pub widened: Vec<Widening>,
+    /// `widened` in plain words, one line each.
     pub words: Vec<String>,
 }
 
@@ -84,34 +87,30 @@ pub struct InstallOutcome {
     pub added: Vec<Permission>,
     /// What it still needs before it can start.
     pub notes: Vec<String>,
-    /// What its trial start found, when there was one.
-    pub trial: Option<ExtensionSummary>,
+    /// What it registers, read without running it (`preview.rs`).
+    pub registers: Registers,
     /// Required settings with no value yet (a default counts): the summary
     /// asks for them before the first start.
     pub settings_required: Vec<String>,
 }
 
 impl InstallOutcome {
-    /// The manager's summary, with what a trial start (`preview`) found.
+    /// The manager's summary.
     pub fn summary(&self) -> InstallSummary {
-        let trial = self.trial.as_ref();
+        let declared = self.registers.declared.as_ref();
         InstallSummary {
             name: self.name.clone(),
             version: self.version.clone(),
             dir: self.dir.display().to_string(),
             description: self.description.clone(),
-            commands: trial
-                .map(|s| s.commands.iter().map(|c| c.name.clone()).collect())
+            commands: declared
+                .map(|c| c.commands.iter().map(|c| c.name.clone()).collect())
                 .unwrap_or_default(),
-            tools: trial
-                .map(|s| s.tools.iter().map(|t| t.name.clone()).collect())
+            tools: declared
+                .map(|c| c.tools.iter().map(|t| t.name.clone()).collect())
                 .unwrap_or_default(),
-            themes: trial.map(|s| s.themes.clone()).unwrap_or_default(),
-            problem: trial.and_then(|s| {
-                s.error
-                    .as_ref()
-                    .map(|e| format!("{e} (log: {})", s.log_path))
-            }),
+            themes: self.registers.themes.clone(),
+            registers_known: declared.is_some(),
             settings_required: self.settings_required.clone(),
             permissions: self.grant.clone(),
             permission_words: self.words.clone(),
@@ -122,36 +121,31 @@ impl InstallOutcome {
     }
 }
 
-/// Reads a source argument: a folder, a git URL, or else a name from
-/// zot's catalog.
+/// Reads a source argument: a bare name is a name from zot's catalog
+/// (even when a folder of that name is in the cwd: that one is `./name`);
+/// a path is a folder; anything else must be a git URL.
 pub fn resolve_source(zot_home: &Path, arg: &str) -> OpsResult<Source> {
     match Source::parse(arg) {
         Ok(s) => Ok(s),
-        Err(OpsError::UnknownSource(name)) => Ok(Source::Dir(catalog::source_of(zot_home, &name)?)),
+        Err(OpsError::UnknownSource(name)) if super::is_bare_name(&name) => {
+            Ok(Source::Dir(catalog::source_of(zot_home, &name)?))
+        }
         Err(e) => Err(e),
     }
 }
-
-/// Starts an installed extension (its directory) once alone and returns
-/// what it registered.
-pub type TrialStart<'a> = &'a mut dyn FnMut(&Path) -> Option<ExtensionSummary>;
 
 /// What a front end plugs into the policy.
 pub struct Hooks<'a> {
     /// Progress lines of the copy or clone.
     pub progress: &'a mut dyn FnMut(Progress),
-    /// Asked only for an update that asks for more than the user accepted;
-    /// `false` refuses it with [`OpsError::PermissionsNotAccepted`] and
-    /// changes nothing.
+    /// Asked only for an update that reaches further than the user
+    /// accepted; `false` refuses it with [`OpsError::PermissionsNotAccepted`]
+    /// and changes nothing.
     pub approve_more: &'a mut dyn FnMut(&MoreAsked) -> bool,
-    /// Starts the installed extension (its directory) once alone and says
-    /// what it registered (the manager's `preview`); it runs before a
-    /// [`Consent::OnSummary`] install is disabled. `None` skips it.
-    pub trial: Option<TrialStart<'a>>,
 }
 
 /// Installs `arg` by the one policy (see the module's comment). Blocking
-/// (the trial hook may block on an async start).
+/// (copies and clones run on this thread); runs nothing of the extension.
 pub fn install_and_describe(
     zot_home: &Path,
     arg: &str,
@@ -162,7 +156,6 @@ pub fn install_and_describe(
     let Hooks {
         progress,
         approve_more,
-        trial,
     } = hooks;
     let source = resolve_source(zot_home, arg)?;
     let mut added = Vec::new();
@@ -173,17 +166,19 @@ pub fn install_and_describe(
         cancel,
         progress,
         &mut |manifest, dest| {
-            added = asks_more(zot_home, manifest, dest);
-            if added.is_empty() {
+            let Some(had) = accepted_for(zot_home, manifest, dest) else {
+                return Ok(());
+            };
+            let widened = had.widenings(manifest);
+            if widened.is_empty() {
                 return Ok(());
             }
+            added = manifest.grant().beyond(&had.permissions);
             let asked = MoreAsked {
                 name: manifest.name.clone(),
-                words: added
-                    .iter()
-                    .map(|p| permission_words(*p).to_owned())
-                    .collect(),
+                words: widened.iter().map(|w| w.words.clone()).collect(),
                 more: added.clone(),
+                widened,
             };
             if approve_more(&asked) {
                 Ok(())
@@ -197,8 +192,7 @@ pub fn install_and_describe(
     )?;
     let manifest = read_manifest(&installed.dir)?;
     let grant = manifest.grant();
-    consent::record(zot_home, &installed.dir, &manifest.name, &grant)?;
-    let trial = trial.and_then(|start| start(&installed.dir));
+    consent::record(zot_home, &installed.dir, &manifest.name, &manifest)?;
     let enabled = match options.consent {
         Consent::AtCommand => manifest.enabled,
         Consent::OnSummary => {
@@ -206,10 +200,14 @@ pub fn install_and_describe(
             false
         }
     };
-    let settings_required =
-        crate::settings_store::resolve(zot_home, &installed.name, &manifest.config)
-            .map(|r| r.missing)
-            .unwrap_or_default();
+    let settings_required = crate::settings_store::resolve(
+        zot_home,
+        &crate::settings_store::Owner::of(&installed.name, &installed.dir),
+        &manifest.config,
+    )
+    .map(|r| r.missing)
+    .unwrap_or_default();
+    let registers = registers(&installed.dir, &manifest);
     Ok(InstallOutcome {
         settings_required,
         words: manifest_words(&manifest),
@@ -222,22 +220,18 @@ pub fn install_and_describe(
         enabled,
         grant,
         added,
-        trial,
+        registers,
     })
 }
 
-/// What `manifest` asks for beyond what was accepted for the copy at
-/// `dest`: the recorded consent, or, for a copy installed before consent
-/// was recorded, what its own manifest granted. Nothing for a fresh
-/// install (the user is installing it now).
-fn asks_more(zot_home: &Path, manifest: &Manifest, dest: &Path) -> Vec<Permission> {
-    let accepted = consent::accepted(zot_home, dest).or_else(|| {
+/// What was accepted for the copy at `dest` that `manifest` replaces: the
+/// recorded consent, or, for a copy installed before consent was recorded,
+/// what its own manifest declared. `None` for a fresh install (the user is
+/// installing it now).
+fn accepted_for(zot_home: &Path, manifest: &Manifest, dest: &Path) -> Option<consent::Accepted> {
+    consent::accepted(zot_home, dest).or_else(|| {
         crate::manifest::load(&dest.join(MANIFEST_FILE))
             .ok()
-            .map(|m| m.grant())
-    });
-    match accepted {
-        Some(had) => manifest.grant().beyond(&had),
-        None => Vec::new(),
-    }
+            .map(|old| consent::Accepted::of(&manifest.name, &old))
+    })
 }

@@ -15,4 +15,13 @@ version?: string,
 /**
  * Informational: `commands`, `tools`, `panels`, ….
  */
-capabilities?: Array<string>, };
+capabilities?: Array<string>, 
+/**
+ * Over a WebSocket only: the endpoint's proof that it holds the
+ * extension's token, lowercase hex of HMAC-SHA256(token,
+ * `"zot-ws-auth-v1\n"` + the `Zot-Challenge` header of the upgrade
+ * request). zot checks it before `hello_ack`, which carries the
+ * extension's settings (docs/mcp.md "Native extensions over a
+ * WebSocket").
+ */
+auth?: string, };

@@ -24,11 +24,13 @@ pub(super) fn run(
     let located = locate(&global.zot_home, &global.cwd, name)?;
     let m = manifest::load(&located.manifest_path())?;
     let schema = m.config;
+    // Its own settings: keyed by its folder, not shared with a same-name copy.
+    let owner = settings_store::Owner::of(name, &located.dir);
     if schema.is_empty() {
         bail!("extension `{name}` declares no settings (no `config` in its extension.json)");
     }
     let Some(key) = key else {
-        let r = settings_store::resolve(&global.zot_home, name, &schema)?;
+        let r = settings_store::resolve(&global.zot_home, &owner, &schema)?;
         for w in &r.warnings {
             eprintln!("note: {w}");
         }
@@ -57,7 +59,7 @@ pub(super) fn run(
         Some(v) => v.to_owned(),
         None if spec.sensitive => read_secret(key, spec)?,
         None => {
-            let r = settings_store::resolve(&global.zot_home, name, &schema)?;
+            let r = settings_store::resolve(&global.zot_home, &owner, &schema)?;
             println!("{}", line(key, spec, r.values.get(key)));
             return Ok(0);
         }
@@ -66,7 +68,7 @@ pub(super) fn run(
         parse_word(key, spec, &word).map_err(|e| anyhow::anyhow!("{e}; nothing was stored"))?;
     let mut changes = SettingValues::new();
     changes.insert(key.to_owned(), parsed);
-    let r = settings_store::apply(&global.zot_home, name, &schema, &changes)
+    let r = settings_store::apply(&global.zot_home, &owner, &schema, &changes)
         .with_context(|| format!("cannot set `{key}` of `{name}`"))?;
     for w in &r.warnings {
         eprintln!("note: {w}");

@@ -171,6 +171,20 @@ fn extension(o: &mut String, e: &DoctorExtension) {
             s.name
         );
     }
+    let other: Vec<&str> = s
+        .widened
+        .iter()
+        .filter(|w| w.field != "permissions")
+        .map(|w| w.words.as_str())
+        .collect();
+    if !other.is_empty() {
+        let _ = writeln!(
+            o,
+            "    changed since you accepted it: {} (accept with `zot ext accept {}`)",
+            other.join("; "),
+            s.name
+        );
+    }
     for w in &e.warnings {
         let _ = writeln!(o, "    warning: {w}");
     }

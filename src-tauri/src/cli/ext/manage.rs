@@ -29,7 +29,6 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
     let hooks = Hooks {
         progress: &mut |p| printer.show(&p),
         approve_more: &mut approve,
-        trial: None,
     };
     let result = install_and_describe(&global.zot_home, source, options, &cancel, hooks);
     printer.finish();
@@ -89,10 +88,18 @@ fn approve_more(asked: &MoreAsked, yes: bool) -> bool {
     confirm("accept and install it?").unwrap_or(false)
 }
 
-/// `zot ext accept <name>`: accepts what the installed extension asks for
-/// now, so it starts on the next load.
+/// `zot ext accept <name>`: accepts what the extension declares now
+/// (after an update or an edit of its manifest reached further, or a
+/// project's new extension), says what changed, and it starts on the next
+/// load.
 pub(super) fn accept(global: &ExtGlobals, name: &str) -> Result<i32> {
     let done = zot_ext_host::consent::accept(&global.zot_home, &global.cwd, name)?;
+    if !done.widened.is_empty() {
+        println!("what changed since you last accepted {}:", done.name);
+        for w in &done.widened {
+            println!("  + {} ({})", w.words, w.field);
+        }
+    }
     println!(
         "accepted the permissions of {} ({}):",
         done.name,
@@ -102,6 +109,27 @@ pub(super) fn accept(global: &ExtGlobals, name: &str) -> Result<i32> {
         println!("  - {line}");
     }
     eprintln!("it starts the next time zot starts (or after /reload-ext)");
+    Ok(0)
+}
+
+/// `zot ext token <name> [--new]`: prints the token the extension's
+/// WebSocket endpoint must prove it holds (docs/mcp.md "Native extensions
+/// over a WebSocket"), on stdout alone so it can be piped into the
+/// endpoint's configuration.
+pub(super) fn token(global: &ExtGlobals, name: &str, new: bool) -> Result<i32> {
+    use zot_ext_host::{secret_store::SecretStore, settings_store::Owner, ws_auth};
+    let found = locate(&global.zot_home, &global.cwd, name)?;
+    let store = SecretStore::open(&global.zot_home);
+    let owner = Owner::of(name, &found.dir);
+    let token = if new {
+        ws_auth::renew(&store, &owner)?
+    } else {
+        ws_auth::token(&store, &owner)?
+    };
+    println!("{token}");
+    if let Some(note) = store.fallback_note() {
+        eprintln!("note: {note}");
+    }
     Ok(0)
 }
 

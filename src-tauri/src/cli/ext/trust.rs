@@ -38,14 +38,39 @@ pub(super) fn trust(global: &ExtGlobals, dir: Option<&Path>) -> Result<i32> {
     warn_broken(global);
     let dir = trust::remember(&global.zot_home, &dir)?;
     stdout(&format!("trusted {}\n", dir.display()));
-    // What will run there from the next start, and whose global copy each
-    // project extension replaces.
+    // What will run there from the next start (accepted now, as listed:
+    // one that appears later waits), and whose global copy each project
+    // extension replaces.
     let cfg = zot_ext_host::HostConfig::new(&global.zot_home, &dir);
     let found = discover(&cfg);
+    let mut accepted = Vec::new();
     for f in found.iter().filter(|f| f.scope == Scope::Project) {
-        if let FoundKind::Spawn { exec } = &f.kind {
-            stdout(&format!("  will run {} ({})\n", f.name, exec.display()));
+        let what = match &f.kind {
+            FoundKind::Spawn { exec } => exec.display().to_string(),
+            FoundKind::Connect { url } => url.clone(),
+            _ => continue,
+        };
+        let Some(m) = &f.manifest else { continue };
+        // Trust accepts what it lists; a change to one accepted before
+        // is accepted on its own (`zot ext accept`), after reading it.
+        let changed = zot_ext_host::consent::accepted(&global.zot_home, &f.dir)
+            .map(|a| a.widenings(m))
+            .unwrap_or_default();
+        if changed.is_empty() {
+            accepted.push((f.dir.as_path(), f.name.as_str(), m));
+            stdout(&format!("  will run {} ({what})\n", f.name));
+        } else {
+            let words: Vec<&str> = changed.iter().map(|w| w.words.as_str()).collect();
+            eprintln!(
+                "note: '{}' changed since you accepted it ({}); it does not run until you accept that with `zot ext accept {}`",
+                f.name,
+                words.join("; "),
+                f.name
+            );
         }
+    }
+    if !accepted.is_empty() {
+        zot_ext_host::consent::record_all(&global.zot_home, accepted)?;
     }
     for f in found.iter().filter(|f| f.scope == Scope::Global) {
         if let FoundKind::Shadowed { by_dir, .. } = &f.kind {

@@ -168,6 +168,7 @@ export class FakeBackend implements Backend {
       commands: [],
       tools: [],
       themes: [],
+      registers_known: false,
       settings_required: [],
       permissions: "unrestricted",
       permission_words: ["unrestricted: its manifest declares no permissions"],

@@ -8,6 +8,7 @@ import type { PermissionGrant } from "./PermissionGrant";
 import type { Scope } from "./Scope";
 import type { Shadowing } from "./Shadowing";
 import type { ToolInfo } from "./ToolInfo";
+import type { Widening } from "./Widening";
 
 /**
  * One extension as `ext_list` and the manager show it.
@@ -122,6 +123,14 @@ unaccepted?: Array<Permission>,
  * manager's review dialog.
  */
 unaccepted_words?: Array<string>, 
+/**
+ * Everything its manifest now asks for beyond what the user accepted
+ * (new permissions, a removed or wider sandbox, a changed program,
+ * arguments, environment, kind or URL), each in words: it is `failed`
+ * until they are accepted (`zot ext accept NAME`, or the manager's
+ * review card).
+ */
+widened?: Array<Widening>, 
 /**
  * `extension` or `mcp` (the manifest's `kind`).
  */

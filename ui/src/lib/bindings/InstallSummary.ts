@@ -23,11 +23,12 @@ dir: string,
  */
 description?: string | null, 
 /**
- * Commands it registered when zot started it once, alone, after copying.
+ * Commands it will register, as its manifest's `contributes` declares
+ * them (zot runs nothing of it before the user enables it).
  */
 commands: Array<string>, 
 /**
- * Tools it registered then.
+ * Tools it will register, from `contributes` too.
  */
 tools: Array<string>, 
 /**
@@ -35,9 +36,11 @@ tools: Array<string>,
  */
 themes: Array<string>, 
 /**
- * Why its trial start failed, with the log path; `None` when it worked.
+ * Whether `commands` and `tools` are known: `false` when its manifest
+ * declares no `contributes`, so what it registers is known only once
+ * it is enabled.
  */
-problem?: string | null, 
+registers_known: boolean, 
 /**
  * Required settings that have no value yet: the summary asks for them
  * before the first start.

@@ -25,4 +25,10 @@ description?: string,
  * When a global extension has the same name: that extension's
  * directory, which this one would replace once trusted.
  */
-shadows_global?: string, };
+shadows_global?: string, 
+/**
+ * The project is trusted, but zot has never run this extension: it
+ * appeared in `.zot/extensions` since (a pull, or a file the model
+ * wrote), so it waits for the user like an untrusted one.
+ */
+new?: boolean, };

@@ -1,6 +1,8 @@
 // Turns the host's doctor report (the data behind `zot ext doctor --json`)
 // into the text the manager shows. Tolerant of missing fields, since the
 // report type lives in the host crate and is not exported to TypeScript.
+import type { Widening } from "../bindings/Widening";
+import { needsReview } from "./permissions";
 
 interface DoctorExt {
   name?: string;
@@ -73,10 +75,10 @@ export function healthLine(ext: { restarts: number; last_exit: string | null }):
 export const HAD_PROCESS = ["ready", "loading", "exited", "failed", "crashed"];
 
 /** Whether the card offers Restart: anything that has or had a process. */
-export function canRestart(ext: { state: string; unaccepted?: string[] }): boolean {
-  // One that waits for the user's yes to new permissions starts from the
-  // review dialog, not from Restart.
-  if (ext.unaccepted?.length) return false;
+export function canRestart(ext: { state: string; unaccepted?: string[]; widened?: Widening[] }): boolean {
+  // One that waits for the user's yes to a change starts from the review
+  // card, not from Restart.
+  if (needsReview(ext)) return false;
   return HAD_PROCESS.includes(ext.state);
 }
 

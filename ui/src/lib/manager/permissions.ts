@@ -1,7 +1,9 @@
 // How a card shows an extension's permissions: the granted names (the
 // plain words live in the host, `zot_ext_host::permission_words`, and come
-// with the install summary and the review dialog) and what was refused.
+// with the install summary and the review dialog), what was refused, and
+// what changed since the user accepted it.
 import type { PermissionGrant } from "../bindings/PermissionGrant";
+import type { Widening } from "../bindings/Widening";
 
 /** "unrestricted", "none", or the granted names. */
 export function grantLine(grant: PermissionGrant | undefined): string {
@@ -15,4 +17,24 @@ export function refusedLine(refused: Record<string, number> | undefined): string
     .filter(([, n]) => n > 0)
     .map(([p, n]) => `${p} ${n}`)
     .join(", ");
+}
+
+/**
+ * What changed since the user accepted the extension, one line each in the
+ * host's words (`zot_ext_host::widening`): a removed or wider sandbox, a
+ * new program, arguments, environment or URL, new permissions. A backend
+ * older than `widened` sends the permission words only.
+ */
+export function changeLines(ext: {
+  widened?: Widening[];
+  unaccepted_words?: string[];
+  unaccepted?: string[];
+}): string[] {
+  if (ext.widened?.length) return ext.widened.map((w) => w.words);
+  return ext.unaccepted_words ?? ext.unaccepted ?? [];
+}
+
+/** Whether the extension waits for the user to accept a change. */
+export function needsReview(ext: { widened?: Widening[]; unaccepted?: string[] }): boolean {
+  return changeLines(ext).length > 0;
 }

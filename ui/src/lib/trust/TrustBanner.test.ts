@@ -114,4 +114,28 @@ describe("TrustedFolders", () => {
     expect(target.querySelector("[data-test=trusted-none]")).not.toBeNull();
     unmount(c);
   });
+
+  it("says a trusted folder's extension is new and offers to run it", async () => {
+    const backend = new TrustFake();
+    backend.status = {
+      ...backend.status,
+      trusted: true,
+      remembered: true,
+      extensions: [{ ...backend.status.extensions[0], new: true }],
+    };
+    const trust = new TrustState(backend);
+    await trust.load();
+    const target = document.createElement("div");
+    document.body.append(target);
+    const c = mount(TrustBanner, { target, props: { trust } });
+    flushSync();
+    expect(target.querySelector("[data-test=trust-new]")?.textContent).toContain("appeared");
+    expect(target.textContent).toContain("new");
+    expect(target.querySelector("[data-test=trust-run]")?.textContent).toBe("Run them");
+    expect(target.querySelector("[data-test=trust-remember]")).toBeNull();
+    target.querySelector<HTMLButtonElement>("[data-test=trust-run]")!.click();
+    await tick();
+    expect(backend.calls.map((c) => c.args)).toContainEqual({ type: "trust_project", remember: false });
+    unmount(c);
+  });
 });

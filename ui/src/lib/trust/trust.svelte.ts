@@ -44,8 +44,12 @@ export class TrustState {
   /** The Settings list's last outcome or error. */
   foldersMessage = $state("");
 
-  /** The banner shows while something waits and the user has not declined. */
-  visible = $derived(!this.trusted && this.waiting.length > 0 && !this.dismissed);
+  /**
+   * The banner shows while something waits and the user has not declined:
+   * an untrusted folder's extensions, or, in a trusted one, extensions that
+   * appeared since (zot has not run them: `new`).
+   */
+  visible = $derived(this.waiting.length > 0 && !this.dismissed);
 
   constructor(backend: Backend) {
     this.#backend = backend;
@@ -69,8 +73,11 @@ export class TrustState {
   handle(e: UiEvent): void {
     if (e.type !== "project_untrusted") return;
     this.dir = e.dir;
-    this.trusted = false;
+    // Only a trusted folder's extensions can be new since its trust.
+    this.trusted = e.details.length > 0 && e.details.every((d) => d.new);
     this.waiting = e.details;
+    // Something new since "Not now" was chosen is worth asking about.
+    if (this.trusted) this.dismissed = false;
   }
 
   /** "Trust and run": trusts the folder and starts its extensions. */
@@ -78,7 +85,10 @@ export class TrustState {
     this.busy = true;
     this.message = "";
     try {
-      const data = await this.#backend.rpc({ type: "trust_project", remember: this.remember });
+      // A trusted folder's new extensions are accepted without touching its
+      // trust: one trusted for this run only stays so.
+      const remember = this.trusted ? false : this.remember;
+      const data = await this.#backend.rpc({ type: "trust_project", remember });
       const started = data?.started ?? [];
       this.message = started.length ? `Started ${started.join(", ")}.` : "Trusted; nothing needed starting.";
       await this.load();

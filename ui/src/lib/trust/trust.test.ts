@@ -13,15 +13,32 @@ describe("TrustState", () => {
     expect(t.visible).toBe(false);
   });
 
-  it("stays hidden in a trusted folder or one without extensions", async () => {
+  it("stays hidden in a trusted folder with nothing new, or one without extensions", async () => {
     const b = new TrustFake();
-    b.status = { ...b.status, trusted: true };
+    b.status = { ...b.status, trusted: true, extensions: [] };
     const t = new TrustState(b);
     await t.load();
     expect(t.visible).toBe(false);
     b.status = { ...b.status, trusted: false, extensions: [] };
     await t.load();
     expect(t.visible).toBe(false);
+  });
+
+  it("shows a trusted folder's new extension, and asks again after Not now", () => {
+    const t = new TrustState(new FakeBackend());
+    const planted = {
+      name: "x",
+      dir: "/r/.zot/extensions/x",
+      exec: "/r/.zot/extensions/x/run.sh",
+      new: true,
+    };
+    t.handle({ type: "project_untrusted", dir: "/r", extensions: ["x"], details: [planted] });
+    expect(t.visible).toBe(true);
+    expect(t.trusted).toBe(true);
+    t.notNow();
+    expect(t.visible).toBe(false);
+    t.handle({ type: "project_untrusted", dir: "/r", extensions: ["x"], details: [planted] });
+    expect(t.visible).toBe(true);
   });
 
   it("takes the project_untrusted event", () => {
