@@ -224,8 +224,7 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
                 name_mismatch(ext, &h.name);
             }
             capabilities_beyond_grant(ext, &h.capabilities);
-            ext.lock().panel_caps =
-                zot_ext_protocol::PanelCapability::declared_in(&h.capabilities);
+            ext.lock().panel_caps = zot_ext_protocol::PanelCapability::declared_in(&h.capabilities);
             None
         }
         Ok(other) => Some(format!(

@@ -101,8 +101,15 @@ mod tests {
 
     #[test]
     fn panel_capabilities_are_picked_out_of_hello_capabilities() {
-        let caps = ["commands", "panels", "panel_esc", "PANEL_ESC", "panel_esc", "panel_x"]
-            .map(String::from);
+        let caps = [
+            "commands",
+            "panels",
+            "panel_esc",
+            "PANEL_ESC",
+            "panel_esc",
+            "panel_x",
+        ]
+        .map(String::from);
         assert_eq!(
             PanelCapability::declared_in(&caps),
             vec![PanelCapability::PanelEsc]
