@@ -55,9 +55,9 @@ test-e2e: apt e2e-bin
 	@tail -n 12 e2e.log
 
 ## Refreshes docs/screenshots from the E2E files that take screenshots
-## (`shot(` in e2e/*.test.mjs), when the UI changed on purpose: they run
+## (`await shot` in e2e/*.test.mjs), when the UI changed on purpose: they run
 ## as in `make test-e2e`, then their shots are copied over the docs' copies.
-E2E_SHOT_FILES = $(shell grep -l 'shot(s' e2e/*.test.mjs)
+E2E_SHOT_FILES = $(shell grep -l 'await shot' e2e/*.test.mjs)
 screenshots: apt e2e-bin
 	rm -rf $(E2E_SHOTS) e2e-screenshots.log
 	$(E2E_RUN) $(E2E_SHOT_FILES) > e2e-screenshots.log 2>&1 || { cat e2e-screenshots.log; exit 1; }

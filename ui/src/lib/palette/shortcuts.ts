@@ -8,7 +8,11 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Ctrl+K", what: "open the command palette" },
   { keys: "Ctrl+L", what: "focus the editor" },
   { keys: "Ctrl+Shift+N", what: "new session (clear the chat)" },
-  { keys: "Esc", what: "stop the turn in flight (in the editor); close a panel or the palette" },
+  {
+    keys: "Esc",
+    what: "stop the turn in flight (in the editor); close a panel (unless its extension takes Esc) or the palette",
+  },
+  { keys: "Ctrl+C", what: "close the focused panel (in a panel; elsewhere it copies)" },
   { keys: "Ctrl+.", what: "stop the turn in flight, from anywhere" },
   { keys: "Ctrl+J", what: "focus the next extension panel" },
   {
