@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { startApp, shot, PROBE } from "./lib/app.mjs";
+import { cardState, clickInCard } from "./lib/cards.mjs";
 
 let app;
 let s;
@@ -16,18 +17,8 @@ before(async () => {
 });
 after(async () => app?.stop());
 
-const card = (name) => s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
-  return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
-
-// Waits until the button is there and enabled: a card's state can change
-// (from the host's event) before the manager's own action has returned, and
-// a click on a button disabled while the manager is busy does nothing.
-async function clickIn(name, test) {
-  const sel = `[data-test=ext-card][data-name="${name}"] [data-test=${test}]`;
-  await s.until(`${test} on ${name} to be clickable`, () =>
-    s.exec(`const b = document.querySelector('${sel}'); return !!b && !b.disabled;`));
-  await s.click(await s.find(sel));
-}
+const card = (name) => cardState(s, name);
+const clickIn = (name, test) => clickInCard(s, name, test);
 
 test("install from a folder, disable, enable, remove", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));

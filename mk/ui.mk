@@ -18,7 +18,7 @@ TAURI_DRIVER := $(HOME)/.cargo/bin/tauri-driver
 DEPS_TARGETS += deps-ui
 TEST_TARGETS += test-ui test-e2e
 
-.PHONY: deps-ui ui-dist test-ui test-e2e e2e-bin run build dev
+.PHONY: deps-ui ui-dist test-ui test-e2e e2e-bin screenshots run build dev
 
 ## npm ci only when the lockfile changed since the last install; tauri-driver once.
 deps-ui: $(UI_DIR)/node_modules/.zot-installed
@@ -43,13 +43,26 @@ e2e-bin: ui-dist
 	cargo build -p zot
 	mkdir -p $(dir $(E2E_BIN)) && cp $(CARGO_TARGET)/debug/zot $(E2E_BIN)
 
-## The real app under Xvfb through tauri-driver and WebKitWebDriver.
+## The real app under Xvfb through tauri-driver and WebKitWebDriver. Its
+## screenshots land in target/e2e-screenshots: a test run rewrites nothing
+## that git tracks (`make screenshots` refreshes the docs' copies).
+E2E_SHOTS := $(CURDIR)/target/e2e-screenshots
+E2E_RUN = PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(E2E_BIN) ZOT_E2E_SHOTS=$(E2E_SHOTS) timeout -k 10 600 \
+	xvfb-run -a -s "-screen 0 1280x800x24" node --test --test-concurrency=1
 test-e2e: apt e2e-bin
 	rm -f e2e.log
-	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(E2E_BIN) timeout -k 10 600 \
-		xvfb-run -a -s "-screen 0 1280x800x24" node --test --test-concurrency=1 e2e/ > e2e.log 2>&1 \
-		|| { cat e2e.log; exit 1; }
+	$(E2E_RUN) e2e/ > e2e.log 2>&1 || { cat e2e.log; exit 1; }
 	@tail -n 12 e2e.log
+
+## Refreshes docs/screenshots from the E2E files that take screenshots
+## (`await shot` in e2e/*.test.mjs), when the UI changed on purpose: they run
+## as in `make test-e2e`, then their shots are copied over the docs' copies.
+E2E_SHOT_FILES = $(shell grep -l 'await shot' e2e/*.test.mjs)
+screenshots: apt e2e-bin
+	rm -rf $(E2E_SHOTS) e2e-screenshots.log
+	$(E2E_RUN) $(E2E_SHOT_FILES) > e2e-screenshots.log 2>&1 || { cat e2e-screenshots.log; exit 1; }
+	mkdir -p docs/screenshots && cp $(E2E_SHOTS)/*.png docs/screenshots/
+	@echo "copied $$(ls $(E2E_SHOTS) | wc -l) screenshots into docs/screenshots: review them with git diff --stat"
 
 ## Builds the UI and the backend, then opens the window.
 run: deps ui-dist

@@ -10,7 +10,10 @@ import { Session } from "./webdriver.mjs";
 import { startFakeLlm } from "./fake-llm.mjs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const SHOTS = path.join(ROOT, "docs", "screenshots");
+/** Where `shot()` saves: target/e2e-screenshots (git-ignored), so a test run
+ * leaves the checkout as it found it; `make screenshots` copies them into
+ * docs/screenshots on purpose. ZOT_E2E_SHOTS moves them elsewhere. */
+export const SHOTS = process.env.ZOT_E2E_SHOTS ?? path.join(ROOT, "target", "e2e-screenshots");
 
 async function freePort() {
   return new Promise((resolve) => {
@@ -182,7 +185,7 @@ export async function send(s, text) {
   await s.keys("\uE007");
 }
 
-/** Saves a screenshot into docs/screenshots. */
+/** Saves a screenshot into SHOTS (target/e2e-screenshots). */
 export async function shot(s, name) {
   fs.mkdirSync(SHOTS, { recursive: true });
   fs.writeFileSync(path.join(SHOTS, name), await s.screenshot());

@@ -141,6 +141,8 @@ async fn panels_open_render_on_keys_and_close_tells_the_owner() {
     assert_eq!(r["data"]["open_panel"]["id"], "p1");
     let evs = z.until(|v| v["type"] == "ext_panel_open").await;
     assert_eq!(evs.last().unwrap()["panel"]["title"], "Todos");
+    // It declared no panel input beyond the seed's.
+    assert!(evs.last().unwrap().get("capabilities").is_none());
     let r = z
         .call(json!({"type":"panel_key","panel_id":"p1","key":"rune","text":"x"}))
         .await;
@@ -158,6 +160,42 @@ async fn panels_open_render_on_keys_and_close_tells_the_owner() {
         .await;
     assert_eq!(r["success"], false);
     assert!(r["error"].as_str().unwrap().contains("nope"));
+}
+
+#[tokio::test]
+async fn a_panel_esc_extension_receives_esc_as_a_key_and_its_panel_stays_open() {
+    let e = env(json!({"capabilities": ["panel_esc"],
+        "commands": {"todo": {"action": "open_panel",
+        "open_panel": {"id": "p1", "title": "Todos", "lines": ["a"], "footer": "esc cancel"}}}}))
+    .await;
+    let mut z = start(&e).await;
+    z.call(json!({"type":"command","name":"todo"})).await;
+    let evs = z.until(|v| v["type"] == "ext_panel_open").await;
+    // The UI learns from the open event that Esc belongs to the extension.
+    assert_eq!(
+        evs.last().unwrap()["capabilities"],
+        json!(["panel_esc"]),
+        "{evs:?}"
+    );
+    let r = z
+        .call(json!({"type":"panel_key","panel_id":"p1","key":"esc"}))
+        .await;
+    assert_eq!(r["success"], true, "{r}");
+    ext_fixture::wait_seen(&e.ext, |v| {
+        v["type"] == "panel_key" && v["panel_id"] == "p1" && v["key"] == "esc"
+    })
+    .await;
+    let evs = z.until(|v| v["type"] == "ext_panel_render").await;
+    assert_eq!(evs.last().unwrap()["lines"], json!(["key esc"]));
+    // Still open: the host neither closed it nor told the owner it closed.
+    assert!(!z.log.iter().any(|v| v["type"] == "ext_panel_close"));
+    assert!(!ext_fixture::seen(&e.ext)
+        .iter()
+        .any(|v| v["type"] == "panel_close"));
+    let r = z
+        .call(json!({"type":"panel_key","panel_id":"p1","key":"down"}))
+        .await;
+    assert_eq!(r["success"], true, "the panel is still open: {r}");
 }
 
 #[tokio::test]

@@ -2,7 +2,9 @@
 
 Keys: up/down move, x toggles, a adds, e edits, d deletes; while editing,
 typed text goes into the line, backspace deletes, enter saves and esc
-cancels. esc outside the editor closes the panel.
+cancels. esc outside the editor closes the panel. The extension declares
+the ``panel_esc`` capability, so zot sends it esc instead of closing the
+panel itself.
 """
 
 from typing import Any, Dict, List, Optional

@@ -18,6 +18,10 @@ from panel import Panel
 from zot_ext import Extension, Response, ToolResult
 
 ext = Extension("todo", "1.0.0")
+# Esc reaches the panel as a key (it cancels the editor, and outside it the
+# panel closes itself) instead of closing the panel at once; Ctrl+C still
+# closes it (docs/extensions.md, "Panels").
+ext.capabilities.append("panel_esc")
 state = {}  # filled in on_hello, once the data dir is known
 
 

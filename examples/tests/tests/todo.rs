@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use zot_examples_tests::{copy_example, Harness};
 use zot_ext_host::PanelKey;
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::{CommandAction, ContentBlock, NoteLevel};
+use zot_ext_protocol::{CommandAction, ContentBlock, NoteLevel, PanelCapability};
 
 fn text(c: &[ContentBlock]) -> String {
     match &c[0] {
@@ -19,6 +19,17 @@ fn saved(dir: &std::path::Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("todos.json")).unwrap()).unwrap()
 }
 
+/// The next render or close of a panel.
+async fn panel_event(h: &mut Harness) -> UiEvent {
+    h.ui(|e| {
+        matches!(
+            e,
+            UiEvent::ExtPanelRender { .. } | UiEvent::ExtPanelClose { .. }
+        )
+    })
+    .await
+}
+
 /// Sends keys, then returns the lines of the render that follows the last one.
 async fn keys(h: &mut Harness, keys: &[(&str, Option<&str>)]) -> Vec<String> {
     let mut last = Vec::new();
@@ -27,14 +38,7 @@ async fn keys(h: &mut Harness, keys: &[(&str, Option<&str>)]) -> Vec<String> {
         h.host
             .panel_key("todos-main", key, t.map(String::from))
             .unwrap();
-        let ev = h
-            .ui(|e| {
-                matches!(
-                    e,
-                    UiEvent::ExtPanelRender { .. } | UiEvent::ExtPanelClose { .. }
-                )
-            })
-            .await;
+        let ev = panel_event(h).await;
         if let UiEvent::ExtPanelRender { lines, .. } = ev {
             last = lines;
         }
@@ -114,6 +118,45 @@ async fn the_panel_adds_toggles_edits_and_deletes_with_keys() {
     h.host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
     let ev = h.ui(|e| matches!(e, UiEvent::ExtPanelClose { .. })).await;
     assert!(matches!(ev, UiEvent::ExtPanelClose { panel_id, .. } if panel_id == "todos-main"));
+    h.host.shutdown().await;
+}
+
+#[tokio::test]
+async fn todo_declares_panel_esc_so_esc_cancels_its_editor_and_then_closes_the_panel() {
+    let copy = copy_example("todo");
+    let mut h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    h.host.invoke_command("todo", "").await.unwrap();
+    let open = h.ui(|e| matches!(e, UiEvent::ExtPanelOpen { .. })).await;
+    let UiEvent::ExtPanelOpen { capabilities, .. } = open else {
+        unreachable!()
+    };
+    // The desktop then sends Esc to it instead of closing the panel.
+    assert_eq!(capabilities, [PanelCapability::PanelEsc]);
+
+    // Esc in the editor cancels the edit and keeps the panel (a render, and
+    // the footer that promised it).
+    let mut seq = vec![("rune", Some("a"))];
+    seq.extend(runes("half"));
+    assert_eq!(
+        keys(&mut h, &seq).await,
+        ["  (no todos: press a to add one)", "", "new: half▏"]
+    );
+    h.host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
+    let ev = panel_event(&mut h).await;
+    let UiEvent::ExtPanelRender { lines, footer, .. } = ev else {
+        panic!("esc in the editor closed the panel: {ev:?}")
+    };
+    assert_eq!(lines, ["  (no todos: press a to add one)"]);
+    assert!(footer.unwrap().contains("esc close"));
+    assert!(!copy.dir.join("todos.json").exists(), "nothing was added");
+
+    // Esc outside the editor: the extension closes its panel itself.
+    h.host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
+    let ev = panel_event(&mut h).await;
+    assert!(
+        matches!(&ev, UiEvent::ExtPanelClose { panel_id, reason: None, .. } if panel_id == "todos-main"),
+        "{ev:?}"
+    );
     h.host.shutdown().await;
 }
 

@@ -15,9 +15,9 @@ use crate::events::HostEvent;
 use crate::extension::Ext;
 use crate::state::Shared;
 
-/// The UI event a response's action asks for, if any.
-pub(crate) fn ui_event(extension: &str, r: &CommandResponse) -> Option<UiEvent> {
-    let extension = extension.to_owned();
+/// The UI event `ext`'s response's action asks for, if any.
+pub(crate) fn ui_event(ext: &Ext, r: &CommandResponse) -> Option<UiEvent> {
+    let extension = ext.name.clone();
     match r.action? {
         CommandAction::Insert => Some(UiEvent::ExtInsert {
             extension,
@@ -30,6 +30,7 @@ pub(crate) fn ui_event(extension: &str, r: &CommandResponse) -> Option<UiEvent> 
         CommandAction::OpenPanel => Some(UiEvent::ExtPanelOpen {
             extension,
             panel: r.open_panel.clone()?,
+            capabilities: ext.lock().panel_caps.clone(),
         }),
         CommandAction::Prompt | CommandAction::Noop | CommandAction::Unknown => None,
     }

@@ -82,6 +82,9 @@ pub(crate) struct ExtMut {
     /// clear status instead of an error per key (`Host::panel_key`); the
     /// flag: that status was given.
     pub crashed_panels: Vec<(String, bool)>,
+    /// The panel input the current process declared in `hello.capabilities`
+    /// (`panel_esc`); its panels' open events carry it to the UI.
+    pub panel_caps: Vec<zot_ext_protocol::PanelCapability>,
 }
 
 /// Most tolerated-behaviour notes kept per extension: enough to tell an
@@ -115,6 +118,7 @@ impl ExtMut {
         self.said_hello = false;
         self.startup = None;
         self.pid = None;
+        self.panel_caps.clear();
     }
 
     /// Puts an `on_use` extension's declared names where the registry

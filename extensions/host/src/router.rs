@@ -317,7 +317,7 @@ fn subscribe(ext: &Ext, s: &Subscribe) {
 /// a `panel_render` sent right after `open_panel` finds its panel.
 fn command_response(inner: &Arc<Shared>, ext: &Arc<Ext>, mut r: CommandResponse) {
     crate::panels::refuse_foreign_open(inner, ext, &mut r);
-    let shown = crate::actions::ui_event(&ext.name, &r);
+    let shown = crate::actions::ui_event(ext, &r);
     if ext.complete(&r.id.clone(), Reply::Command(r)) {
         if let Some(ev) = shown {
             crate::actions::show(inner, ext, ev);

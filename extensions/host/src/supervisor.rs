@@ -231,6 +231,7 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
                 name_mismatch(ext, &h.name);
             }
             capabilities_beyond_grant(ext, &h.capabilities);
+            ext.lock().panel_caps = zot_ext_protocol::PanelCapability::declared_in(&h.capabilities);
             ws_proof.as_ref().and_then(|(token, challenge)| {
                 crate::ws_auth::verify(token, challenge, h.auth.as_deref(), &ext.name).err()
             })

@@ -1,5 +1,5 @@
-//! Extension-owned panels: what an extension shows, and the keys the host
-//! forwards to it.
+//! Extension-owned panels: what an extension shows, the keys the host
+//! forwards to it, and the panel input an extension opts in to.
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -62,5 +62,62 @@ impl PanelKey {
     /// Parses a normalised key name; `None` for anything else.
     pub fn parse(s: &str) -> Option<Self> {
         serde_json::from_value(serde_json::Value::String(s.to_owned())).ok()
+    }
+}
+
+/// Panel input beyond the seed's that an extension opts in to by listing
+/// it in `hello.capabilities` (docs/extensions.md, "Panels"). Names the
+/// host does not know are ignored there; an extension that lists none gets
+/// exactly the seed's `panel_key` and `panel_close`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum PanelCapability {
+    /// Esc in its focused panel is sent to it as `panel_key{key:"esc"}`
+    /// instead of closing the panel; it closes the panel itself with
+    /// `panel_close`. Ctrl+C still closes.
+    PanelEsc,
+}
+
+impl PanelCapability {
+    /// The panel capabilities among a `hello`'s `capabilities`, in order,
+    /// each once; every other name is someone else's (or informational).
+    pub fn declared_in(capabilities: &[String]) -> Vec<Self> {
+        let mut out = Vec::new();
+        for c in capabilities {
+            let parsed: Option<Self> =
+                serde_json::from_value(serde_json::Value::String(c.clone())).ok();
+            if let Some(p) = parsed.filter(|p| !out.contains(p)) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panel_capabilities_are_picked_out_of_hello_capabilities() {
+        let caps = [
+            "commands",
+            "panels",
+            "panel_esc",
+            "PANEL_ESC",
+            "panel_esc",
+            "panel_x",
+        ]
+        .map(String::from);
+        assert_eq!(
+            PanelCapability::declared_in(&caps),
+            vec![PanelCapability::PanelEsc]
+        );
+        assert!(PanelCapability::declared_in(&["panels".to_owned()]).is_empty());
+        assert_eq!(
+            serde_json::to_string(&PanelCapability::PanelEsc).unwrap(),
+            "\"panel_esc\""
+        );
     }
 }

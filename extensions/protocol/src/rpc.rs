@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
-use crate::{ContentBlock, LevelName, NoteLevel, PanelSpec};
+use crate::{ContentBlock, LevelName, NoteLevel, PanelCapability, PanelSpec};
 
 /// One command line from the client: an optional `id` plus the command.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
@@ -847,6 +847,12 @@ pub enum UiEvent {
         extension: String,
         /// Initial content.
         panel: PanelSpec,
+        /// The panel input its owner declared in `hello.capabilities`
+        /// (e.g. `panel_esc`: Esc goes to it instead of closing the
+        /// panel); absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<PanelCapability>>", optional)]
+        capabilities: Vec<PanelCapability>,
     },
     /// A `panel_render` frame.
     ExtPanelRender {

@@ -8,6 +8,7 @@ import type { UsageTotals } from "./bindings/UsageTotals";
 import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 import type { ThemeFile } from "./bindings/ThemeFile";
 import type { PanelKey } from "./bindings/PanelKey";
+import type { RpcCommand } from "./bindings/RpcCommand";
 import type { ImageInput } from "./bindings/ImageInput";
 import { ChatState, type TranscriptMessage } from "./chat/chat.svelte";
 import { markdownRenderer } from "./chat/renderer.svelte";
@@ -237,7 +238,7 @@ export class AppState {
         break;
       case "ext_panel_open":
         this.view = "chat";
-        this.panels.open(e.extension, e.panel);
+        this.panels.open(e.extension, e.panel, e.capabilities);
         break;
       case "ext_panel_render":
         this.panels.render(e.panel_id, e.lines, e.title, e.footer);
@@ -439,11 +440,22 @@ export class AppState {
     }
   }
 
+  /** Panel keys and closes, one after the other: the backend handles
+   * concurrent calls on several threads, so keys typed faster than a round
+   * trip overtook each other ("item" arrived as "imet", `a` after the text
+   * meant for its editor). */
+  #panelInput: Promise<unknown> = Promise.resolve();
+
+  /** Sends `cmd` once every panel key and close before it has been handed over. */
+  #sendPanelInput(cmd: RpcCommand): void {
+    this.#panelInput = this.#panelInput.then(() => this.backend.rpc(cmd)).catch(() => {});
+  }
+
   /** A normalised key for the active panel. */
   panelKey(key: PanelKey, text?: string): void {
     const p = this.panels.active;
     if (!p) return;
-    void this.backend.rpc({ type: "panel_key", panel_id: p.id, key, text }).catch(() => {});
+    this.#sendPanelInput({ type: "panel_key", panel_id: p.id, key, text });
   }
 
   /** Esc / Ctrl+C / the close button: closes it here and tells the owner. */
@@ -451,7 +463,7 @@ export class AppState {
     const id = panelId ?? this.panels.activeId;
     if (!id) return;
     this.panels.remove(id);
-    void this.backend.rpc({ type: "panel_close", panel_id: id }).catch(() => {});
+    this.#sendPanelInput({ type: "panel_close", panel_id: id });
   }
 
   /** The names of the built-in commands (for /help and tests). */

@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 import { AppState } from "./app.svelte";
 import { FakeBackend } from "./backend/fake";
 
+/** Lets every queued promise callback run (no timers: nothing else wakes). */
+async function settle() {
+  for (let i = 0; i < 100; i++) await Promise.resolve();
+}
+
 async function started() {
   const fake = new FakeBackend();
   const app = new AppState(fake);
@@ -50,14 +55,59 @@ describe("AppState", () => {
     expect(err && err.kind === "ext_error" && err.text).toContain("panel was closed");
   });
 
+  it("remembers which panels' owners declared panel_esc", async () => {
+    const { fake, app } = await started();
+    fake.emit({
+      type: "ext_panel_open",
+      extension: "todo",
+      panel: { id: "t", lines: [] },
+      capabilities: ["panel_esc"],
+    });
+    fake.emit({ type: "ext_panel_open", extension: "probe", panel: { id: "p", lines: [] } });
+    expect(app.panels.panels.map((p) => [p.id, p.escToOwner])).toEqual([
+      ["t", true],
+      ["p", false],
+    ]);
+  });
+
   it("closing a panel sends panel_close to its owner", async () => {
     const { fake, app } = await started();
     fake.emit({ type: "ext_panel_open", extension: "todo", panel: { id: "p", lines: [] } });
     app.panelKey("down");
     app.closePanel();
+    await settle();
     const sent = fake.calls.filter((c) => c.method === "rpc").map((c) => c.args as { type: string });
     expect(sent.map((c) => c.type)).toContain("panel_key");
     expect(sent.map((c) => c.type)).toContain("panel_close");
+  });
+
+  it("sends panel keys and the close in the order they were pressed, one call at a time", async () => {
+    const { fake, app } = await started();
+    fake.emit({ type: "ext_panel_open", extension: "todo", panel: { id: "p", lines: [] } });
+    // The backend holds the first key until every other one was pressed:
+    // nothing may overtake it.
+    const rpc = fake.rpc.bind(fake);
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let inFlight = 0;
+    let most = 0;
+    fake.rpc = (async (cmd: Parameters<typeof rpc>[0]) => {
+      most = Math.max(most, ++inFlight);
+      if ((cmd as { text?: string }).text === "i") await held;
+      inFlight--;
+      return rpc(cmd);
+    }) as typeof fake.rpc;
+    for (const ch of "item") app.panelKey("rune", ch);
+    app.closePanel();
+    await settle();
+    release();
+    await settle();
+    const sent = fake.calls
+      .filter((c) => c.method === "rpc")
+      .map((c) => c.args as { type: string; text?: string })
+      .filter((c) => c.type.startsWith("panel_"));
+    expect(sent.map((c) => c.text ?? c.type)).toEqual(["i", "t", "e", "m", "panel_close"]);
+    expect(most).toBe(1);
   });
 
   it("sends extension commands with their canonical name and shows errors", async () => {

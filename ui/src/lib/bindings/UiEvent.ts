@@ -2,6 +2,7 @@
 import type { ContentBlock } from "./ContentBlock";
 import type { LevelName } from "./LevelName";
 import type { NoteLevel } from "./NoteLevel";
+import type { PanelCapability } from "./PanelCapability";
 import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
 import type { StopReason } from "./StopReason";
@@ -127,7 +128,13 @@ extension: string,
 /**
  * Initial content.
  */
-panel: PanelSpec, } | { "type": "ext_panel_render", 
+panel: PanelSpec, 
+/**
+ * The panel input its owner declared in `hello.capabilities`
+ * (e.g. `panel_esc`: Esc goes to it instead of closing the
+ * panel); absent when none.
+ */
+capabilities?: Array<PanelCapability>, } | { "type": "ext_panel_render", 
 /**
  * The owner.
  */

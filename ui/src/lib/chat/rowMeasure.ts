@@ -1,6 +1,7 @@
 // Measuring the mounted rows of a windowed list (the transcript, the
 // sessions sidebar): one ResizeObserver for all rows, each row known by its
-// item id, every new height recorded in the list's HeightCache. The list
+// item id, every new height recorded in the list's HeightCache, except the
+// zeros of a row whose view is hidden (HeightCache.measure). The list
 // decides what a change means for its scroll position, so it gets a batch
 // of resizes as one call.
 
@@ -25,7 +26,10 @@ export function rowMeasure(heights: HeightCache, onResized: (apply: Apply) => vo
               const id = rowIds.get(e.target);
               if (id === undefined || !e.target.isConnected) continue;
               const h = e.borderBoxSize?.[0]?.blockSize ?? e.target.getBoundingClientRect().height;
-              if (heights.set(id, h)) changed = true;
+              // A row with no box at all (its view is display: none) is not
+              // measured; one laid out at 0 px is (virtual.ts).
+              const shown = h > 0 || e.target.getClientRects().length > 0;
+              if (heights.measure(id, h, shown)) changed = true;
             }
             return changed;
           }),

@@ -31,6 +31,53 @@ describe("HeightCache", () => {
   });
 });
 
+describe("measurements from a hidden view", () => {
+  // The chat is display: none while the manager or the settings show; its
+  // mounted rows then report 0 px with no box at all.
+  const list = ids(50);
+  const measured = () => {
+    const c = new HeightCache(80);
+    for (const id of list) c.measure(id, 40, true);
+    return c;
+  };
+
+  it("are not recorded, so the list keeps its height and its rows", () => {
+    const c = measured();
+    const before = Array.from(layout(list, c));
+    for (const id of list.slice(-20)) expect(c.measure(id, 0, false)).toBe(false);
+    const offsets = layout(list, c);
+    expect(Array.from(offsets)).toEqual(before);
+    // Back on screen at the bottom of a 400 px viewport: the viewport's and
+    // the overscan's rows are mounted, not just the last one.
+    const total = offsets[list.length];
+    expect(rangeFor(offsets, total - 400, 400, 600)).toEqual({ start: 25, end: 50 });
+  });
+
+  it("would collapse the list to its last row if they were", () => {
+    const c = measured();
+    for (const id of list.slice(-20)) c.set(id, 0);
+    for (const id of list.slice(0, 30)) c.set(id, 0);
+    const offsets = layout(list, c);
+    expect(offsets[list.length]).toBe(0);
+    expect(rangeFor(offsets, 0, 400, 600)).toEqual({ start: 49, end: 50 });
+  });
+
+  it("leave the row to be measured again once it is shown", () => {
+    const c = measured();
+    c.measure(7, 0, false);
+    expect(c.get(7)).toBe(40);
+    expect(c.measure(7, 55, true)).toBe(true);
+    expect(c.get(7)).toBe(55);
+  });
+
+  it("differ from a row laid out at 0 px, which is recorded", () => {
+    const c = measured();
+    expect(c.measure(3, 0, true)).toBe(true);
+    expect(c.has(3)).toBe(true);
+    expect(c.get(3)).toBe(0);
+  });
+});
+
 describe("layout", () => {
   it("is the prefix sum of measured heights and the estimate", () => {
     const c = new HeightCache(50);

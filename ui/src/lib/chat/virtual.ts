@@ -1,7 +1,7 @@
 // The windowing math behind the transcript's virtual list, kept free of the
 // DOM so it can be unit-tested. Rows have different heights: each is
-// measured once it is mounted and cached by item id; rows never measured
-// count at the average of the measured ones. From those heights come the
+// measured once it is mounted and cached by item id (never while its view
+// is hidden); rows never measured count at the average of the measured ones. From those heights come the
 // offsets (a prefix sum), the rows to mount for a scroll position, and the
 // anchor that keeps the view still when a height above it changes.
 
@@ -26,6 +26,17 @@ export class HeightCache {
   /** Whether `id` has been measured. */
   has(id: number): boolean {
     return this.#heights.has(id);
+  }
+
+  /** Records a measurement taken from a row on screen: `shown` is false
+   * for a row inside a view that is not laid out (`display: none`, as the
+   * chat is while the manager or the settings show). Such a row has no box
+   * and measures 0, which says nothing about its height: recorded, it
+   * would collapse the list to its last rows until each was mounted again.
+   * So it is ignored, and the row is measured again once it is shown.
+   * Returns whether it changed anything. */
+  measure(id: number, height: number, shown: boolean): boolean {
+    return shown && this.set(id, height);
   }
 
   /** Records a measurement; returns whether it changed anything. */

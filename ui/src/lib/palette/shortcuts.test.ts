@@ -37,6 +37,13 @@ describe("global shortcuts", () => {
     expect(shortcutFor({ ...key("k", { ctrl: true }), isComposing: true }, false)).toBeNull();
   });
 
+  it("moves the keyboard with F6 and Shift+F6, in a text field too", () => {
+    expect(shortcutFor(key("F6"), true)).toBe("focus-next");
+    expect(shortcutFor(key("F6", { shift: true }), false)).toBe("focus-prev");
+    expect(shortcutFor(key("F6", { ctrl: true }), false)).toBeNull();
+    expect(shortcutFor(key("F6", { alt: true }), false)).toBeNull();
+  });
+
   it("opens the sheet on ? only outside text fields", () => {
     expect(shortcutFor(key("?", { shift: true }), false)).toBe("shortcuts");
     expect(shortcutFor(key("?", { shift: true }), true)).toBeNull();

@@ -1,17 +1,25 @@
 // The window's global shortcuts: which keydown means what. Pure, so the
 // mapping is tested alone; App.svelte listens on the window and acts.
 // A focused panel receives plain keys itself (PanelDock stops them), so
-// only modifier shortcuts reach this while a panel has the keyboard.
+// only modifier shortcuts and F6 reach this while a panel has the keyboard.
 
 /** The window's shortcuts, for the sheet (`?`) and the palette's hints. */
 export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Ctrl+K", what: "open the command palette" },
   { keys: "Ctrl+L", what: "focus the editor" },
   { keys: "Ctrl+Shift+N", what: "new session (clear the chat)" },
-  { keys: "Esc", what: "stop the turn in flight (in the editor); close a panel or the palette" },
+  {
+    keys: "Esc",
+    what: "stop the turn in flight (in the editor); close a panel (unless its extension takes Esc) or the palette",
+  },
+  { keys: "Ctrl+C", what: "close the focused panel (in a panel; elsewhere it copies)" },
   { keys: "Ctrl+.", what: "stop the turn in flight, from anywhere" },
   { keys: "Ctrl+J", what: "focus the next extension panel" },
   { keys: "Ctrl+Shift+A", what: "go to the tool call waiting for approval" },
+  {
+    keys: "F6 / Shift+F6",
+    what: "move the keyboard between the editor and each open panel (a panel stays open)",
+  },
   { keys: "?", what: "this sheet (when no text field has focus)" },
   { keys: "Enter / Shift+Enter", what: "send / new line in the editor" },
   { keys: "↑ / ↓", what: "prompt history in the editor" },
@@ -19,7 +27,15 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
 
 /** What a global shortcut asks for. */
 export type Shortcut =
-  "palette" | "focus-editor" | "new-session" | "stop" | "next-panel" | "approval" | "shortcuts";
+  | "palette"
+  | "focus-editor"
+  | "new-session"
+  | "stop"
+  | "next-panel"
+  | "focus-next"
+  | "focus-prev"
+  | "approval"
+  | "shortcuts";
 
 /** The parts of a KeyboardEvent the mapping reads. */
 export interface KeyLike {
@@ -44,6 +60,7 @@ export function shortcutFor(e: KeyLike, inText: boolean): Shortcut | null {
   if (mod && e.key === ".") return "stop";
   if (mod && !e.shiftKey && k === "j") return "next-panel";
   if (mod && e.shiftKey && k === "a") return "approval";
+  if (!mod && !e.altKey && e.key === "F6") return e.shiftKey ? "focus-prev" : "focus-next";
   if (!mod && !e.altKey && e.key === "?" && !inText) return "shortcuts";
   return null;
 }

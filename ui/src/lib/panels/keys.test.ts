@@ -43,8 +43,14 @@ describe("normaliseKey", () => {
     expect(normaliseKey({ key: "c", ctrlKey: true })).toEqual({ kind: "close" });
   });
 
+  it("sends Esc to an owner that declared panel_esc; Ctrl+C still closes", () => {
+    expect(normaliseKey({ key: "Escape" }, true)).toEqual({ kind: "key", key: "esc" });
+    expect(normaliseKey({ key: "Esc" }, true)).toEqual({ kind: "key", key: "esc" });
+    expect(normaliseKey({ key: "c", ctrlKey: true }, true)).toEqual({ kind: "close" });
+  });
+
   it("ignores modifiers, function keys, shortcuts, dead keys and composition", () => {
-    for (const key of ["Shift", "Control", "Alt", "Meta", "F5", "CapsLock", "Dead", "Process"]) {
+    for (const key of ["Shift", "Control", "Alt", "Meta", "F5", "F6", "CapsLock", "Dead", "Process"]) {
       expect(normaliseKey({ key })).toEqual({ kind: "ignore" });
     }
     expect(normaliseKey({ key: "a", ctrlKey: true })).toEqual({ kind: "ignore" });

@@ -37,14 +37,19 @@ const NAMED: Record<string, PanelKey> = {
 };
 
 /** Normalises one keydown. Esc and Ctrl+C close the panel (the host then
- * sends `panel_close` to the owner); composition and dead keys are ignored
- * here because their text arrives through `compositionend` instead. */
-export function normaliseKey(e: KeyLike): PanelKeyAction {
+ * sends `panel_close` to the owner), except that Esc goes to an owner that
+ * declared the `panel_esc` capability (`escToOwner`) as `panel_key esc`,
+ * and it closes the panel itself when it wants; composition and dead keys
+ * are ignored here because their text arrives through `compositionend`
+ * instead. F-keys and Ctrl shortcuts are ignored too: they are the
+ * window's (F6 moves the focus out of the panel). */
+export function normaliseKey(e: KeyLike, escToOwner = false): PanelKeyAction {
   // 229 is what WebKit reports for keys that feed an input method.
   if (e.isComposing || e.keyCode === 229 || e.key === "Process" || e.key === "Dead") {
     return { kind: "ignore" };
   }
-  if (e.key === "Escape" || e.key === "Esc") return { kind: "close" };
+  if (e.key === "Escape" || e.key === "Esc")
+    return escToOwner ? { kind: "key", key: "esc" } : { kind: "close" };
   if (e.ctrlKey && !e.altKey && (e.key === "c" || e.key === "C")) return { kind: "close" };
   const named = NAMED[e.key];
   if (named) return { kind: "key", key: named };

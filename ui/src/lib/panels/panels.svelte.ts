@@ -1,6 +1,7 @@
 // Open extension panels. Several panels are tabs; one is active. At most one
 // render is applied per animation frame, so an extension that pushes 100
 // renders a second costs at most one DOM update per frame.
+import type { PanelCapability } from "../bindings/PanelCapability";
 import type { PanelSpec } from "../bindings/PanelSpec";
 
 /** One open panel. */
@@ -10,6 +11,9 @@ export interface Panel {
   title: string;
   lines: string[];
   footer: string;
+  /** Its owner declared `panel_esc`: Esc goes to it as a key instead of
+   * closing the panel (Ctrl+C still closes). */
+  escToOwner: boolean;
   /** Bumped on every applied render (the benchmark waits for it). */
   version: number;
 }
@@ -42,8 +46,9 @@ export class PanelsState {
     return this.panels.find((p) => p.id === this.activeId);
   }
 
-  /** `ext_panel_open`: docks (or replaces) the panel and focuses it. */
-  open(extension: string, spec: PanelSpec): void {
+  /** `ext_panel_open`: docks (or replaces) the panel and focuses it.
+   * `capabilities` is the panel input its owner declared. */
+  open(extension: string, spec: PanelSpec, capabilities: readonly PanelCapability[] = []): void {
     const existing = this.panels.find((p) => p.id === spec.id);
     const panel: Panel = {
       id: spec.id,
@@ -51,6 +56,7 @@ export class PanelsState {
       title: spec.title ?? extension,
       lines: spec.lines,
       footer: spec.footer ?? "",
+      escToOwner: capabilities.includes("panel_esc"),
       version: 0,
     };
     if (existing) Object.assign(existing, panel, { version: existing.version + 1 });
