@@ -20,6 +20,13 @@ before(async () => {
 });
 after(async () => app?.stop());
 
+/** The extension's stored settings: `config/<name>-<folder hash>.json`,
+ * since settings belong to the extension's folder, not its name. */
+const storedFiles = () =>
+  fs.existsSync(path.join(app.home, "config"))
+    ? fs.readdirSync(path.join(app.home, "config")).filter((f) => /^configurable-.+\.json$/.test(f))
+    : [];
+
 const cardState = () =>
   s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="configurable"]');
   return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
@@ -61,14 +68,15 @@ test("Configure… shows the schema as a form, refuses bad values, and starts th
   await s.until("the folder error from zot", async () =>
     (await s.texts("[data-test=field-error-folder]")).join("").includes("does not exist"),
   );
-  assert.equal(fs.existsSync(path.join(app.home, "config", "configurable.json")), false);
+  assert.deepEqual(storedFiles(), []);
 
   await setInput("folder", app.tmp);
   await s.click(await s.find("[data-test=settings-save]"));
   await s.until("saved", async () => (await s.texts("[data-test=settings-saved]")).length > 0);
   // Complete now: it started with the values.
   await s.until("a ready card", async () => (await cardState()) === "ready", 30000);
-  const stored = JSON.parse(fs.readFileSync(path.join(app.home, "config", "configurable.json"), "utf8"));
+  assert.equal(storedFiles().length, 1, "one settings file for the one folder");
+  const stored = JSON.parse(fs.readFileSync(path.join(app.home, "config", storedFiles()[0]), "utf8"));
   assert.deepEqual(stored.values, { units: "imperial", days: 5, verbose: true, folder: app.tmp });
   assert.ok(!JSON.stringify(stored).includes(SECRET));
   // The page holds the mask, never the secret.
