@@ -83,7 +83,8 @@ async fn drive(env: &Env, dir: &Path, name: &str) {
     z.call(json!({"type":"panel_mouse","panel_id":id,"action":"click","row":3,"col":5}))
         .await;
     z.until(|v| {
-        v["type"] == "ext_panel_render" && v["lines"][3] == "last click: click on line 3, character 5"
+        v["type"] == "ext_panel_render"
+            && v["lines"][3] == "last click: click on line 3, character 5"
     })
     .await;
     z.call(json!({"type":"panel_key","panel_id":id,"key":"esc"}))

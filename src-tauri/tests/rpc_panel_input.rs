@@ -84,7 +84,10 @@ fn mouse_seen(dir: &std::path::Path) -> Vec<Value> {
 
 #[tokio::test]
 async fn a_declaring_owner_gets_mouse_and_resize_frames_and_renders_back() {
-    let e = env(todo(json!({"capabilities": ["panel_mouse", "panel_resize"]}))).await;
+    let e = env(todo(
+        json!({"capabilities": ["panel_mouse", "panel_resize"]}),
+    ))
+    .await;
     let mut z = start(&e).await;
     let open = open(&mut z).await;
     assert_eq!(
@@ -125,9 +128,7 @@ async fn a_declaring_owner_gets_mouse_and_resize_frames_and_renders_back() {
         let from = z.log.len();
         let r = z.call(cmd.clone()).await;
         assert_eq!(r["data"]["delivered"], true, "{cmd} → {r}");
-        let ev = z
-            .find_from(from, |v| v["type"] == "ext_panel_render")
-            .await;
+        let ev = z.find_from(from, |v| v["type"] == "ext_panel_render").await;
         assert_eq!(ev["lines"], json!([want]), "{cmd}");
     }
     // The frames on the wire are the contract's: a wheel has no row/col.
@@ -165,12 +166,19 @@ async fn an_owner_without_the_capabilities_gets_nothing_new_and_delivered_false(
     z.call(json!({"type":"panel_key","panel_id":"p1","key":"down"}))
         .await;
     ext_fixture::wait_seen(&e.ext, |v| v["type"] == "panel_key").await;
-    assert!(mouse_seen(&e.ext).is_empty(), "{:?}", ext_fixture::seen(&e.ext));
+    assert!(
+        mouse_seen(&e.ext).is_empty(),
+        "{:?}",
+        ext_fixture::seen(&e.ext)
+    );
 }
 
 #[tokio::test]
 async fn bad_mouse_and_resize_commands_say_what_is_wrong() {
-    let e = env(todo(json!({"capabilities": ["panel_mouse", "panel_resize"]}))).await;
+    let e = env(todo(
+        json!({"capabilities": ["panel_mouse", "panel_resize"]}),
+    ))
+    .await;
     let mut z = start(&e).await;
     open(&mut z).await;
     for (cmd, says) in [
@@ -252,7 +260,11 @@ async fn an_unknown_placement_is_shown_at_the_bottom_with_one_log_line() {
         .lines()
         .filter(|l| l.contains("placement 'floating'"))
         .collect();
-    assert_eq!(lines.len(), 1, "one line for the same name, twice sent: {text}");
+    assert_eq!(
+        lines.len(),
+        1,
+        "one line for the same name, twice sent: {text}"
+    );
     assert!(lines[0].contains("shown at the bottom"), "{text}");
 }
 
@@ -280,7 +292,9 @@ async fn mouse_for_a_panel_closed_by_a_crash_is_dropped_with_one_status() {
     let statuses: Vec<&Value> = z
         .log
         .iter()
-        .filter(|v| v["type"] == "ext_status" && v["text"].as_str().unwrap_or("").contains("crashed"))
+        .filter(|v| {
+            v["type"] == "ext_status" && v["text"].as_str().unwrap_or("").contains("crashed")
+        })
         .collect();
     assert_eq!(statuses.len(), 1, "{:?}", z.log);
 }

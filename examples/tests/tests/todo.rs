@@ -171,10 +171,18 @@ async fn todo_declares_panel_esc_so_esc_cancels_its_editor_and_then_closes_the_p
 }
 
 /// Sends one `panel_mouse` and returns the lines of the render it causes.
-async fn mouse(h: &mut Harness, action: MouseAction, row: Option<u32>, delta: Option<i32>) -> Vec<String> {
+async fn mouse(
+    h: &mut Harness,
+    action: MouseAction,
+    row: Option<u32>,
+    delta: Option<i32>,
+) -> Vec<String> {
     let col = row.map(|_| 2);
     let frame = PanelMouseFrame::checked("todos-main".into(), action, row, col, delta).unwrap();
-    assert!(h.host.panel_mouse(frame).unwrap(), "todo declared panel_mouse");
+    assert!(
+        h.host.panel_mouse(frame).unwrap(),
+        "todo declared panel_mouse"
+    );
     match panel_event(h).await {
         UiEvent::ExtPanelRender { lines, .. } => lines,
         other => panic!("expected a render, got {other:?}"),

@@ -217,17 +217,27 @@ impl PanelMouseFrame {
             .unwrap_or_default();
         if action == crate::MouseAction::Wheel {
             if row.is_some() || col.is_some() {
-                return Err("panel_mouse: a wheel carries \"delta\" and no \"row\"/\"col\"; drop them".into());
+                return Err(
+                    "panel_mouse: a wheel carries \"delta\" and no \"row\"/\"col\"; drop them"
+                        .into(),
+                );
             }
             if delta.unwrap_or(0) == 0 {
-                return Err("panel_mouse: a wheel needs a non-zero \"delta\" in lines (positive = down)".into());
+                return Err(
+                    "panel_mouse: a wheel needs a non-zero \"delta\" in lines (positive = down)"
+                        .into(),
+                );
             }
         } else {
             if row.is_none() || col.is_none() {
-                return Err(format!("panel_mouse: a {name} needs \"row\" and \"col\" (0-based line and character)"));
+                return Err(format!(
+                    "panel_mouse: a {name} needs \"row\" and \"col\" (0-based line and character)"
+                ));
             }
             if delta.is_some() {
-                return Err(format!("panel_mouse: only a wheel carries \"delta\"; drop it from the {name}"));
+                return Err(format!(
+                    "panel_mouse: only a wheel carries \"delta\"; drop it from the {name}"
+                ));
             }
         }
         Ok(Self {

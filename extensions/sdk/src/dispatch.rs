@@ -113,9 +113,7 @@ pub(crate) fn parse(line: &[u8]) -> Parsed {
     match ty {
         "command_invoked" | "tool_call" | "event_intercept" | "event" | "panel_key"
         | "panel_close" | "hello_ack" | "shutdown" | "config_changed" | "panel_mouse"
-        | "panel_resize" => {
-            Parsed::Bad(reply, format!("{msg}: {preview}"))
-        }
+        | "panel_resize" => Parsed::Bad(reply, format!("{msg}: {preview}")),
         _ => Parsed::Bad(
             None,
             format!("ignoring unknown frame type {ty:?} from zot: {preview}"),

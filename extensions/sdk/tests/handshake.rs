@@ -21,7 +21,14 @@ fn hello_comes_first_and_ready_after_every_registration() {
         .collect();
     assert_eq!(
         caps,
-        ["commands", "tools", "events", "panels", "panel_mouse", "panel_resize"]
+        [
+            "commands",
+            "tools",
+            "events",
+            "panels",
+            "panel_mouse",
+            "panel_resize"
+        ]
     );
 
     let commands: Vec<&str> = regs

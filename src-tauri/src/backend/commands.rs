@@ -7,9 +7,8 @@ use base64::Engine;
 use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
     AbortedResult, ClearedResult, CommandResult, CompactResult, DeliveredResult, DoneResult,
-    ExtCommandResult,
-    ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult,
-    PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
+    ExtCommandResult, ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult,
+    ModelsResult, PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
 use zot_ext_protocol::{CommandAction, NoteLevel, PanelMouseFrame, BUILTIN_COMMANDS};
 
@@ -77,7 +76,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             rows,
         } => {
             if cols == 0 || rows == 0 {
-                return Err(format!("panel_resize: \"cols\" and \"rows\" must be at least 1 (got {cols}×{rows})"));
+                return Err(format!(
+                    "panel_resize: \"cols\" and \"rows\" must be at least 1 (got {cols}×{rows})"
+                ));
             }
             let delivered = b
                 .inner
