@@ -91,6 +91,32 @@ export class Session {
     await this.cmd("DELETE", "/actions");
   }
 
+  /** Mouse presses at a point of the viewport (Actions API): `clicks`
+   * presses of `button` (0 primary, 2 context) in a row, so 2 is a double
+   * click. */
+  async pointerAt(x, y, { button = 0, clicks = 1 } = {}) {
+    const actions = [{ type: "pointerMove", duration: 0, origin: "viewport", x: Math.round(x), y: Math.round(y) }];
+    for (let i = 0; i < clicks; i++) actions.push({ type: "pointerDown", button }, { type: "pointerUp", button });
+    await this.cmd("POST", "/actions", {
+      actions: [{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions }],
+    });
+    await this.cmd("DELETE", "/actions");
+  }
+
+  /** A wheel turn of `deltaY` pixels over a point of the viewport. */
+  async wheelAt(x, y, deltaY) {
+    await this.cmd("POST", "/actions", {
+      actions: [
+        {
+          type: "wheel",
+          id: "wheel",
+          actions: [{ type: "scroll", origin: "viewport", x: Math.round(x), y: Math.round(y), deltaX: 0, deltaY, duration: 0 }],
+        },
+      ],
+    });
+    await this.cmd("DELETE", "/actions");
+  }
+
   /** A PNG of the viewport. With WebKit's compositing off (what zot picks
    * without a GPU, docs/desktop.md), WebKitWebDriver answers only after the
    * page paints again, and a page at rest never does: the shot would hang.

@@ -69,6 +69,24 @@ async fn drive(env: &Env, dir: &Path, name: &str) {
         .await;
     let evs = z.until(|v| v["type"] == "ext_panel_render").await;
     assert_eq!(evs.last().unwrap()["lines"][0], "count: 1");
+    // The scaffold declares panel_mouse and panel_resize through its SDK.
+    let r = z
+        .call(json!({"type":"panel_resize","panel_id":id,"cols":80,"rows":12}))
+        .await;
+    assert_eq!(r["data"]["delivered"], true, "{r}");
+    z.until(|v| v["type"] == "ext_panel_render" && v["lines"][4] == "panel size: 80 x 12 cells")
+        .await;
+    z.call(json!({"type":"panel_mouse","panel_id":id,"action":"wheel","delta":-2}))
+        .await;
+    z.until(|v| v["type"] == "ext_panel_render" && v["lines"][0] == "count: 3")
+        .await;
+    z.call(json!({"type":"panel_mouse","panel_id":id,"action":"click","row":3,"col":5}))
+        .await;
+    z.until(|v| {
+        v["type"] == "ext_panel_render"
+            && v["lines"][3] == "last click: click on line 3, character 5"
+    })
+    .await;
     z.call(json!({"type":"panel_key","panel_id":id,"key":"esc"}))
         .await;
     z.until(|v| v["type"] == "ext_panel_close").await;

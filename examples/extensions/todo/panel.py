@@ -5,8 +5,16 @@ typed text goes into the line, backspace deletes, enter saves and esc
 cancels. esc outside the editor closes the panel. The extension declares
 the ``panel_esc`` capability, so zot sends it esc instead of closing the
 panel itself.
+
+The mouse (``panel_mouse``): a click on an item toggles it and puts the
+cursor there; a double click opens it in the editor (zot sends the click
+first, so the double click undoes that click's toggle); the wheel moves
+the cursor, and the window keeps the cursor in view. The size
+(``panel_resize``): an item longer than the panel is wide is cut to fit,
+ending in an ellipsis, so a line never runs off the panel's edge.
 """
 
+import unicodedata
 from typing import Any, Dict, List, Optional
 
 from store import Store
@@ -24,6 +32,8 @@ class Panel:
         self.cursor = 0
         self.editing: Optional[str] = None  # "add" or "edit"
         self.buffer = ""
+        self.cols: Optional[int] = None  # the panel's width in cells, once told
+        self.clicked: Optional[int] = None  # the item the last click toggled
 
     def reset(self) -> None:
         """Forgets the editor (the panel was closed)."""
@@ -57,6 +67,31 @@ class Panel:
                 self.cursor = min(self.cursor, max(len(self.store.todos) - 1, 0))
             return None
 
+    def mouse(self, action: str, row: Optional[int], delta: Optional[int]) -> None:
+        """Applies one ``panel_mouse``; rows are item indices (items come first)."""
+        with self.store.lock:
+            n = len(self.store.todos)
+            if action == "wheel" and delta and n and self.editing is None:
+                self.cursor = min(max(self.cursor + delta, 0), n - 1)
+                return
+            if self.editing is not None or row is None or not 0 <= row < n:
+                self.clicked = None
+                return
+            if action == "click":
+                self.cursor = row
+                self.store.toggle(row)
+                self.clicked = row
+            elif action == "double_click":
+                if self.clicked == row:
+                    self.store.toggle(row)  # the click that began it toggled it
+                self.clicked = None
+                self.cursor = row
+                self.editing, self.buffer = "edit", self.store.todos[row]["text"]
+
+    def resize(self, cols: int) -> None:
+        """The panel is ``cols`` cells wide now."""
+        self.cols = cols if cols > 0 else None
+
     def _edit_key(self, key: str, text: Optional[str]) -> Optional[str]:
         if key == "rune" and text:
             self.buffer += text
@@ -83,7 +118,7 @@ class Panel:
             for i, t in enumerate(todos):
                 mark = "✓" if t["done"] else "□"
                 pointer = "▸" if i == self.cursor and self.editing != "add" else " "
-                lines.append(f"{pointer} {mark} {t['text']}")
+                lines.append(fit(f"{pointer} {mark} {t['text']}", self.cols))
             if not todos:
                 lines.append("  (no todos: press a to add one)")
             if self.editing:
@@ -91,3 +126,21 @@ class Panel:
                 lines.append(f"{'new' if self.editing == 'add' else 'edit'}: {self.buffer}▏")
             return {"id": PANEL_ID, "title": f"Todos ({done}/{len(todos)} done)", "lines": lines,
                     "footer": EDIT_FOOTER if self.editing else FOOTER}
+
+
+def cells(ch: str) -> int:
+    """Cells a character takes: East Asian wide and fullwidth ones take two."""
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def fit(line: str, cols: Optional[int]) -> str:
+    """``line`` cut to ``cols`` cells, ending in an ellipsis when cut."""
+    if cols is None or sum(cells(c) for c in line) <= cols:
+        return line
+    out, used = [], 0
+    for c in line:
+        if used + cells(c) > cols - 1:
+            break
+        out.append(c)
+        used += cells(c)
+    return "".join(out) + "…"

@@ -64,6 +64,26 @@ def key(ctx, panel_id, key, text):
     ctx.render_panel(panel_id, spec["lines"], title=spec["title"], footer=spec["footer"])
 
 
+def render(ctx, panel_id):
+    spec = state["panel"].spec()
+    ctx.render_panel(panel_id, spec["lines"], title=spec["title"], footer=spec["footer"])
+
+
+# Registering these declares `panel_mouse` and `panel_resize`: clicks and
+# the wheel come here instead of scrolling the panel, and so does the
+# panel's width, which long items are cut to (panel.py).
+@ext.on_panel_mouse
+def mouse(ctx, ev):
+    state["panel"].mouse(ev.action, ev.row, ev.delta)
+    render(ctx, ev.panel_id)
+
+
+@ext.on_panel_resize
+def resized(ctx, ev):
+    state["panel"].resize(ev.cols)
+    render(ctx, ev.panel_id)
+
+
 @ext.on_panel_close
 def closed(ctx, panel_id):
     state["panel"].reset()

@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 use zot_examples_tests::{copy_example, Harness};
 use zot_ext_host::PanelKey;
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::{CommandAction, ContentBlock, NoteLevel, PanelCapability};
+use zot_ext_protocol::{
+    CommandAction, ContentBlock, MouseAction, NoteLevel, PanelCapability, PanelMouseFrame,
+};
 
 fn text(c: &[ContentBlock]) -> String {
     match &c[0] {
@@ -130,8 +132,16 @@ async fn todo_declares_panel_esc_so_esc_cancels_its_editor_and_then_closes_the_p
     let UiEvent::ExtPanelOpen { capabilities, .. } = open else {
         unreachable!()
     };
-    // The desktop then sends Esc to it instead of closing the panel.
-    assert_eq!(capabilities, [PanelCapability::PanelEsc]);
+    // The desktop then sends Esc to it instead of closing the panel (and
+    // clicks, the wheel and the panel's size: its mouse and resize handlers).
+    assert_eq!(
+        capabilities,
+        [
+            PanelCapability::PanelMouse,
+            PanelCapability::PanelResize,
+            PanelCapability::PanelEsc
+        ]
+    );
 
     // Esc in the editor cancels the edit and keeps the panel (a render, and
     // the footer that promised it).
@@ -157,6 +167,74 @@ async fn todo_declares_panel_esc_so_esc_cancels_its_editor_and_then_closes_the_p
         matches!(&ev, UiEvent::ExtPanelClose { panel_id, reason: None, .. } if panel_id == "todos-main"),
         "{ev:?}"
     );
+    h.host.shutdown().await;
+}
+
+/// Sends one `panel_mouse` and returns the lines of the render it causes.
+async fn mouse(
+    h: &mut Harness,
+    action: MouseAction,
+    row: Option<u32>,
+    delta: Option<i32>,
+) -> Vec<String> {
+    let col = row.map(|_| 2);
+    let frame = PanelMouseFrame::checked("todos-main".into(), action, row, col, delta).unwrap();
+    assert!(
+        h.host.panel_mouse(frame).unwrap(),
+        "todo declared panel_mouse"
+    );
+    match panel_event(h).await {
+        UiEvent::ExtPanelRender { lines, .. } => lines,
+        other => panic!("expected a render, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_click_toggles_a_double_click_edits_the_wheel_moves_and_long_items_fit_the_width() {
+    let copy = copy_example("todo");
+    let todos: Vec<Value> = ["ship the desktop app", "write the docs", "answer the issue"]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| json!({"id": i + 1, "text": t, "done": false}))
+        .collect();
+    std::fs::write(
+        copy.dir.join("todos.json"),
+        json!({"version": 1, "todos": todos}).to_string(),
+    )
+    .unwrap();
+    let mut h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    h.host.invoke_command("todo", "").await.unwrap();
+
+    // A click on row 1 toggles it and puts the cursor there.
+    let lines = mouse(&mut h, MouseAction::Click, Some(1), None).await;
+    assert_eq!(lines[1], "▸ ✓ write the docs");
+    assert_eq!(saved(&copy.dir)["todos"][1]["done"], true);
+
+    // A double click (after its click) edits row 0 and leaves it as it was.
+    mouse(&mut h, MouseAction::Click, Some(0), None).await;
+    let lines = mouse(&mut h, MouseAction::DoubleClick, Some(0), None).await;
+    assert_eq!(lines.last().unwrap(), "edit: ship the desktop app▏");
+    assert_eq!(saved(&copy.dir)["todos"][0]["done"], false);
+    // Clicks while editing change nothing.
+    let lines = mouse(&mut h, MouseAction::Click, Some(2), None).await;
+    assert_eq!(lines.last().unwrap(), "edit: ship the desktop app▏");
+    h.host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
+    panel_event(&mut h).await;
+
+    // The wheel moves the cursor, within the list.
+    let lines = mouse(&mut h, MouseAction::Wheel, None, Some(5)).await;
+    assert!(lines[2].starts_with('▸'), "{lines:?}");
+    let lines = mouse(&mut h, MouseAction::Wheel, None, Some(-1)).await;
+    assert!(lines[1].starts_with('▸'), "{lines:?}");
+
+    // Told the width, long items are cut to it with an ellipsis.
+    assert!(h.host.panel_resize("todos-main", 12, 10).unwrap());
+    let UiEvent::ExtPanelRender { lines, .. } = panel_event(&mut h).await else {
+        panic!("expected a render")
+    };
+    assert_eq!(lines[0], "  □ ship th…");
+    assert!(lines.iter().all(|l| l.chars().count() <= 12), "{lines:?}");
+    assert_eq!(lines[2], "  □ answer …");
     h.host.shutdown().await;
 }
 

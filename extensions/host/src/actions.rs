@@ -27,11 +27,16 @@ pub(crate) fn ui_event(ext: &Ext, r: &CommandResponse) -> Option<UiEvent> {
             extension,
             text: r.display.clone().unwrap_or_default(),
         }),
-        CommandAction::OpenPanel => Some(UiEvent::ExtPanelOpen {
-            extension,
-            panel: r.open_panel.clone()?,
-            capabilities: ext.lock().panel_caps.clone(),
-        }),
+        CommandAction::OpenPanel => {
+            let mut panel = r.open_panel.clone()?;
+            let at = crate::panels::placement(ext, panel.placement.as_deref());
+            panel.placement = Some(at.as_str().to_owned());
+            Some(UiEvent::ExtPanelOpen {
+                extension,
+                panel,
+                capabilities: ext.lock().panel_caps.clone(),
+            })
+        }
         CommandAction::Prompt | CommandAction::Noop | CommandAction::Unknown => None,
     }
 }

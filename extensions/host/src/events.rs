@@ -130,6 +130,7 @@ fn push_coalesced(queue: &mut VecDeque<HostEvent>, ev: HostEvent) {
             title,
             lines,
             footer,
+            placement,
         }) => {
             let older = queue.iter().position(|e| {
                 matches!(e, HostEvent::Ui(UiEvent::ExtPanelRender { extension: x, panel_id: p, .. })
@@ -151,6 +152,7 @@ fn push_coalesced(queue: &mut VecDeque<HostEvent>, ev: HostEvent) {
                 title,
                 lines,
                 footer,
+                placement,
             }));
         }
         other => queue.push_back(other),
@@ -201,6 +203,7 @@ mod tests {
             title: title.map(Into::into),
             lines: vec![line.into()],
             footer: None,
+            placement: Default::default(),
         })
     }
 
@@ -238,6 +241,7 @@ mod tests {
                 title: Some("T".into()),
                 lines: vec!["r2".into()],
                 footer: None,
+                placement: Default::default(),
             }),
             "the newest render, with the title only the older one set"
         );

@@ -335,7 +335,7 @@ impl Host {
     /// A key for a panel that is not open: when its owner's crash closed
     /// it, the key is dropped and one status says so (the user typing on
     /// gets no error per key); otherwise the panel is unknown.
-    fn key_for_crashed_panel(&self, panel_id: &str) -> Result<(), HostError> {
+    pub(crate) fn key_for_crashed_panel(&self, panel_id: &str) -> Result<(), HostError> {
         let exts = self.inner.lock().exts.clone();
         for ext in exts {
             let (told, state) = {

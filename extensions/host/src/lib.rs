@@ -73,6 +73,7 @@ pub mod mcp;
 pub mod mcp_install;
 mod mcp_secrets;
 mod on_use;
+mod panel_input;
 mod panel_table;
 mod panels;
 pub mod permission_words;

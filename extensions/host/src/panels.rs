@@ -6,7 +6,7 @@
 //! [`PanelTable`]: crate::panel_table::PanelTable
 
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::{CommandAction, CommandResponse, PanelRender};
+use zot_ext_protocol::{CommandAction, CommandResponse, PanelPlacement, PanelRender};
 
 use crate::events::HostEvent;
 use crate::extension::Ext;
@@ -61,6 +61,21 @@ pub(crate) fn claim(inner: &Shared, ext: &Ext, panel_id: &str) -> bool {
     }
 }
 
+/// The placement `ext` asked for: a name the host does not know becomes
+/// the default, with one line in its log (once per name), never a
+/// protocol error: a newer extension on an older zot still shows its panel.
+pub(crate) fn placement(ext: &Ext, asked: Option<&str>) -> PanelPlacement {
+    PanelPlacement::resolve(asked).unwrap_or_else(|name| {
+        let note = format!(
+            "panel placement '{name}' is not one zot knows (bottom, side, window); shown at the bottom"
+        );
+        if crate::extension::tolerate(ext, note.clone()) {
+            ext.log.line(&note);
+        }
+        PanelPlacement::default()
+    })
+}
+
 /// `panel_render` from `ext`: shown only for a panel it owns.
 pub(crate) fn render_from(inner: &Shared, ext: &Ext, p: PanelRender) {
     if !inner.lock().panels.owns(ext.id, &p.panel_id) {
@@ -77,6 +92,7 @@ pub(crate) fn render_from(inner: &Shared, ext: &Ext, p: PanelRender) {
             title: p.title,
             lines: p.lines,
             footer: p.footer,
+            placement: placement(ext, p.placement.as_deref()),
         }),
         Some(ext),
     );

@@ -308,7 +308,7 @@ fn readme(spec: &NewExtension) -> String {
         ),
     };
     let panel = if spec.panel {
-        format!("- `/{n}-panel` opens a panel: `+` and `-` change a counter, esc closes it.\n")
+        format!("- `/{n}-panel` opens a panel: `+`, `-` and the wheel change a counter, a click says where it landed, the panel shows its size in cells (`panel_mouse` and `panel_resize`), esc closes it.\n")
     } else {
         String::new()
     };

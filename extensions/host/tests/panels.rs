@@ -45,6 +45,7 @@ async fn keys_go_to_the_owner_and_its_renders_come_back() {
             title: Some("T".into()),
             lines: vec!["rune".into(), "x".into()],
             footer: None,
+            placement: Default::default(),
         })
     );
     host.shutdown().await;

@@ -245,6 +245,10 @@ pub struct PanelRender {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub footer: Option<String>,
+    /// A placement hint, as in `open_panel` ([`crate::PanelSpec::placement`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub placement: Option<String>,
 }
 
 /// `panel_close`, in either direction.

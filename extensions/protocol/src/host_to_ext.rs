@@ -25,6 +25,10 @@ pub enum HostToExt {
     PanelKey(PanelKeyFrame),
     /// The user closed the extension's panel.
     PanelClose(crate::PanelClose),
+    /// The pointer in one of its panels (capability `panel_mouse`).
+    PanelMouse(PanelMouseFrame),
+    /// One of its panels' text area changed size (capability `panel_resize`).
+    PanelResize(PanelResizeFrame),
     /// zot is exiting or reloading.
     Shutdown(Shutdown),
     /// The user changed the extension's settings while it runs (one-way).
@@ -172,3 +176,89 @@ pub struct PanelKeyFrame {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Shutdown {}
+
+/// `panel_mouse`: sent only to an extension that declared `panel_mouse`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelMouseFrame {
+    /// Which panel.
+    pub panel_id: String,
+    /// What the pointer did.
+    pub action: crate::MouseAction,
+    /// The 0-based index into the panel's last `lines`; absent for `wheel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub row: Option<u32>,
+    /// The 0-based character (Unicode scalar value, SGR removed) under the
+    /// pointer, or the line's length past its end; absent for `wheel`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub col: Option<u32>,
+    /// `wheel` only: lines, positive = down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub delta: Option<i32>,
+}
+
+impl PanelMouseFrame {
+    /// A frame as the contract shapes it, or what is wrong with the
+    /// fields given: a click needs `row` and `col` and no `delta`; a wheel
+    /// needs a non-zero `delta` and no `row`/`col`.
+    pub fn checked(
+        panel_id: String,
+        action: crate::MouseAction,
+        row: Option<u32>,
+        col: Option<u32>,
+        delta: Option<i32>,
+    ) -> Result<Self, String> {
+        let name = serde_json::to_value(action)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        if action == crate::MouseAction::Wheel {
+            if row.is_some() || col.is_some() {
+                return Err(
+                    "panel_mouse: a wheel carries \"delta\" and no \"row\"/\"col\"; drop them"
+                        .into(),
+                );
+            }
+            if delta.unwrap_or(0) == 0 {
+                return Err(
+                    "panel_mouse: a wheel needs a non-zero \"delta\" in lines (positive = down)"
+                        .into(),
+                );
+            }
+        } else {
+            if row.is_none() || col.is_none() {
+                return Err(format!(
+                    "panel_mouse: a {name} needs \"row\" and \"col\" (0-based line and character)"
+                ));
+            }
+            if delta.is_some() {
+                return Err(format!(
+                    "panel_mouse: only a wheel carries \"delta\"; drop it from the {name}"
+                ));
+            }
+        }
+        Ok(Self {
+            panel_id,
+            action,
+            row,
+            col,
+            delta,
+        })
+    }
+}
+
+/// `panel_resize`: the panel's text area in monospace cells; sent only to
+/// an extension that declared `panel_resize`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelResizeFrame {
+    /// Which panel.
+    pub panel_id: String,
+    /// Cells across.
+    pub cols: u32,
+    /// Lines down.
+    pub rows: u32,
+}

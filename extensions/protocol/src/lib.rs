@@ -56,7 +56,7 @@ pub use manifest::{
     Activation, Contributes, ExtKind, Manifest, Permission, PermissionGrant, RestartMode, Sandbox,
     Transport, Unrestricted,
 };
-pub use panel::{PanelCapability, PanelKey, PanelSpec};
+pub use panel::{MouseAction, PanelCapability, PanelKey, PanelPlacement, PanelSpec};
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
 

@@ -21,6 +21,65 @@ pub struct PanelSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub footer: Option<String>,
+    /// Where the extension would like it: `"bottom"`, `"side"` or
+    /// `"window"` (a hint; the user's choice wins). Kept as the string it
+    /// sent so a name the host does not know is logged, not a protocol
+    /// error; the host's events always carry a known one
+    /// ([`PanelPlacement::resolve`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub placement: Option<String>,
+}
+
+/// Where a panel is shown. The extension's `placement` is a hint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum PanelPlacement {
+    /// Docked under the transcript, above the editor (the seed's place).
+    #[default]
+    Bottom,
+    /// Docked beside the transcript.
+    Side,
+    /// In its own OS window.
+    Window,
+}
+
+impl PanelPlacement {
+    /// The placement an extension asked for: absent → the default; `Err`
+    /// carries a name the host does not know (the caller logs it once and
+    /// uses the default).
+    pub fn resolve(asked: Option<&str>) -> Result<Self, String> {
+        match asked {
+            None => Ok(Self::Bottom),
+            Some(s) => serde_json::from_value(serde_json::Value::String(s.to_owned()))
+                .map_err(|_| s.to_owned()),
+        }
+    }
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Bottom => "bottom",
+            Self::Side => "side",
+            Self::Window => "window",
+        }
+    }
+}
+
+/// What the pointer did in a panel (`panel_mouse.action`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum MouseAction {
+    /// A primary-button click.
+    Click,
+    /// A primary-button double click (after the click it follows).
+    DoubleClick,
+    /// A context (right) click.
+    Context,
+    /// The wheel: `delta` lines, positive = down; no row/col.
+    Wheel,
 }
 
 /// A normalised key name, as the spec lists them for `panel_key`.
@@ -77,6 +136,11 @@ pub enum PanelCapability {
     /// instead of closing the panel; it closes the panel itself with
     /// `panel_close`. Ctrl+C still closes.
     PanelEsc,
+    /// Clicks, double clicks, context clicks and the wheel over its panels
+    /// are sent to it as `panel_mouse`.
+    PanelMouse,
+    /// It is told its panels' text area size in cells as `panel_resize`.
+    PanelResize,
 }
 
 impl PanelCapability {
@@ -100,6 +164,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_placement_is_resolved_to_a_known_one_or_named_back() {
+        assert_eq!(PanelPlacement::resolve(None), Ok(PanelPlacement::Bottom));
+        assert_eq!(
+            PanelPlacement::resolve(Some("side")),
+            Ok(PanelPlacement::Side)
+        );
+        assert_eq!(
+            PanelPlacement::resolve(Some("window")),
+            Ok(PanelPlacement::Window)
+        );
+        assert_eq!(
+            PanelPlacement::resolve(Some("floating")),
+            Err("floating".to_owned())
+        );
+        assert_eq!(PanelPlacement::Side.as_str(), "side");
+    }
+
+    #[test]
     fn panel_capabilities_are_picked_out_of_hello_capabilities() {
         let caps = [
             "commands",
@@ -108,11 +190,17 @@ mod tests {
             "PANEL_ESC",
             "panel_esc",
             "panel_x",
+            "panel_resize",
+            "panel_mouse",
         ]
         .map(String::from);
         assert_eq!(
             PanelCapability::declared_in(&caps),
-            vec![PanelCapability::PanelEsc]
+            vec![
+                PanelCapability::PanelEsc,
+                PanelCapability::PanelResize,
+                PanelCapability::PanelMouse
+            ]
         );
         assert!(PanelCapability::declared_in(&["panels".to_owned()]).is_empty());
         assert_eq!(

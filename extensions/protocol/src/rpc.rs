@@ -68,6 +68,36 @@ pub enum RpcCommand {
         /// Which panel.
         panel_id: String,
     },
+    /// Sends a `panel_mouse` frame to a panel's owner, when it declared
+    /// `panel_mouse`; answers `data.delivered`.
+    PanelMouse {
+        /// Which panel.
+        panel_id: String,
+        /// What the pointer did.
+        action: crate::MouseAction,
+        /// The line (clicks; required there).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        row: Option<u32>,
+        /// The character in the line (clicks; required there).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        col: Option<u32>,
+        /// Lines, positive = down (`wheel`; required there).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        delta: Option<i32>,
+    },
+    /// Sends a `panel_resize` frame to a panel's owner, when it declared
+    /// `panel_resize`; answers `data.delivered`.
+    PanelResize {
+        /// Which panel.
+        panel_id: String,
+        /// Cells across.
+        cols: u32,
+        /// Lines down.
+        rows: u32,
+    },
     /// Lists every extension.
     ExtList {},
     /// Provider, model, cwd, counts.
@@ -870,6 +900,10 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         footer: Option<String>,
+        /// The extension's placement hint (`bottom` when it gave none or
+        /// one the host does not know).
+        #[serde(default)]
+        placement: crate::PanelPlacement,
     },
     /// A panel closed (by its owner, or because its owner died).
     ExtPanelClose {

@@ -29,6 +29,8 @@ pub enum RpcResult {
     Aborted(AbortedResult),
     /// `panel_key`, `panel_close`: done, nothing to say.
     Done(DoneResult),
+    /// `panel_mouse`, `panel_resize`: whether the frame went to the owner.
+    Delivered(DeliveredResult),
     /// `ext_list`.
     Extensions(ExtListResult),
     /// `get_state`.
@@ -374,4 +376,14 @@ pub struct ExtCommandResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub open_panel: Option<PanelSpec>,
+}
+
+/// `panel_mouse`, `panel_resize`: `false` when the owner did not declare
+/// the capability or the panel is gone (its owner crashed); the command
+/// succeeds either way.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct DeliveredResult {
+    /// The frame was written to the owner.
+    pub delivered: bool,
 }

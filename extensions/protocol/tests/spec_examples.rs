@@ -275,6 +275,43 @@ fn panel_keys() {
 }
 
 #[test]
+fn panel_mouse_and_resize() {
+    host(
+        r#"{"type":"panel_mouse","panel_id":"todos-main","action":"click","row":2,"col":2}"#,
+        |f| matches!(f, HostToExt::PanelMouse(m) if m.action == MouseAction::Click && m.row == Some(2) && m.col == Some(2) && m.delta.is_none()),
+    );
+    host(
+        r#"{"type":"panel_mouse","panel_id":"todos-main","action":"wheel","delta":-3}"#,
+        |f| matches!(f, HostToExt::PanelMouse(m) if m.action == MouseAction::Wheel && m.delta == Some(-3) && m.row.is_none()),
+    );
+    host(
+        r#"{"type":"panel_mouse","panel_id":"p","action":"double_click","row":0,"col":9}"#,
+        |f| matches!(f, HostToExt::PanelMouse(m) if m.action == MouseAction::DoubleClick),
+    );
+    host(
+        r#"{"type":"panel_mouse","panel_id":"p","action":"context","row":0,"col":0}"#,
+        |f| matches!(f, HostToExt::PanelMouse(m) if m.action == MouseAction::Context),
+    );
+    host(
+        r#"{"type":"panel_resize","panel_id":"todos-main","cols":80,"rows":12}"#,
+        |f| matches!(f, HostToExt::PanelResize(r) if r.cols == 80 && r.rows == 12),
+    );
+    // A placement the host does not know still parses: it is logged, not refused.
+    ext(
+        r#"{"type":"panel_render","panel_id":"p","lines":[],"placement":"floating"}"#,
+        |f| matches!(f, ExtToHost::PanelRender(r) if r.placement.as_deref() == Some("floating")),
+    );
+    // The frame's own checks, as the RPC command applies them.
+    let ok = |a, r, c, d| PanelMouseFrame::checked("p".into(), a, r, c, d);
+    assert!(ok(MouseAction::Click, Some(0), Some(0), None).is_ok());
+    assert!(ok(MouseAction::Wheel, None, None, Some(1)).is_ok());
+    assert!(ok(MouseAction::Click, Some(0), None, None).is_err());
+    assert!(ok(MouseAction::Click, Some(0), Some(0), Some(1)).is_err());
+    assert!(ok(MouseAction::Wheel, None, None, Some(0)).is_err());
+    assert!(ok(MouseAction::Wheel, Some(1), None, Some(1)).is_err());
+}
+
+#[test]
 fn manifests() {
     for text in [
         r#"{"name":"hello-py","version":"1.0.0","exec":"./hello.py","language":"python","enabled":true}"#,

@@ -15,7 +15,7 @@ class Handshake(unittest.TestCase):
     def test_hello_first_and_ready_after_every_registration(self):
         hello, regs = self.ext.handshake()
         self.assertEqual(hello["name"], "kitchen-sink")
-        self.assertEqual(hello["capabilities"], ["commands", "tools", "events", "panels"])
+        self.assertEqual(hello["capabilities"], ["commands", "tools", "events", "panels", "panel_mouse", "panel_resize"])
         commands = [f["name"] for f in regs if f["type"] == "register_command"]
         self.assertIn("cwd", commands)
         secret = next(f for f in regs if f.get("name") == "secret")

@@ -75,6 +75,18 @@ class Runtime(unittest.TestCase):
         e.send({"type": "panel_close", "panel_id": "p1"})
         self.assertEqual(e.recv()["message"], "panel p1 closed")
 
+    def test_panel_mouse_and_resize_reach_their_typed_handlers_in_order(self):
+        e = self.ext
+        e.send({"type": "panel_mouse", "panel_id": "p1", "action": "click", "row": 2, "col": 0})
+        e.send({"type": "panel_mouse", "panel_id": "p1", "action": "wheel", "delta": -3})
+        e.send({"type": "panel_resize", "panel_id": "p1", "cols": 80, "rows": 12})
+        e.send({"type": "panel_mouse", "panel_id": "p1", "action": "double_click", "row": 2, "col": 5})
+        self.assertEqual(e.recv()["lines"], ["click 2:0"])
+        self.assertEqual(e.recv()["lines"], ["wheel -3"])
+        self.assertEqual(e.recv(), {"type": "panel_render", "panel_id": "p1", "lines": ["size 80x12"],
+                                    "placement": "side"})
+        self.assertEqual(e.recv()["lines"], ["double_click 2:5"])
+
     def test_a_blocked_tool_does_not_delay_a_panel_key(self):
         # No clock: /release is what lets the tool finish, so a serial SDK
         # would answer the tool first (after its 10 s timeout) and fail here.

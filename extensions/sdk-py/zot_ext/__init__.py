@@ -19,6 +19,7 @@ sends ``ready``, then runs your handlers until zot sends ``shutdown``::
 from .context import Context, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
 from .extension import Extension
+from .panel_input import PanelMouse, PanelResize
 from .responses import Response, ToolResult
 
 #: This copy's version. zot compares it with the copy it bundles when an
@@ -35,6 +36,8 @@ __all__ = [
     "Context",
     "Extension",
     "HostInfo",
+    "PanelMouse",
+    "PanelResize",
     "Response",
     "ToolCallDecision",
     "ToolResult",

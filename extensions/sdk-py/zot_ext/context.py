@@ -93,10 +93,12 @@ class Context:
         lines: List[str],
         title: Optional[str] = None,
         footer: Optional[str] = None,
+        placement: Optional[str] = None,
     ) -> None:
-        """Redraws an open panel."""
+        """Redraws an open panel. ``placement`` (``"bottom"``, ``"side"``,
+        ``"window"``) is a hint; the user's choice wins."""
         self.send(drop_none({"type": "panel_render", "panel_id": panel_id, "title": title,
-                             "lines": list(lines), "footer": footer}))
+                             "lines": list(lines), "footer": footer, "placement": placement}))
 
     def close_panel(self, panel_id: str) -> None:
         """Closes a panel this extension opened."""

@@ -6,6 +6,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 from .context import Context, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
+from .panel_input import PanelMouse, PanelResize
 from .responses import Response, ToolResult
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,6 +51,8 @@ class Extension:
         self.assistant_message_interceptor: Optional[Callable[[Context, str], AssistantMessageDecision]] = None
         self.panel_key_handler: Optional[Callable[[Context, str, str, Optional[str]], None]] = None
         self.panel_close_handler: Optional[Callable[[Context, str], None]] = None
+        self.panel_mouse_handler: Optional[Callable[[Context, PanelMouse], None]] = None
+        self.panel_resize_handler: Optional[Callable[[Context, PanelResize], None]] = None
         self.shutdown_handler: Optional[Callable[[Context], None]] = None
         self.config_change_handler: Optional[Callable[[Context, Dict[str, Any]], None]] = None
         self.hello_hook: Optional[Callable[["Extension", HostInfo], None]] = None
@@ -111,6 +114,19 @@ class Extension:
         self.panel_close_handler = fn
         return fn
 
+    def on_panel_mouse(self, fn: F) -> F:
+        """Decorator: ``(ctx, event: PanelMouse)`` for clicks and the wheel
+        over this extension's panels; declares ``panel_mouse``, so the
+        wheel no longer scrolls the panel by itself."""
+        self.panel_mouse_handler = fn
+        return fn
+
+    def on_panel_resize(self, fn: F) -> F:
+        """Decorator: ``(ctx, event: PanelResize)`` with a panel's size in
+        cells after it opens and on every change; declares ``panel_resize``."""
+        self.panel_resize_handler = fn
+        return fn
+
     def on_config_change(self, fn: F) -> F:
         """Decorator: ``(ctx, config)`` when the user changed the settings
         while the extension runs; ``ctx.config`` already holds them."""
@@ -137,6 +153,10 @@ class Extension:
             add("events")
         if self.panel_key_handler or self.panel_close_handler:
             add("panels")
+        if self.panel_mouse_handler:
+            add("panel_mouse")
+        if self.panel_resize_handler:
+            add("panel_resize")
         for c in self.capabilities:
             add(c)
         return caps

@@ -42,10 +42,13 @@ class Response:
         lines: List[str],
         title: Optional[str] = None,
         footer: Optional[str] = None,
+        placement: Optional[str] = None,
     ) -> "Response":
-        """Open an extension-owned panel."""
+        """Open an extension-owned panel; ``placement`` (``"bottom"``,
+        ``"side"``, ``"window"``) is a hint, the user's choice wins."""
         return Response("open_panel", open_panel=drop_none(
-            {"id": panel_id, "title": title, "lines": list(lines), "footer": footer}))
+            {"id": panel_id, "title": title, "lines": list(lines), "footer": footer,
+             "placement": placement}))
 
     @staticmethod
     def noop() -> "Response":

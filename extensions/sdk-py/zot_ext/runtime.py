@@ -19,13 +19,14 @@ from typing import Any, BinaryIO, Callable, Dict, Optional, Tuple
 from .context import Context, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
 from .extension import Extension
+from .panel_input import PanelMouse, PanelResize
 from .responses import Response, ToolResult
 from .wire import Writer, log
 
 MAX_IDLE = 4
-ORDERED = ("event", "panel_key", "panel_close", "config_changed")
+ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize")
 KNOWN = ("hello_ack", "command_invoked", "tool_call", "event", "event_intercept",
-         "panel_key", "panel_close", "shutdown", "config_changed")
+         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize")
 
 
 def run(ext: Extension, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
@@ -317,6 +318,14 @@ class _Pool:
             else:
                 self._guard("panel key handler",
                             lambda: h(ctx, str(f.get("panel_id", "")), str(f.get("key", "")), f.get("text")))
+        elif ty == "panel_mouse":
+            hm = self.ext.panel_mouse_handler
+            if hm is not None:
+                self._guard("panel mouse handler", lambda: hm(ctx, PanelMouse.from_frame(f)))
+        elif ty == "panel_resize":
+            hr = self.ext.panel_resize_handler
+            if hr is not None:
+                self._guard("panel resize handler", lambda: hr(ctx, PanelResize.from_frame(f)))
         elif ty == "panel_close":
             h2 = self.ext.panel_close_handler
             if h2 is not None:

@@ -41,6 +41,8 @@ const MEANING = {
   event: "A subscribed lifecycle event (one-way). Which payload fields are present depends on `event`.",
   event_intercept: "A chance to block or rewrite `tool_call`, to block `turn_start`, or to block or replace `assistant_message`.",
   panel_key: "A key pressed while the extension's panel is focused; `text` carries the character for `rune`.",
+  panel_mouse: "Only to an extension that declared `panel_mouse`: a click, double click (after its click), context click (`row`, `col`) or wheel (`delta` in lines, positive = down) over its panel.",
+  panel_resize: "Only to an extension that declared `panel_resize`: the panel's text area in monospace cells, after it opens and on every change (at most one per 100 ms).",
   shutdown: "zot is exiting or reloading: answer `shutdown_ack` within 2 s, then exit.",
   config_changed: "The user changed the extension's settings while it runs (one-way): every value again, as in `hello_ack.config`.",
 };

@@ -54,7 +54,7 @@ export class Context {
 
   /** Redraws an open panel; `panel.id` names it. */
   renderPanel(panel: PanelSpec): void {
-    this.out({ type: "panel_render", panel_id: panel.id, title: panel.title, lines: panel.lines, footer: panel.footer });
+    this.out({ type: "panel_render", panel_id: panel.id, title: panel.title, lines: panel.lines, footer: panel.footer, placement: panel.placement });
   }
 
   /** Closes a panel this extension opened. */

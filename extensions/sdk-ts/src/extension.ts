@@ -1,7 +1,7 @@
 // The object authors use: register commands, tools, hooks and handlers,
 // then `run()`.
 import type { Context, HostInfo } from "./context.js";
-import type { Event, LifecycleEvent, PanelKeyFrame } from "./protocol/index.js";
+import type { Event, LifecycleEvent, PanelKeyFrame, PanelMouseFrame, PanelResizeFrame } from "./protocol/index.js";
 import type { Decision, Response, ToolResult } from "./responses.js";
 import { run, type RunOptions } from "./runtime.js";
 
@@ -32,6 +32,8 @@ export class Extension {
   /** @internal */ assistantMessageInterceptor?: (ctx: Context, text: string) => MaybePromise<Decision>;
   /** @internal */ panelKeyHandler?: (ctx: Context, key: PanelKeyFrame) => MaybePromise<void>;
   /** @internal */ panelCloseHandler?: (ctx: Context, panelId: string) => MaybePromise<void>;
+  /** @internal */ panelMouseHandler?: (ctx: Context, ev: PanelMouseFrame) => MaybePromise<void>;
+  /** @internal */ panelResizeHandler?: (ctx: Context, ev: PanelResizeFrame) => MaybePromise<void>;
   /** @internal */ shutdownHandler?: (ctx: Context) => MaybePromise<void>;
   /** @internal */ configChangeHandler?: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   /** @internal */ helloHook?: (ext: Extension, host: HostInfo) => MaybePromise<void>;
@@ -100,6 +102,26 @@ export class Extension {
   }
 
   /**
+   * Clicks, double clicks (after the click they follow), context clicks
+   * (with `row`/`col`) and the wheel (with `delta` in lines) over this
+   * extension's panels, in order with its keys. Declares `panel_mouse`, so
+   * the wheel no longer scrolls the panel by itself.
+   */
+  onPanelMouse(handler: (ctx: Context, ev: PanelMouseFrame) => MaybePromise<void>): this {
+    this.panelMouseHandler = handler;
+    return this;
+  }
+
+  /**
+   * A panel's text area in monospace cells, once after it opens and again
+   * on every change. Declares `panel_resize`.
+   */
+  onPanelResize(handler: (ctx: Context, ev: PanelResizeFrame) => MaybePromise<void>): this {
+    this.panelResizeHandler = handler;
+    return this;
+  }
+
+  /**
    * The user changed the extension's settings while it runs
    * (`config_changed`); `ctx.config` already holds the new values.
    */
@@ -128,6 +150,8 @@ export class Extension {
     if (this.events.length || this.toolCallInterceptor || this.turnStartInterceptor || this.assistantMessageInterceptor)
       caps.add("events");
     if (this.panelKeyHandler || this.panelCloseHandler) caps.add("panels");
+    if (this.panelMouseHandler) caps.add("panel_mouse");
+    if (this.panelResizeHandler) caps.add("panel_resize");
     for (const c of this.capabilities) caps.add(c);
     return [...caps];
   }

@@ -18,8 +18,8 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed"]);
-const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize"]);
+const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize"]);
 
 function describe(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -196,6 +196,16 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
           const h = ext.panelKeyHandler;
           if (!h) log(`ignoring a key for panel ${JSON.stringify(f.panel_id)}: no onPanelKey handler`);
           else await guard("panel key handler", () => h(c, f));
+          return;
+        }
+        case "panel_mouse": {
+          const h = ext.panelMouseHandler;
+          if (h) await guard("panel mouse handler", () => h(c, f));
+          return;
+        }
+        case "panel_resize": {
+          const h = ext.panelResizeHandler;
+          if (h) await guard("panel resize handler", () => h(c, f));
           return;
         }
         case "panel_close": {

@@ -8,7 +8,7 @@ test("hello comes first and ready after every registration", async () => {
   try {
     const { hello, regs } = await ext.handshake();
     assert.equal(hello.name, "kitchen-sink");
-    assert.deepEqual(hello.capabilities, ["commands", "tools", "events", "panels"]);
+    assert.deepEqual(hello.capabilities, ["commands", "tools", "events", "panels", "panel_mouse", "panel_resize"]);
     assert.ok(regs.some((f) => f.type === "register_command" && f.name === "cwd"));
     assert.equal(regs.find((f) => f.name === "secret").deferred, true);
     assert.deepEqual(regs.find((f) => f.name === "add").schema.properties.a, { type: "number" });

@@ -75,6 +75,17 @@ test("panel keys render, close, and keep their order", async () => {
   assert.equal((await ext.recv()).message, "panel p1 closed");
 });
 
+test("panel mouse and resize reach their typed handlers in order", async () => {
+  ext.send({ type: "panel_mouse", panel_id: "p1", action: "click", row: 2, col: 0 });
+  ext.send({ type: "panel_mouse", panel_id: "p1", action: "wheel", delta: -3 });
+  ext.send({ type: "panel_resize", panel_id: "p1", cols: 80, rows: 12 });
+  ext.send({ type: "panel_mouse", panel_id: "p1", action: "double_click", row: 2, col: 5 });
+  assert.deepEqual((await ext.recv()).lines, ["click 2:0"]);
+  assert.deepEqual((await ext.recv()).lines, ["wheel -3"]);
+  assert.deepEqual(await ext.recv(), { type: "panel_render", panel_id: "p1", lines: ["size 80x12"], placement: "side" });
+  assert.deepEqual((await ext.recv()).lines, ["double_click 2:5"]);
+});
+
 test("a blocked tool does not delay a panel key", async () => {
   // No clock: /release is what lets the tool finish, so a serial SDK would
   // answer the tool first (after its 10 s timeout) and fail here.

@@ -67,7 +67,7 @@ fn main() {
             id: "p1".into(),
             title: Some("Sink".into()),
             lines: vec!["one".into()],
-            footer: None,
+            ..Default::default()
         })
     })
     .command("release", "releases the block tool", |_ctx, _| {
@@ -167,6 +167,27 @@ fn main() {
             title: Some("Sink".into()),
             lines: vec![what],
             footer: Some("q closes".into()),
+            ..Default::default()
+        });
+    })
+    .on_panel_mouse(|ctx, m| {
+        let at = match m.delta {
+            Some(d) => format!("{d:+}"),
+            None => format!("{}:{}", m.row.unwrap_or(0), m.col.unwrap_or(0)),
+        };
+        let action = serde_json::to_value(m.action).unwrap_or_default();
+        ctx.render_panel(PanelSpec {
+            id: m.panel_id.clone(),
+            lines: vec![format!("{} {at}", action.as_str().unwrap_or("?"))],
+            ..Default::default()
+        });
+    })
+    .on_panel_resize(|ctx, r| {
+        ctx.render_panel(PanelSpec {
+            id: r.panel_id.clone(),
+            lines: vec![format!("size {}x{}", r.cols, r.rows)],
+            placement: Some("side".into()),
+            ..Default::default()
         });
     })
     .on_panel_close(|ctx, id| ctx.notify(NoteLevel::Info, format!("panel {id} closed")))

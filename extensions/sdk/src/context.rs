@@ -137,6 +137,7 @@ impl Context {
             title: panel.title,
             lines: panel.lines,
             footer: panel.footer,
+            placement: panel.placement,
         }));
     }
 

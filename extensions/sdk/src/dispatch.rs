@@ -14,8 +14,8 @@ use zot_ext_protocol::{
 use crate::context::Context;
 use crate::decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
 use crate::extension::{
-    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, ShutdownFn,
-    ToolCallFn, ToolFn, TurnStartFn,
+    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, PanelMouseFn,
+    PanelResizeFn, ShutdownFn, ToolCallFn, ToolFn, TurnStartFn,
 };
 use crate::response::{Response, ToolResult};
 
@@ -30,6 +30,8 @@ pub(crate) struct Handlers {
     on_assistant_message: Option<AssistantFn>,
     on_panel_key: Option<PanelKeyFn>,
     on_panel_close: Option<PanelCloseFn>,
+    on_panel_mouse: Option<PanelMouseFn>,
+    on_panel_resize: Option<PanelResizeFn>,
     on_shutdown: Option<ShutdownFn>,
     on_config_change: Option<ConfigFn>,
 }
@@ -60,6 +62,8 @@ impl Handlers {
             on_assistant_message: ext.on_assistant_message.clone(),
             on_panel_key: ext.on_panel_key.clone(),
             on_panel_close: ext.on_panel_close.clone(),
+            on_panel_mouse: ext.on_panel_mouse.clone(),
+            on_panel_resize: ext.on_panel_resize.clone(),
             on_shutdown: ext.on_shutdown.clone(),
             on_config_change: ext.on_config_change.clone(),
         }
@@ -108,9 +112,8 @@ pub(crate) fn parse(line: &[u8]) -> Parsed {
     });
     match ty {
         "command_invoked" | "tool_call" | "event_intercept" | "event" | "panel_key"
-        | "panel_close" | "hello_ack" | "shutdown" | "config_changed" => {
-            Parsed::Bad(reply, format!("{msg}: {preview}"))
-        }
+        | "panel_close" | "hello_ack" | "shutdown" | "config_changed" | "panel_mouse"
+        | "panel_resize" => Parsed::Bad(reply, format!("{msg}: {preview}")),
         _ => Parsed::Bad(
             None,
             format!("ignoring unknown frame type {ty:?} from zot: {preview}"),
@@ -127,6 +130,8 @@ pub(crate) fn is_ordered(frame: &HostToExt) -> bool {
             | HostToExt::PanelKey(_)
             | HostToExt::PanelClose(_)
             | HostToExt::ConfigChanged(_)
+            | HostToExt::PanelMouse(_)
+            | HostToExt::PanelResize(_)
     )
 }
 
@@ -220,6 +225,16 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
                 let _ = guarded(ctx, "panel close handler", &p.panel_id, || {
                     f(ctx, &p.panel_id)
                 });
+            }
+        }
+        HostToExt::PanelMouse(m) => {
+            if let Some(f) = &h.on_panel_mouse {
+                let _ = guarded(ctx, "panel mouse handler", &m.panel_id, || f(ctx, &m));
+            }
+        }
+        HostToExt::PanelResize(r) => {
+            if let Some(f) = &h.on_panel_resize {
+                let _ = guarded(ctx, "panel resize handler", &r.panel_id, || f(ctx, &r));
             }
         }
         HostToExt::Shutdown(_) => {

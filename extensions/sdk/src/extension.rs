@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use serde_json::Value;
-use zot_ext_protocol::{Event, LifecycleEvent, PanelKeyFrame, SettingValues};
+use zot_ext_protocol::{
+    Event, LifecycleEvent, PanelKeyFrame, PanelMouseFrame, PanelResizeFrame, SettingValues,
+};
 
 use crate::context::{Context, HostInfo};
 use crate::decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
@@ -18,6 +20,8 @@ pub(crate) type TurnStartFn = Arc<dyn Fn(&Context, u32) -> TurnStartDecision + S
 pub(crate) type AssistantFn = Arc<dyn Fn(&Context, &str) -> AssistantMessageDecision + Send + Sync>;
 pub(crate) type PanelKeyFn = Arc<dyn Fn(&Context, &PanelKeyFrame) + Send + Sync>;
 pub(crate) type PanelCloseFn = Arc<dyn Fn(&Context, &str) + Send + Sync>;
+pub(crate) type PanelMouseFn = Arc<dyn Fn(&Context, &PanelMouseFrame) + Send + Sync>;
+pub(crate) type PanelResizeFn = Arc<dyn Fn(&Context, &PanelResizeFrame) + Send + Sync>;
 pub(crate) type ShutdownFn = Arc<dyn Fn(&Context) + Send + Sync>;
 pub(crate) type ConfigFn = Arc<dyn Fn(&Context, &SettingValues) + Send + Sync>;
 pub(crate) type HelloFn = Box<dyn FnOnce(&mut Extension, &HostInfo)>;
@@ -53,6 +57,8 @@ pub struct Extension {
     pub(crate) on_assistant_message: Option<AssistantFn>,
     pub(crate) on_panel_key: Option<PanelKeyFn>,
     pub(crate) on_panel_close: Option<PanelCloseFn>,
+    pub(crate) on_panel_mouse: Option<PanelMouseFn>,
+    pub(crate) on_panel_resize: Option<PanelResizeFn>,
     pub(crate) on_shutdown: Option<ShutdownFn>,
     pub(crate) on_config_change: Option<ConfigFn>,
     /// Taken out and run once, between `hello_ack` and the registrations.
@@ -74,6 +80,8 @@ impl Extension {
             on_assistant_message: None,
             on_panel_key: None,
             on_panel_close: None,
+            on_panel_mouse: None,
+            on_panel_resize: None,
             on_shutdown: None,
             on_config_change: None,
             on_hello: None,
@@ -229,6 +237,28 @@ impl Extension {
         self
     }
 
+    /// Receives clicks, double clicks (after the click they follow), context
+    /// clicks (with `row`/`col`) and the wheel (with `delta` in lines) over
+    /// this extension's panels, in order with its keys. Declares
+    /// `panel_mouse`, so the wheel no longer scrolls the panel by itself.
+    pub fn on_panel_mouse<F>(&mut self, handler: F) -> &mut Self
+    where
+        F: Fn(&Context, &PanelMouseFrame) + Send + Sync + 'static,
+    {
+        self.on_panel_mouse = Some(Arc::new(handler));
+        self
+    }
+
+    /// Receives a panel's text area size in monospace cells, once after it
+    /// opens and again on every change. Declares `panel_resize`.
+    pub fn on_panel_resize<F>(&mut self, handler: F) -> &mut Self
+    where
+        F: Fn(&Context, &PanelResizeFrame) + Send + Sync + 'static,
+    {
+        self.on_panel_resize = Some(Arc::new(handler));
+        self
+    }
+
     /// Runs on `config_changed`: the user changed the extension's settings
     /// while it runs. The handler gets every value (defaults filled in,
     /// secrets included); [`Context::config`] already returns them.
@@ -280,6 +310,12 @@ impl Extension {
         }
         if self.on_panel_key.is_some() || self.on_panel_close.is_some() {
             add("panels");
+        }
+        if self.on_panel_mouse.is_some() {
+            add("panel_mouse");
+        }
+        if self.on_panel_resize.is_some() {
+            add("panel_resize");
         }
         for c in &self.capabilities {
             add(c);

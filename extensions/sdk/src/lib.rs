@@ -49,5 +49,6 @@ pub use response::{Response, ToolResult};
 /// dependency.
 pub use zot_ext_protocol as protocol;
 pub use zot_ext_protocol::{
-    ContentBlock, Event, EventFields, LifecycleEvent, NoteLevel, PanelKey, PanelKeyFrame, PanelSpec,
+    ContentBlock, Event, EventFields, LifecycleEvent, MouseAction, NoteLevel, PanelKey,
+    PanelKeyFrame, PanelMouseFrame, PanelResizeFrame, PanelSpec,
 };

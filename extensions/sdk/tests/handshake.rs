@@ -19,7 +19,17 @@ fn hello_comes_first_and_ready_after_every_registration() {
         .iter()
         .map(|c| c.as_str().unwrap())
         .collect();
-    assert_eq!(caps, ["commands", "tools", "events", "panels"]);
+    assert_eq!(
+        caps,
+        [
+            "commands",
+            "tools",
+            "events",
+            "panels",
+            "panel_mouse",
+            "panel_resize"
+        ]
+    );
 
     let commands: Vec<&str> = regs
         .iter()

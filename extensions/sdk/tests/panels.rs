@@ -48,3 +48,19 @@ fn keys_are_handled_in_the_order_they_were_sent() {
         }
     }
 }
+
+#[test]
+fn mouse_and_resize_reach_their_typed_callbacks_in_order() {
+    let mut ext = started();
+    ext.send(json!({"type":"panel_mouse","panel_id":"p1","action":"click","row":2,"col":0}));
+    ext.send(json!({"type":"panel_mouse","panel_id":"p1","action":"wheel","delta":-3}));
+    ext.send(json!({"type":"panel_resize","panel_id":"p1","cols":80,"rows":12}));
+    ext.send(json!({"type":"panel_mouse","panel_id":"p1","action":"double_click","row":2,"col":5}));
+    assert_eq!(ext.recv()["lines"], json!(["click 2:0"]));
+    assert_eq!(ext.recv()["lines"], json!(["wheel -3"]));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"panel_render","panel_id":"p1","lines":["size 80x12"],"placement":"side"})
+    );
+    assert_eq!(ext.recv()["lines"], json!(["double_click 2:5"]));
+}

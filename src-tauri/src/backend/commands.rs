@@ -6,11 +6,11 @@ use std::sync::atomic::Ordering;
 use base64::Engine;
 use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
-    AbortedResult, ClearedResult, CommandResult, CompactResult, DoneResult, ExtCommandResult,
-    ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult, ModelsResult,
-    PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
+    AbortedResult, ClearedResult, CommandResult, CompactResult, DeliveredResult, DoneResult,
+    ExtCommandResult, ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult,
+    ModelsResult, PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
-use zot_ext_protocol::{CommandAction, NoteLevel, BUILTIN_COMMANDS};
+use zot_ext_protocol::{CommandAction, NoteLevel, PanelMouseFrame, BUILTIN_COMMANDS};
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
@@ -58,6 +58,34 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                 .close_panel(&panel_id)
                 .map_err(|e| e.to_string())?;
             Ok(RpcResult::Done(DoneResult {}))
+        }
+        RpcCommand::PanelMouse {
+            panel_id,
+            action,
+            row,
+            col,
+            delta,
+        } => {
+            let frame = PanelMouseFrame::checked(panel_id, action, row, col, delta)?;
+            let delivered = b.inner.host.panel_mouse(frame).map_err(|e| e.to_string())?;
+            Ok(RpcResult::Delivered(DeliveredResult { delivered }))
+        }
+        RpcCommand::PanelResize {
+            panel_id,
+            cols,
+            rows,
+        } => {
+            if cols == 0 || rows == 0 {
+                return Err(format!(
+                    "panel_resize: \"cols\" and \"rows\" must be at least 1 (got {cols}×{rows})"
+                ));
+            }
+            let delivered = b
+                .inner
+                .host
+                .panel_resize(&panel_id, cols, rows)
+                .map_err(|e| e.to_string())?;
+            Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
         RpcCommand::ExtList {} => Ok(RpcResult::Extensions(ExtListResult {
             extensions: b.inner.host.list_measured(),

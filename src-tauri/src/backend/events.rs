@@ -158,12 +158,14 @@ impl EventQueue {
                 title,
                 lines,
                 footer,
+                placement,
             } => UiEvent::ExtPanelRender {
                 extension,
                 panel_id,
                 title: title.or(old_title),
                 lines,
                 footer: footer.or(old_footer),
+                placement,
             },
             other => other,
         }
@@ -298,6 +300,7 @@ mod tests {
             title: title.map(Into::into),
             lines: vec![line.into()],
             footer: None,
+            placement: Default::default(),
         }
     }
 

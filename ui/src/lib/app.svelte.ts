@@ -8,6 +8,7 @@ import type { UsageTotals } from "./bindings/UsageTotals";
 import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 import type { ThemeFile } from "./bindings/ThemeFile";
 import type { PanelKey } from "./bindings/PanelKey";
+import type { MouseAction } from "./bindings/MouseAction";
 import type { RpcCommand } from "./bindings/RpcCommand";
 import type { ImageInput } from "./bindings/ImageInput";
 import { ChatState, type TranscriptMessage } from "./chat/chat.svelte";
@@ -446,9 +447,11 @@ export class AppState {
    * meant for its editor). */
   #panelInput: Promise<unknown> = Promise.resolve();
 
-  /** Sends `cmd` once every panel key and close before it has been handed over. */
-  #sendPanelInput(cmd: RpcCommand): void {
+  /** Sends `cmd` once every panel key and close before it has been handed
+   * over; settles when it has been. */
+  #sendPanelInput(cmd: RpcCommand): Promise<unknown> {
     this.#panelInput = this.#panelInput.then(() => this.backend.rpc(cmd)).catch(() => {});
+    return this.#panelInput;
   }
 
   /** A normalised key for the active panel. */
@@ -456,6 +459,28 @@ export class AppState {
     const p = this.panels.active;
     if (!p) return;
     this.#sendPanelInput({ type: "panel_key", panel_id: p.id, key, text });
+  }
+
+  /** A click, double click, context click (with its row/col) or wheel
+   * (with its delta in lines) over panel `panelId`, in order with its keys.
+   * Only for an owner that declared `panel_mouse`; a panel that is gone
+   * (closed meanwhile) gets nothing. */
+  panelMouse(
+    panelId: string,
+    action: MouseAction,
+    at: { row?: number; col?: number; delta?: number },
+  ): Promise<unknown> {
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    if (!p?.mouse) return Promise.resolve();
+    return this.#sendPanelInput({ type: "panel_mouse", panel_id: panelId, action, ...at });
+  }
+
+  /** The text area of panel `panelId` is `cols` × `rows` cells (its owner
+   * declared `panel_resize`; resize.ts decides when to say it). */
+  panelResize(panelId: string, cols: number, rows: number): void {
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    if (!p?.resize) return;
+    void this.#sendPanelInput({ type: "panel_resize", panel_id: panelId, cols, rows });
   }
 
   /** Esc / Ctrl+C / the close button: closes it here and tells the owner. */

@@ -19,4 +19,8 @@ lines: Array<string>,
 /**
  * New footer, if any.
  */
-footer?: string, };
+footer?: string, 
+/**
+ * A placement hint, as in `open_panel` ([`crate::PanelSpec::placement`]).
+ */
+placement?: string, };

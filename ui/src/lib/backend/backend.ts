@@ -10,6 +10,7 @@ import type { SessionOpenResult } from "../bindings/SessionOpenResult";
 import type { SessionDeletedResult } from "../bindings/SessionDeletedResult";
 import type { DevelopSummary } from "../bindings/DevelopSummary";
 import type { DoneResult } from "../bindings/DoneResult";
+import type { DeliveredResult } from "../bindings/DeliveredResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
@@ -42,6 +43,8 @@ export type RpcResultOf = {
   abort: AbortedResult;
   panel_key: DoneResult;
   panel_close: DoneResult;
+  panel_mouse: DeliveredResult;
+  panel_resize: DeliveredResult;
   ext_list: ExtListResult;
   get_state: StateResult;
   get_messages: MessagesResult;

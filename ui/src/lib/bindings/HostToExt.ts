@@ -6,10 +6,12 @@ import type { EventIntercept } from "./EventIntercept";
 import type { HelloAck } from "./HelloAck";
 import type { PanelClose } from "./PanelClose";
 import type { PanelKeyFrame } from "./PanelKeyFrame";
+import type { PanelMouseFrame } from "./PanelMouseFrame";
+import type { PanelResizeFrame } from "./PanelResizeFrame";
 import type { Shutdown } from "./Shutdown";
 import type { ToolCall } from "./ToolCall";
 
 /**
  * Every frame the host may send, tagged by `type`.
  */
-export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged;
+export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged;

@@ -6,4 +6,4 @@
  * host does not know are ignored there; an extension that lists none gets
  * exactly the seed's `panel_key` and `panel_close`.
  */
-export type PanelCapability = "panel_esc";
+export type PanelCapability = "panel_esc" | "panel_mouse" | "panel_resize";

@@ -19,4 +19,12 @@ lines: Array<string>,
 /**
  * A hint line under the content, e.g. the key bindings.
  */
-footer?: string, };
+footer?: string, 
+/**
+ * Where the extension would like it: `"bottom"`, `"side"` or
+ * `"window"` (a hint; the user's choice wins). Kept as the string it
+ * sent so a name the host does not know is logged, not a protocol
+ * error; the host's events always carry a known one
+ * ([`PanelPlacement::resolve`]).
+ */
+placement?: string, };

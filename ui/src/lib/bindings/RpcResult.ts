@@ -4,6 +4,7 @@ import type { ApproveToolResult } from "./ApproveToolResult";
 import type { ClearedResult } from "./ClearedResult";
 import type { CommandResult } from "./CommandResult";
 import type { CompactResult } from "./CompactResult";
+import type { DeliveredResult } from "./DeliveredResult";
 import type { DoneResult } from "./DoneResult";
 import type { ExtConfigResult } from "./ExtConfigResult";
 import type { ExtListResult } from "./ExtListResult";
@@ -25,4 +26,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ExtConfigResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | DeliveredResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ExtConfigResult;

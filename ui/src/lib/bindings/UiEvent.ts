@@ -3,6 +3,7 @@ import type { ContentBlock } from "./ContentBlock";
 import type { LevelName } from "./LevelName";
 import type { NoteLevel } from "./NoteLevel";
 import type { PanelCapability } from "./PanelCapability";
+import type { PanelPlacement } from "./PanelPlacement";
 import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
 import type { StopReason } from "./StopReason";
@@ -154,7 +155,12 @@ lines: Array<string>,
 /**
  * New footer.
  */
-footer?: string, } | { "type": "ext_panel_close", 
+footer?: string, 
+/**
+ * The extension's placement hint (`bottom` when it gave none or
+ * one the host does not know).
+ */
+placement: PanelPlacement, } | { "type": "ext_panel_close", 
 /**
  * The owner.
  */

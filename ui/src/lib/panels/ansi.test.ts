@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseAnsi, spanClass } from "./ansi";
+import { parseAnsi, spanLook } from "./ansi";
 
 describe("parseAnsi", () => {
   it("keeps plain text as one span", () => {
@@ -44,10 +44,40 @@ describe("parseAnsi", () => {
   });
 });
 
-describe("spanClass", () => {
+describe("spanLook", () => {
   it("names palette colours and attributes", () => {
-    expect(spanClass({ text: "", fg: 1, bg: 12, bold: true, underline: true })).toBe(
-      "ansi-fg-1 ansi-bg-12 ansi-bold ansi-underline",
-    );
+    expect(spanLook({ text: "", fg: 1, bg: 12, bold: true, underline: true })).toEqual({
+      className: "ansi-fg-1 ansi-bg-12 ansi-bold ansi-underline",
+    });
+  });
+
+  it("draws every attribute the contract lists, together", () => {
+    const [s] = parseAnsi("\u001b[1;2;3;4;9mx");
+    expect(spanLook(s).className).toBe("ansi-bold ansi-dim ansi-italic ansi-underline-strike");
+  });
+
+  it("keeps the 16 colours on the theme's palette and 256/24-bit colours as CSS", () => {
+    expect(spanLook(parseAnsi("\u001b[91;104mx")[0])).toEqual({ className: "ansi-fg-9 ansi-bg-12" });
+    expect(spanLook(parseAnsi("\u001b[38;5;9mx")[0])).toEqual({ className: "ansi-fg-9" });
+    expect(spanLook(parseAnsi("\u001b[38;5;21;48;5;244mx")[0])).toEqual({
+      className: "",
+      color: "#0000ff",
+      background: "#808080",
+    });
+    expect(spanLook(parseAnsi("\u001b[38:2:10:20:30mx")[0])).toEqual({ className: "", color: "#0a141e" });
+  });
+
+  it("reverses the colours a span ends up with", () => {
+    // Default colours: the panel's text behind its surface.
+    expect(spanLook(parseAnsi("\u001b[7mx")[0])).toEqual({ className: "ansi-fg-rev ansi-bg-rev" });
+    // Red text reversed: red behind surface-coloured text.
+    expect(spanLook(parseAnsi("\u001b[31;7mx")[0])).toEqual({ className: "ansi-fg-rev ansi-bg-1" });
+    // Both set, true colour included: swapped.
+    expect(spanLook(parseAnsi("\u001b[38;2;1;2;3;44;7mx")[0])).toEqual({
+      className: "ansi-fg-4",
+      background: "#010203",
+    });
+    // 27 turns it off again.
+    expect(spanLook(parseAnsi("\u001b[31;7;27mx")[0])).toEqual({ className: "ansi-fg-1" });
   });
 });

@@ -135,16 +135,36 @@ function hex(r: number, g: number, b: number): string {
   return "#" + [r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("");
 }
 
-/** CSS classes for a span's palette colours and attributes. */
-export function spanClass(s: AnsiSpan): string {
+/** How a span is drawn: palette colours and attributes as classes (the
+ * palette is tuned per appearance in app.css), 256/true colours as CSS. */
+export interface SpanLook {
+  className: string;
+  color?: string;
+  background?: string;
+}
+
+/** A span's look. Reverse video swaps the colours the span ends up with:
+ * its own, or the panel's text and surface colours where it set none
+ * (`ansi-fg-rev` / `ansi-bg-rev`), so `ESC[31;7m` is red behind
+ * surface-coloured text, as a terminal draws it. */
+export function spanLook(s: AnsiSpan): SpanLook {
+  let fg: number | string | "rev" | undefined = s.fg;
+  let bg: number | string | "rev" | undefined = s.bg;
+  if (s.inverse) [fg, bg] = [s.bg ?? "rev", s.fg ?? "rev"];
   const c: string[] = [];
-  if (typeof s.fg === "number") c.push(`ansi-fg-${s.fg}`);
-  if (typeof s.bg === "number") c.push(`ansi-bg-${s.bg}`);
+  const look: SpanLook = { className: "" };
+  if (fg === "rev") c.push("ansi-fg-rev");
+  else if (typeof fg === "number") c.push(`ansi-fg-${fg}`);
+  else if (fg !== undefined) look.color = fg;
+  if (bg === "rev") c.push("ansi-bg-rev");
+  else if (typeof bg === "number") c.push(`ansi-bg-${bg}`);
+  else if (bg !== undefined) look.background = bg;
   if (s.bold) c.push("ansi-bold");
   if (s.dim) c.push("ansi-dim");
   if (s.italic) c.push("ansi-italic");
-  if (s.underline) c.push("ansi-underline");
-  if (s.strike) c.push("ansi-strike");
-  if (s.inverse) c.push("ansi-inverse");
-  return c.join(" ");
+  if (s.underline && s.strike) c.push("ansi-underline-strike");
+  else if (s.underline) c.push("ansi-underline");
+  else if (s.strike) c.push("ansi-strike");
+  look.className = c.join(" ");
+  return look;
 }

@@ -2,7 +2,13 @@
 // render is applied per animation frame, so an extension that pushes 100
 // renders a second costs at most one DOM update per frame.
 import type { PanelCapability } from "../bindings/PanelCapability";
+import type { PanelPlacement } from "../bindings/PanelPlacement";
 import type { PanelSpec } from "../bindings/PanelSpec";
+
+/** A placement the window knows; anything else is the default. */
+function placementOf(p: string | undefined): PanelPlacement {
+  return p === "side" || p === "window" ? p : "bottom";
+}
 
 /** One open panel. */
 export interface Panel {
@@ -14,6 +20,14 @@ export interface Panel {
   /** Its owner declared `panel_esc`: Esc goes to it as a key instead of
    * closing the panel (Ctrl+C still closes). */
   escToOwner: boolean;
+  /** Its owner declared `panel_mouse`: clicks and the wheel go to it. */
+  mouse: boolean;
+  /** Its owner declared `panel_resize`: it is told the text area's size. */
+  resize: boolean;
+  /** Where its owner would like it (a hint; `bottom` when none). */
+  placement: PanelPlacement;
+  /** Which `ext_panel_open` this is (a reopened panel is told its size again). */
+  opened: number;
   /** Bumped on every applied render (the benchmark waits for it). */
   version: number;
 }
@@ -24,6 +38,7 @@ export class PanelsState {
   activeId: string | null = $state(null);
   /** Keys go to the active panel while this is true. */
   focused = $state(false);
+  #opens = 0;
   #pending = new Map<string, { title?: string; lines: string[]; footer?: string }>();
   /** A flush is queued for the next animation frame. */
   #scheduled = false;
@@ -57,6 +72,10 @@ export class PanelsState {
       lines: spec.lines,
       footer: spec.footer ?? "",
       escToOwner: capabilities.includes("panel_esc"),
+      mouse: capabilities.includes("panel_mouse"),
+      resize: capabilities.includes("panel_resize"),
+      placement: placementOf(spec.placement),
+      opened: ++this.#opens,
       version: 0,
     };
     if (existing) Object.assign(existing, panel, { version: existing.version + 1 });
