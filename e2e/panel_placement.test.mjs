@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startApp, send, shot, probeFrames, PROBE, ROOT } from "./lib/app.mjs";
 import { Keys } from "./lib/webdriver.mjs";
+import { axeViolations, describeViolations } from "./lib/axe.mjs";
 
 const POINTER = path.join(ROOT, "e2e", "fixtures", "pointer");
 const F6 = "\uE036";
@@ -86,6 +87,8 @@ test("two panels, one per dock: keys go only to the focused one, F6 and a click 
   assert.deepEqual(probeKeys(), ["a", "c"], "the probe never saw the side panel's key");
   assert.deepEqual(pointerKeys(), ["b"], "the side panel never saw the probe's keys");
   await shot(s, "panels-two-docks.png");
+  const vs = await axeViolations(s);
+  assert.deepEqual(vs, [], `both docks, their grip and the place buttons pass axe:\n${describeViolations(vs)}`);
 });
 
 test("Ctrl+Shift+M moves the focused panel to the other dock and back", async () => {
