@@ -36,6 +36,8 @@ const COMMANDS: &[&str] = &[
     "settings_get",
     "settings_save",
     "themes_list",
+    "panel_placements",
+    "panel_placement_set",
     "ui_ready",
 ];
 

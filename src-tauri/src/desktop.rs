@@ -135,6 +135,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::settings_get,
             settings::settings_save,
             settings::themes_list,
+            settings::panel_placements,
+            settings::panel_placement_set,
             project::project_open,
             project::project_current,
             project::projects_recent,

@@ -16,6 +16,7 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
+import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
@@ -97,6 +98,7 @@ export class AppState {
       this.refreshExtensions(),
       this.loadSettings(),
       this.loadThemes(),
+      this.loadPanelPlacements(),
       this.loadSession(),
       this.trust.load(),
       this.projects.load(),
@@ -119,6 +121,30 @@ export class AppState {
       }
     } catch (e) {
       this.chat.push({ kind: "error", text: `could not read settings: ${errorMessage(e)}` });
+    }
+  }
+
+  /** Where the user put panels before (panels/placement.ts). */
+  async loadPanelPlacements(): Promise<void> {
+    try {
+      this.panels.remember(await this.backend.panelPlacements());
+    } catch (e) {
+      this.status.show(`could not read where panels were placed: ${errorMessage(e)}`, "error");
+    }
+  }
+
+  /** The user moves a panel (title bar, Ctrl+Shift+M): it moves at once,
+   * and the backend remembers it for that extension and panel id. */
+  async movePanel(panelId: string, placement: PanelPlacement): Promise<void> {
+    const choice = this.panels.move(panelId, placement);
+    if (!choice) return;
+    try {
+      await this.backend.setPanelPlacement(choice);
+    } catch (e) {
+      this.status.show(
+        `the panel moved, but its place could not be saved for the next start: ${errorMessage(e)}`,
+        "error",
+      );
     }
   }
 

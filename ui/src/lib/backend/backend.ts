@@ -22,6 +22,7 @@ import type { LogChunk } from "../bindings/LogChunk";
 import type { MessagesResult } from "../bindings/MessagesResult";
 import type { ModelResult } from "../bindings/ModelResult";
 import type { ModelsResult } from "../bindings/ModelsResult";
+import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { Settings } from "../bindings/Settings";
@@ -122,6 +123,10 @@ export interface Backend {
   saveSettings(update: SettingsUpdate): Promise<Settings>;
   /** Themes from theme-only extensions (built-ins live in the UI). */
   listThemes(): Promise<ThemeFile[]>;
+  /** Where the user put each panel (remembered per extension and panel id). */
+  panelPlacements(): Promise<PanelPlacementChoice[]>;
+  /** Remembers where the user put one panel. */
+  setPanelPlacement(choice: PanelPlacementChoice): Promise<void>;
   /** Opens `path` (or, with `null`, the folder the user picks) as the
    * project: the backend restarts there. `null` when the picker was
    * cancelled; rejects (nothing changed) for a folder that cannot be one. */

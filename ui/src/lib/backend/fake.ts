@@ -3,6 +3,7 @@
 // UiEvents as if the real backend had sent them.
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
+import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
@@ -295,5 +296,17 @@ export class FakeBackend implements Backend {
   }
   async listThemes(): Promise<ThemeFile[]> {
     return this.themes;
+  }
+  /** What `setPanelPlacement` remembered, as the backend's file would. */
+  placements: PanelPlacementChoice[] = [];
+  async panelPlacements(): Promise<PanelPlacementChoice[]> {
+    return this.placements.map((c) => ({ ...c }));
+  }
+  async setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
+    this.calls.push({ method: "setPanelPlacement", args: choice });
+    this.placements = [
+      ...this.placements.filter((c) => c.extension !== choice.extension || c.panel_id !== choice.panel_id),
+      { ...choice },
+    ];
   }
 }
