@@ -31,7 +31,6 @@ pub mod session_catalog;
 pub mod session_index;
 pub mod system_prompt;
 pub mod tool_loading;
-pub mod transcript;
 pub mod turn;
 pub mod usage;
 
@@ -41,11 +40,11 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use tokio::sync::mpsc::UnboundedSender;
 use zot_ext_protocol::rpc::UiEvent;
 
+use crate::providers::transcript::Message;
 use crate::providers::{Provider, ProviderKind};
 use crate::tools::Tool;
 use extensions::Extensions;
 use session::Session;
-use transcript::Message;
 
 /// State that changes as the agent works; behind one short-held lock so
 /// `get_state` never waits for a turn.

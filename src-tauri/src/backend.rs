@@ -22,8 +22,8 @@ use zot_ext_protocol::rpc_results::{HelloResult, RpcResult};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
 use crate::agent::extensions::{Extensions, NoExtensions};
-use crate::agent::transcript::Block;
 use crate::agent::{session, Agent, State};
+use crate::providers::transcript::Block;
 use crate::providers::ProviderKind;
 use crate::secrets::redact;
 use crate::tools;
@@ -307,7 +307,7 @@ fn build_agent(
         max_steps: opts.max_steps,
         max_tokens: 8192,
         compaction: crate::agent::compaction::Compaction::from_config(
-            &crate::settings::read_config(&opts.zot_home),
+            crate::config::Config::read(&opts.zot_home).json(),
         ),
         turn: tokio::sync::Mutex::new(()),
         events: tx.clone(),

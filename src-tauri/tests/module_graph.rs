@@ -8,6 +8,9 @@ use std::path::Path;
 #[test]
 fn app_modules_form_no_cycle() {
     let g = module_graph::rust_crate(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
-    assert!(g.contains_key("agent") && g.contains_key("backend"), "{g:?}");
+    assert!(
+        g.contains_key("agent") && g.contains_key("backend"),
+        "{g:?}"
+    );
     module_graph::assert_no_cycle("app (src-tauri)", &g);
 }

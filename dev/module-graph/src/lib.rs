@@ -133,7 +133,10 @@ fn reexports(src: &Path, lib: &str, modules: &BTreeSet<String>) -> BTreeMap<Stri
         let Some(rest) = stmt.trim().strip_prefix("pub use ") else {
             continue;
         };
-        let rest = rest.trim().trim_start_matches("crate::").trim_start_matches("self::");
+        let rest = rest
+            .trim()
+            .trim_start_matches("crate::")
+            .trim_start_matches("self::");
         let Some((module, items)) = rest.split_once("::") else {
             continue;
         };
@@ -156,7 +159,13 @@ fn reexports(src: &Path, lib: &str, modules: &BTreeSet<String>) -> BTreeMap<Stri
         let items = items.trim().trim_start_matches('{').trim_end_matches('}');
         for item in split_top(items) {
             let item = item.split(" as ").last().unwrap_or("");
-            let name = item.trim().rsplit("::").next().unwrap_or("").trim().to_owned();
+            let name = item
+                .trim()
+                .rsplit("::")
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_owned();
             if !name.is_empty() && name != "*" {
                 map.insert(name, module.to_owned());
             }
@@ -174,7 +183,11 @@ fn pub_items(text: &str) -> Vec<String> {
         };
         let mut words = rest.split_whitespace();
         if let (Some(kind), Some(name)) = (words.next(), words.next()) {
-            if ["struct", "enum", "fn", "type", "const", "static", "trait", "mod"].contains(&kind) {
+            if [
+                "struct", "enum", "fn", "type", "const", "static", "trait", "mod",
+            ]
+            .contains(&kind)
+            {
                 let name: String = name
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
@@ -322,7 +335,11 @@ mod tests {
     fn reexports_map_names_globs_and_renames() {
         let dir = std::env::temp_dir().join(format!("module-graph-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("frames.rs"), "pub struct Hello;\npub enum Frame {}\n").unwrap();
+        std::fs::write(
+            dir.join("frames.rs"),
+            "pub struct Hello;\npub enum Frame {}\n",
+        )
+        .unwrap();
         let modules: BTreeSet<String> = ["frames".into(), "ids".into()].into();
         let lib = "pub use frames::*;\npub use ids::{\n    Id as Key,\n    Name,\n};\npub use serde::Serialize;";
         let map = reexports(&dir, lib, &modules);

@@ -8,6 +8,9 @@ use std::path::Path;
 #[test]
 fn sdk_modules_form_no_cycle() {
     let g = module_graph::rust_crate(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
-    assert!(g.contains_key("runtime") && g.contains_key("dispatch"), "{g:?}");
+    assert!(
+        g.contains_key("runtime") && g.contains_key("dispatch"),
+        "{g:?}"
+    );
     module_graph::assert_no_cycle("Rust SDK", &g);
 }

@@ -14,7 +14,7 @@ use zot_ext_protocol::{CommandAction, NoteLevel, PanelMouseFrame, BUILTIN_COMMAN
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
-use crate::agent::transcript::Block;
+use crate::providers::transcript::Block;
 
 pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, String> {
     match cmd {
