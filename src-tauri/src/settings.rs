@@ -70,7 +70,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         theme: config["theme"].as_str().unwrap_or("dark").to_string(),
         providers: PROVIDERS.iter().map(|p| p.to_string()).collect(),
         approvals: match backend {
-            Some(b) => b.agent().approvals.mode(),
+            Some(b) => b.agent().approvals().mode(),
             None => crate::backend::options::approval_mode(None, true, start.zot_home),
         },
         notifications: notifications_in(&config),
@@ -117,7 +117,7 @@ pub async fn save(
         )
         .map_err(anyhow::Error::msg)
         .context("cannot save the approval mode")?;
-        backend.agent().approvals.set_mode(mode);
+        backend.agent().approvals().set_mode(mode);
     }
     let key = update
         .api_key
