@@ -3,9 +3,9 @@
 //! hands over to the chosen front end.
 
 pub mod agent;
-pub mod auth;
 pub mod backend;
 pub mod cli;
+pub mod config;
 #[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod dropped;

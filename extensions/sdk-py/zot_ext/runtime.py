@@ -18,8 +18,8 @@ from typing import Any, BinaryIO, Callable, Dict, Optional, Tuple
 
 from .context import Context, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
-from .extension import Extension
 from .panel_input import PanelMouse, PanelResize
+from .registrations import Registrations
 from .responses import Response, ToolResult
 from .wire import Writer, log
 
@@ -29,7 +29,7 @@ KNOWN = ("hello_ack", "command_invoked", "tool_call", "event", "event_intercept"
          "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize")
 
 
-def run(ext: Extension, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
+def run(ext: Registrations, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
     """Runs ``ext`` on the given pipes (the process's own by default)."""
     out = out or Writer.take_stdout()
     stdin = stdin or sys.stdin.buffer
@@ -65,7 +65,7 @@ def _await_hello_ack(name: str, stdin: BinaryIO, out: Writer) -> Optional[HostIn
             log(name, f"ignoring {frame['type']} sent before hello_ack")
 
 
-def _announce(ext: Extension, out: Writer) -> None:
+def _announce(ext: Registrations, out: Writer) -> None:
     for c in ext.commands:
         f: Dict[str, Any] = {"type": "register_command", "name": c.name}
         if c.description:
@@ -122,7 +122,7 @@ IDLE_TICKS = 50
 
 
 class _Pool:
-    def __init__(self, ext: Extension, ctx: Context, stdin: BinaryIO) -> None:
+    def __init__(self, ext: Registrations, ctx: Context, stdin: BinaryIO) -> None:
         self.ext = ext
         self.ctx = ctx
         self.stdin = stdin

@@ -4,7 +4,7 @@
 // panel key. Keys, panel closes and events are chained so a panel never sees
 // `x` before the `down` that preceded it.
 import { Context, type HostInfo } from "./context.js";
-import type { Extension, ToolArgs } from "./extension.js";
+import type { Registrations, ToolArgs } from "./registrations.js";
 import type { ExtToHost, HostToExt } from "./protocol/index.js";
 import { Response, ToolResult, type Decision } from "./responses.js";
 
@@ -36,7 +36,7 @@ function takeStdout(): (line: string) => void {
 }
 
 /** Runs `ext` until `shutdown` (or end of input). */
-export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
+export function run<E extends Registrations>(ext: E, options: RunOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const write = options.output ? (l: string) => void options.output!.write(l) : takeStdout();
   const exitOnShutdown = options.exitOnShutdown ?? !options.output;
@@ -48,8 +48,8 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
     let ctx: Context | undefined;
     let handshake: Promise<void> = Promise.resolve();
     let ordered: Promise<void> = Promise.resolve();
-    const commands = new Map<string, Extension["commands"][number]>();
-    const tools = new Map<string, Extension["tools"][number]>();
+    const commands = new Map<string, Registrations["commands"][number]>();
+    const tools = new Map<string, Registrations["tools"][number]>();
 
     const finish = () => {
       if (phase === "done") return;

@@ -115,16 +115,8 @@ fn timeout(args: &Value, default: Duration) -> Result<Duration, String> {
 /// except those the user keeps in `$ZOT_HOME/config.json`
 /// (`"shell_env": {"keep": ["NAME", …]}`); see docs/security.md.
 fn shell_env_scrub() -> zot_ext_host::child_env::Scrub {
-    let keep: Vec<String> = zot_ext_host::home::zot_home()
-        .map(|home| crate::settings::read_config(&home))
-        .and_then(|c| {
-            c.get("shell_env")?.get("keep")?.as_array().map(|names| {
-                names
-                    .iter()
-                    .filter_map(|n| n.as_str().map(str::to_owned))
-                    .collect()
-            })
-        })
+    let keep = zot_ext_host::home::zot_home()
+        .map(|home| crate::config::Config::read(&home).shell_env_keep())
         .unwrap_or_default();
     zot_ext_host::child_env::Scrub::for_shell(&keep)
 }
