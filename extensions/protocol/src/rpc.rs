@@ -191,6 +191,19 @@ pub enum RpcCommand {
         #[ts(as = "std::collections::BTreeMap<String, Value>")]
         values: crate::settings::SettingValues,
     },
+    /// Answers a `ui_request` event (docs/rpc.md "Dialogs"); refused with
+    /// the reason for an unknown id or a value that does not fit, and the
+    /// dialog then stays open.
+    UiRespond {
+        /// The event's `request_id`.
+        request_id: String,
+        /// How the user answered.
+        action: crate::DialogAction,
+        /// With `accept`: the answer (see `ui_response.value`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        value: Option<Value>,
+    },
 }
 
 /// One session of the project, for the sidebar.
@@ -975,5 +988,48 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         before: Option<String>,
+    },
+    /// An extension or MCP server asks the user (docs/rpc.md "Dialogs");
+    /// emitted at once for every accepted request, queued or not. Answer
+    /// with `ui_respond`.
+    UiRequest {
+        /// zot's own id, unique in the process.
+        request_id: String,
+        /// Who asks.
+        extension: String,
+        /// What it asks for.
+        kind: crate::DialogKind,
+        /// The question.
+        title: String,
+        /// More words, if any.
+        message: Option<String>,
+        /// For `select`.
+        options: Option<Vec<String>>,
+        /// What is filled in or chosen at first.
+        default: Option<Value>,
+        /// For `input`.
+        placeholder: Option<String>,
+        /// For `form`: the schema; for `url`: absent.
+        schema: Option<Value>,
+        /// How long it waits, after the default and the cap.
+        #[ts(type = "number")]
+        timeout_ms: u64,
+        /// For `url` (MCP URL-mode elicitation): the address to open on
+        /// accept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        url: Option<String>,
+    },
+    /// A `ui_request` ended other than by `ui_respond` (timeout, the
+    /// extension stopped, the turn was aborted).
+    UiRequestDone {
+        /// Its `request_id`.
+        request_id: String,
+        /// How it ended.
+        action: crate::DialogAction,
+        /// Why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
     },
 }

@@ -43,6 +43,8 @@ const MEANING = {
   panel_key: "A key pressed while the extension's panel is focused; `text` carries the character for `rune`.",
   shutdown: "zot is exiting or reloading: answer `shutdown_ack` within 2 s, then exit.",
   config_changed: "The user changed the extension's settings while it runs (one-way): every value again, as in `hello_ack.config`.",
+  ui_request: "Asks the user (`confirm`, `select`, `input` or `form`); needs the `dialogs` permission. Answered by exactly one `ui_response` with the same `id`.",
+  ui_response: "The one answer to `ui_request`: `accept` with `value`, `decline`, or `cancel` with `reason` (`timeout`, `too many`, `no user`, a refused field).",
 };
 
 const read = (name) => readFileSync(join(bindings, `${name}.ts`), "utf8");
