@@ -134,3 +134,35 @@ pub struct UiResponse {
     #[ts(optional)]
     pub reason: Option<String>,
 }
+
+/// The RPC `ui_request` event: what the user is asked, and by whom.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct UiRequestEvent {
+    /// zot's own id, unique in the process.
+    pub request_id: String,
+    /// Who asks.
+    pub extension: String,
+    /// What it asks for.
+    pub kind: DialogKind,
+    /// The question.
+    pub title: String,
+    /// More words, if any.
+    pub message: Option<String>,
+    /// For `select`.
+    pub options: Option<Vec<String>>,
+    /// What is filled in or chosen at first.
+    pub default: Option<Value>,
+    /// For `input`.
+    pub placeholder: Option<String>,
+    /// For `form`: the schema.
+    pub schema: Option<Value>,
+    /// How long it waits, after the default and the cap.
+    #[ts(type = "number")]
+    pub timeout_ms: u64,
+    /// For `url` (MCP URL-mode elicitation): the address to open on
+    /// accept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub url: Option<String>,
+}

@@ -50,7 +50,7 @@ pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
 pub use consent::Widening;
 pub use content::ContentBlock;
-pub use dialogs::{DialogAction, DialogKind, UiRequest, UiResponse};
+pub use dialogs::{DialogAction, DialogKind, UiRequest, UiRequestEvent, UiResponse};
 pub use ext_to_host::*;
 pub use host_to_ext::*;
 pub use ids::{EventName, LifecycleEvent, RequestId};

@@ -991,35 +991,8 @@ pub enum UiEvent {
     },
     /// An extension or MCP server asks the user (docs/rpc.md "Dialogs");
     /// emitted at once for every accepted request, queued or not. Answer
-    /// with `ui_respond`.
-    UiRequest {
-        /// zot's own id, unique in the process.
-        request_id: String,
-        /// Who asks.
-        extension: String,
-        /// What it asks for.
-        kind: crate::DialogKind,
-        /// The question.
-        title: String,
-        /// More words, if any.
-        message: Option<String>,
-        /// For `select`.
-        options: Option<Vec<String>>,
-        /// What is filled in or chosen at first.
-        default: Option<Value>,
-        /// For `input`.
-        placeholder: Option<String>,
-        /// For `form`: the schema; for `url`: absent.
-        schema: Option<Value>,
-        /// How long it waits, after the default and the cap.
-        #[ts(type = "number")]
-        timeout_ms: u64,
-        /// For `url` (MCP URL-mode elicitation): the address to open on
-        /// accept.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
-        url: Option<String>,
-    },
+    /// with `ui_respond`. Boxed: it is much larger than the other events.
+    UiRequest(Box<crate::dialogs::UiRequestEvent>),
     /// A `ui_request` ended other than by `ui_respond` (timeout, the
     /// extension stopped, the turn was aborted).
     UiRequestDone {
