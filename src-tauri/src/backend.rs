@@ -171,6 +171,8 @@ impl Backend {
         // prompt cancelled, or the loop would take it for a plain denial
         // and call the model again.
         self.inner.agent.approvals.deny_all();
+        // And the dialogs the running prompt raised end with `cancel`.
+        self.inner.host.abort_dialogs();
         self.busy()
     }
 

@@ -137,6 +137,9 @@ impl BackendOptions {
         if let Some(secs) = start_timeout(&crate::settings::read_config(&self.zot_home)) {
             cfg.hello_timeout = secs;
         }
+        // Whoever can answer an approval can answer a dialog: print and
+        // JSON modes have nobody, so dialogs are answered "no user".
+        cfg.dialogs_have_user = self.approvals_can_ask;
         cfg
     }
 

@@ -25,6 +25,10 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
                 // An abort that raced the dequeue still wins.
                 if q.epoch == inner.epoch.load(Ordering::SeqCst) {
                     let agent = inner.agent.clone();
+                    // Dialogs raised from here to `done` belong to this
+                    // prompt; an abort cancels them (docs/rpc.md "Dialogs").
+                    let turn = inner.finished.load(Ordering::SeqCst) + 1;
+                    inner.host.dialogs_turn(Some(turn));
                     let run = tokio::spawn(async move { agent.run_prompt(q.content, token).await });
                     if let Err(e) = run.await {
                         let what = if e.is_panic() {
@@ -36,6 +40,7 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
                     }
                     // No longer busy before the client can read `done`, so a
                     // `get_state` sent on seeing it says `busy: false`.
+                    inner.host.dialogs_turn(None);
                     inner.pending.fetch_sub(1, Ordering::SeqCst);
                     inner.finished.fetch_add(1, Ordering::SeqCst);
                     inner.agent.send(UiEvent::Done {});
