@@ -13,6 +13,7 @@ import type { DoneResult } from "../bindings/DoneResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
+import type { UiRespondResult } from "../bindings/UiRespondResult";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
@@ -61,6 +62,7 @@ export type RpcResultOf = {
   approve_tool: ApproveToolResult;
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
+  ui_respond: UiRespondResult;
 };
 
 // Fails to compile when a command has no result type above.
