@@ -18,7 +18,7 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "ui_response"]);
 const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed"]);
 
 function describe(e: unknown): string {
@@ -54,6 +54,7 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
     const finish = () => {
       if (phase === "done") return;
       phase = "done";
+      ctx?.closeDialogs();
       input.removeListener("data", onData);
       if ("pause" in input) input.pause();
       resolve();
@@ -210,6 +211,9 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
           finish();
           return;
         }
+        case "ui_response":
+          if (!c.answerDialog(f)) log(`ignoring a ui_response for ${JSON.stringify(f.id)}: no dialog waits for it`);
+          return;
         case "hello_ack":
           log("ignoring a second hello_ack");
           return;
