@@ -39,7 +39,7 @@ export class AppState {
   readonly dialogs = new DialogsState();
   /** The dialog host registers this: brings the keyboard into the dialog
    * on screen (Ctrl+Shift+A when no approval waits); false when none. */
-  focusDialog: () => boolean = () => false;
+  focusDialog: (fromPanel?: boolean) => boolean = () => false;
   /** The sessions sidebar (sessions/). */
   readonly sessions: SessionsState = new SessionsState(this);
   /** Whether this folder's own extensions may run (the trust banner). */
