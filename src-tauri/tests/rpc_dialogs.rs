@@ -267,3 +267,35 @@ async fn json_mode_has_no_user_and_answers_cancel() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(!stdout.contains("\"ui_request\""), "{stdout}");
 }
+
+#[tokio::test]
+async fn abort_cancels_what_the_aborted_prompt_asked_and_nothing_else() {
+    let (s, _h, _c, mut z, dir) = start(json!({"name": "asker",
+        "commands": {"ask": {"action": "noop", "ask": [{"id": "before", "kind": "confirm", "title": "Asked outside a prompt"}]}},
+        "tools": {"careful": {"ask": [{"id": "during", "kind": "confirm", "title": "Asked by a tool"}]}}}))
+    .await;
+    z.call(json!({"type": "command", "name": "ask"})).await;
+    let before = z.until(|v| v["type"] == "ui_request").await.pop().unwrap();
+    s.push(anthropic_tool("Checking.", "t1", "careful", &["{}"]));
+    s.push(anthropic_text(&["never reached"]));
+    z.send(json!({"type": "prompt", "message": "go"})).await;
+    let during = z.until(|v| v["type"] == "ui_request").await.pop().unwrap();
+    assert_eq!(during["title"], "Asked by a tool");
+    z.call(json!({"type": "abort"})).await;
+    let done = z
+        .until(|v| v["type"] == "ui_request_done")
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(done["request_id"], during["request_id"]);
+    assert_eq!(done["reason"], "aborted");
+    assert_eq!(answer_to(&dir, "during").await["reason"], "aborted");
+    z.until(|v| v["type"] == "done").await;
+    // The one asked outside the prompt still waits, and can be answered.
+    let r = z
+        .call(json!({"type": "ui_respond", "request_id": before["request_id"], "action": "accept"}))
+        .await;
+    assert_eq!(r["success"], true, "{r}");
+    assert_eq!(answer_to(&dir, "before").await["action"], "accept");
+    assert!(z.close().await.success());
+}
