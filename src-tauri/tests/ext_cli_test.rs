@@ -167,6 +167,9 @@ fn dialogs_are_answered_by_a_scripted_user_and_a_bad_one_fails_its_check() {
         .iter()
         .find(|c| c["name"] == "dialogs")
         .unwrap();
-    assert!(c["detail"].as_str().unwrap().contains("options: is empty"), "{c}");
+    assert!(
+        c["detail"].as_str().unwrap().contains("options: is empty"),
+        "{c}"
+    );
     assert_eq!(code, 1);
 }
