@@ -37,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "settings_save",
     "themes_list",
     "ui_ready",
+    "dialog_open_url",
 ];
 
 /// `frontendDist` in tauri.conf.json, relative to this crate.

@@ -33,6 +33,8 @@ pub(crate) struct Waiting {
     pub options: Vec<String>,
     /// For `form`.
     pub schema: Option<Value>,
+    /// For `url`: the address to open on accept.
+    pub url: Option<String>,
     /// The prompt that was running when it was asked, if any: aborting
     /// that prompt cancels it.
     pub turn: Option<u64>,
@@ -118,6 +120,7 @@ mod tests {
             kind: DialogKind::Confirm,
             options: Vec::new(),
             schema: None,
+            url: None,
             turn: None,
         }
     }

@@ -52,6 +52,22 @@ impl std::fmt::Display for Problem {
 
 /// Checks a request from an extension; `Ok` gives its kind.
 pub fn check_request(req: &UiRequest) -> Result<DialogKind, Problem> {
+    check_request_from(req, false)
+}
+
+/// Like [`check_request`]; `mcp` allows the `url` kind, which zot makes
+/// for an MCP server's URL-mode elicitation (an `http(s)` address only).
+pub fn check_request_from(req: &UiRequest, mcp: bool) -> Result<DialogKind, Problem> {
+    if mcp && req.kind == "url" {
+        let url = req.url.as_deref().unwrap_or_default();
+        if !(url.starts_with("https://") || url.starts_with("http://")) || !is_uri(url) {
+            return Err(Problem::new("url", "must be an http or https address"));
+        }
+        if req.title.trim().is_empty() {
+            return Err(Problem::new("title", "is empty; say what is asked"));
+        }
+        return Ok(DialogKind::Url);
+    }
     let kind = DialogKind::parse_ext(&req.kind).ok_or_else(|| {
         Problem::new(
             "kind",
@@ -640,6 +656,34 @@ mod tests {
                 json!({"id":"1","kind":"input","title":"t","default":"x"})
             )),
             Ok(DialogKind::Input)
+        );
+    }
+
+    #[test]
+    fn only_an_mcp_entry_may_ask_with_an_address_and_only_http() {
+        let req = |url: &str| -> UiRequest {
+            serde_json::from_value(json!({"id":"1","kind":"url","title":"Sign in","url":url}))
+                .unwrap()
+        };
+        assert_eq!(
+            check_request_from(&req("https://x.org/a"), true),
+            Ok(DialogKind::Url)
+        );
+        assert_eq!(
+            check_request_from(&req("javascript:alert(1)"), true)
+                .unwrap_err()
+                .field,
+            "url"
+        );
+        assert_eq!(
+            check_request_from(&req("file:///etc/passwd"), true)
+                .unwrap_err()
+                .field,
+            "url"
+        );
+        assert_eq!(
+            check_request(&req("https://x.org/a")).unwrap_err().field,
+            "kind"
         );
     }
 

@@ -19,7 +19,7 @@ use zot_ext_protocol::{DialogAction, HostToExt, RequestId, UiRequest, UiRequestE
 
 use crate::codec::encode;
 use crate::dialog_queue::{Waiting, PER_EXTENSION};
-use crate::dialog_rules::{check_answer, check_request};
+use crate::dialog_rules::{check_answer, check_request_from};
 use crate::events::HostEvent;
 use crate::extension::Ext;
 use crate::state::Shared;
@@ -34,7 +34,12 @@ pub const ABORTED: &str = "aborted";
 
 /// `ui_request` from `ext`.
 pub(crate) fn raise(inner: &Arc<Shared>, ext: &Arc<Ext>, req: UiRequest) {
-    let kind = match check_request(&req) {
+    let mcp = ext
+        .spec
+        .manifest
+        .as_ref()
+        .is_some_and(|m| m.kind == zot_ext_protocol::ExtKind::Mcp);
+    let kind = match check_request_from(&req, mcp) {
         Ok(kind) => kind,
         Err(p) => {
             ext.log.line(&format!(
@@ -71,6 +76,7 @@ pub(crate) fn raise(inner: &Arc<Shared>, ext: &Arc<Ext>, req: UiRequest) {
         kind,
         options: req.options.clone().unwrap_or_default(),
         schema: req.schema.clone(),
+        url: req.url.clone(),
         turn: None,
     };
     if !inner.lock().dialogs.push(waiting) {
@@ -98,7 +104,7 @@ pub(crate) fn raise(inner: &Arc<Shared>, ext: &Arc<Ext>, req: UiRequest) {
             placeholder: req.placeholder,
             schema: req.schema,
             timeout_ms,
-            url: None,
+            url: req.url,
         }))),
         Some(ext),
     );
@@ -201,4 +207,10 @@ pub(crate) fn reply(
         value,
         reason,
     })));
+}
+
+/// The address of the `url` dialog `request_id` while it waits, for the
+/// window to open when the user accepts it (nothing else may be opened).
+pub(crate) fn url_of(inner: &Shared, request_id: &str) -> Option<String> {
+    inner.lock().dialogs.get(request_id)?.url.clone()
 }

@@ -423,6 +423,12 @@ impl Host {
         crate::dialogs::answer(&self.inner, request_id, action, value)
     }
 
+    /// The address of the waiting `url` dialog `request_id` (an MCP
+    /// server's URL-mode elicitation), for the window to open on accept.
+    pub fn dialog_url(&self, request_id: &str) -> Option<String> {
+        crate::dialogs::url_of(&self.inner, request_id)
+    }
+
     /// Marks a prompt as running (`Some(n)`, unique per prompt) or none:
     /// dialogs raised meanwhile belong to it, and [`Host::abort_dialogs`]
     /// cancels them.

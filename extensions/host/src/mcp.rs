@@ -145,8 +145,8 @@ pub(crate) fn start(
 /// What the client says about itself in `initialize`.
 fn client_info() -> ClientConfig {
     let mut caps = ClientCapabilities::default();
-    // Form-mode elicitation becomes a form dialog (`mcp/elicit.rs`).
-    caps.elicitation = serde_json::from_value(json!({"form": {}})).ok();
+    // Elicitation becomes a form or url dialog (`mcp/elicit.rs`).
+    caps.elicitation = serde_json::from_value(json!({"form": {}, "url": {}})).ok();
     ClientConfig::new(caps, Implementation::new("zot", env!("CARGO_PKG_VERSION")))
 }
 

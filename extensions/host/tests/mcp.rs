@@ -589,7 +589,7 @@ async fn a_project_entry_waits_for_trust_like_an_extension() {
 }
 
 #[tokio::test]
-async fn a_form_elicitation_is_a_form_dialog_answered_as_the_mcp_result() {
+async fn elicitation_is_a_form_or_url_dialog_answered_as_the_mcp_result() {
     use zot_ext_host::HostEvent;
     use zot_ext_protocol::rpc::UiEvent;
     use zot_ext_protocol::{DialogAction, DialogKind};
@@ -647,12 +647,24 @@ async fn a_form_elicitation_is_a_form_dialog_answered_as_the_mcp_result() {
         .unwrap();
     assert_eq!(text_of(&call.await.unwrap().unwrap().content), "decline");
 
-    // URL mode is not declared: declined without a dialog.
-    let out = host.call_tool("ask_url", json!({})).await.unwrap();
-    assert!(
-        text_of(&out.content).contains("decline"),
-        "{:?}",
-        out.content
+    // URL mode: a url dialog showing the address; the window opens it
+    // only on accept (`Host::dialog_url`), and the server gets accept.
+    let h = host.clone();
+    let call = tokio::spawn(async move { h.call_tool("ask_url", json!({})).await });
+    let req = next_request(&mut rx, &env).await;
+    assert_eq!(req.kind, DialogKind::Url);
+    assert_eq!(req.url.as_deref(), Some("https://example.com/login"));
+    assert_eq!(
+        host.dialog_url(&req.request_id).as_deref(),
+        Some("https://example.com/login")
     );
+    host.ui_respond(&req.request_id, DialogAction::Accept, None)
+        .unwrap();
+    assert_eq!(
+        host.dialog_url(&req.request_id),
+        None,
+        "answered: nothing to open"
+    );
+    assert_eq!(text_of(&call.await.unwrap().unwrap().content), "accept");
     host.shutdown().await;
 }

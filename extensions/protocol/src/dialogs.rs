@@ -114,6 +114,11 @@ pub struct UiRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "number")]
     pub timeout_ms: Option<u64>,
+    /// For `url` (MCP servers only): the address shown, and opened in the
+    /// browser only when the user accepts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub url: Option<String>,
 }
 
 /// `ui_response` (zot → extension): the one answer to a `ui_request`.

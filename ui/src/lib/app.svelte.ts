@@ -178,6 +178,9 @@ export class AppState {
   /** Sends the user's answer to a dialog; rejects with zot's reason
    * (a form value that does not fit), and the dialog then stays open. */
   async respondDialog(requestId: string, answer: DialogAnswer): Promise<void> {
+    const d = this.dialogs.queue.find((q) => q.request_id === requestId);
+    // A url dialog's accept opens the address, from the backend.
+    if (d?.kind === "url" && answer.action === "accept") return this.backend.openDialogUrl(requestId);
     const value = answer.action === "accept" ? answer.value : undefined;
     await this.backend.rpc({
       type: "ui_respond",

@@ -4,12 +4,15 @@
 //! extension would send it, so it takes the one dialog path: the same
 //! checks of the schema (a schema outside the subset is answered `cancel`),
 //! the same queue and limit, timeout, headless `no user`, and the same
-//! validation of the answer. The `ui_response` that comes back becomes the
-//! MCP result. URL mode is declined: zot does not declare it.
+//! validation of the answer. A URL-mode request becomes a `url` dialog
+//! (the address shown, opened in the browser only when the user accepts:
+//! the window does that, an RPC client decides). The `ui_response` that
+//! comes back becomes the MCP result.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
+use serde_json::Value;
 use tokio::sync::oneshot;
 use zot_ext_protocol::{DialogAction, ExtToHost, RequestId, UiRequest, UiResponse};
 
@@ -21,14 +24,22 @@ static NEXT: AtomicU64 = AtomicU64::new(1);
 
 /// Asks the user for what `request` wants; the answer as MCP's result.
 pub(super) async fn ask(b: &Bridge, request: ElicitRequestParams) -> ElicitResult {
-    let (message, schema) = match request {
+    let (kind, message, schema, url) = match request {
         ElicitRequestParams::FormElicitationParams {
             message,
             requested_schema,
             ..
-        } => (message, serde_json::to_value(requested_schema).ok()),
+        } => (
+            "form",
+            message,
+            serde_json::to_value(requested_schema).ok(),
+            None,
+        ),
+        ElicitRequestParams::UrlElicitationParams { message, url, .. } => {
+            ("url", message, None, Some(url))
+        }
         _ => {
-            b.log("MCP: a URL-mode elicitation was declined (zot answers form mode only)");
+            b.log("MCP: an elicitation of an unknown mode was declined");
             return result(ElicitationAction::Decline, None);
         }
     };
@@ -46,7 +57,7 @@ pub(super) async fn ask(b: &Bridge, request: ElicitRequestParams) -> ElicitResul
     };
     b.frame(&ExtToHost::UiRequest(UiRequest {
         id: RequestId(id.clone()),
-        kind: "form".into(),
+        kind: kind.into(),
         title: if title.is_empty() {
             "The server asks".into()
         } else {
@@ -54,6 +65,7 @@ pub(super) async fn ask(b: &Bridge, request: ElicitRequestParams) -> ElicitResul
         },
         message: rest.filter(|r| !r.is_empty()),
         schema,
+        url,
         ..Default::default()
     }));
     // zot answers every request once; a dropped sender means the run ended.
@@ -61,7 +73,9 @@ pub(super) async fn ask(b: &Bridge, request: ElicitRequestParams) -> ElicitResul
         return result(ElicitationAction::Cancel, None);
     };
     match r.action {
-        DialogAction::Accept => result(ElicitationAction::Accept, r.value),
+        // A form's content is its object; a URL's accept carries none
+        // (zot's answer to a url dialog is `true`, which MCP has no room for).
+        DialogAction::Accept => result(ElicitationAction::Accept, r.value.filter(Value::is_object)),
         DialogAction::Decline => result(ElicitationAction::Decline, None),
         DialogAction::Cancel => result(ElicitationAction::Cancel, None),
     }
@@ -85,7 +99,7 @@ pub(super) fn answered(b: &Bridge, r: UiResponse) {
     }
 }
 
-fn result(action: ElicitationAction, content: Option<serde_json::Value>) -> ElicitResult {
+fn result(action: ElicitationAction, content: Option<Value>) -> ElicitResult {
     let mut r = ElicitResult::new(action);
     r.content = content;
     r

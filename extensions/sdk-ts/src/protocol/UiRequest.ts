@@ -43,4 +43,9 @@ schema?: JsonValue,
 /**
  * How long to wait for the user (default 120 000, at most 600 000).
  */
-timeout_ms?: number, };
+timeout_ms?: number, 
+/**
+ * For `url` (MCP servers only): the address shown, and opened in the
+ * browser only when the user accepts.
+ */
+url?: string, };

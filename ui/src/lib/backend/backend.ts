@@ -113,6 +113,10 @@ export interface Backend {
   readLog(name: string, offset: number): Promise<LogChunk>;
   /** Opens a log file (or its folder) with the desktop's default app. */
   openLog(path: string): Promise<void>;
+  /** Accepts the waiting `url` dialog `requestId` (an MCP server's
+   * URL-mode elicitation) and opens its address in the browser: the page
+   * never opens an address itself. */
+  openDialogUrl(requestId: string): Promise<void>;
   /** A native folder picker; `null` when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Current settings (the key only as a hint). */

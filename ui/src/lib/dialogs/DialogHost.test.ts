@@ -72,6 +72,21 @@ describe("DialogHost", () => {
     h.done();
   });
 
+  it("accepts an address dialog through the backend, which opens it; the page opens nothing", async () => {
+    const h = host();
+    h.app.handle(
+      request({ kind: "url", title: "Sign in", url: "https://example.com/login", extension: "srv" }),
+    );
+    flushSync();
+    expect(h.target.querySelector("[data-test=dialog-url]")!.textContent).toBe("https://example.com/login");
+    (h.target.querySelector("[data-test=dialog-accept]") as HTMLButtonElement).click();
+    await tick();
+    const calls = (h.app.backend as FakeBackend).calls;
+    expect(calls).toContainEqual({ method: "openDialogUrl", args: "ui-1" });
+    expect(calls.some((c) => c.method === "rpc")).toBe(false);
+    h.done();
+  });
+
   it("names the extension with zot's own initial, and counts what waits", async () => {
     const h = host();
     h.app.handle(request({ extension: "zebra" }));
