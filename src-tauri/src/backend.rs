@@ -160,6 +160,10 @@ impl Backend {
     /// Stops the running prompt and drops queued ones; returns whether
     /// anything was running.
     pub fn abort(&self) -> bool {
+        // The dialogs the running prompt raised end with `cancel` first,
+        // while the prompt is still marked running: once the token fires,
+        // the worker may end the prompt and unmark it at any moment.
+        self.inner.host.abort_dialogs();
         self.inner.epoch.fetch_add(1, Ordering::SeqCst);
         self.inner
             .cancel
@@ -171,8 +175,6 @@ impl Backend {
         // prompt cancelled, or the loop would take it for a plain denial
         // and call the model again.
         self.inner.agent.approvals.deny_all();
-        // And the dialogs the running prompt raised end with `cancel`.
-        self.inner.host.abort_dialogs();
         self.busy()
     }
 
