@@ -39,6 +39,7 @@ const COMMANDS: &[&str] = &[
     "panel_placements",
     "panel_placement_set",
     "ui_ready",
+    "dialog_open_url",
 ];
 
 /// `frontendDist` in tauri.conf.json, relative to this crate.

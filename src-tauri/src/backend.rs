@@ -136,6 +136,10 @@ impl Backend {
     /// Stops the running prompt and drops queued ones; returns whether
     /// anything was running.
     pub fn abort(&self) -> bool {
+        // The dialogs the running prompt raised end with `cancel` first,
+        // while the prompt is still marked running: once the token fires,
+        // the worker may end the prompt and unmark it at any moment.
+        self.inner.host.abort_dialogs();
         let busy = self.inner.prompts.abort();
         // Then every waiting approval is settled as denied. After the
         // cancel, never before: a call woken by this denial must find the

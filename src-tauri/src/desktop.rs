@@ -119,6 +119,7 @@ pub fn run(opts: BackendOptions) -> i32 {
         .invoke_handler(tauri::generate_handler![
             commands::rpc,
             commands::ui_ready,
+            commands::dialog_open_url,
             manager::ext_install,
             manager::ext_accept_permissions,
             manager::ext_catalog,

@@ -185,11 +185,13 @@ pub enum Permission {
     Prompt,
     /// The one-way `submit` frame.
     Submit,
+    /// `ui_request`: asking the user through dialogs.
+    Dialogs,
 }
 
 impl Permission {
     /// Every permission, in the spec's order.
-    pub const ALL: [Permission; 9] = [
+    pub const ALL: [Permission; 10] = [
         Permission::Commands,
         Permission::Tools,
         Permission::Events,
@@ -199,6 +201,7 @@ impl Permission {
         Permission::Insert,
         Permission::Prompt,
         Permission::Submit,
+        Permission::Dialogs,
     ];
 
     /// The manifest's spelling.
@@ -213,6 +216,7 @@ impl Permission {
             Permission::Insert => "insert",
             Permission::Prompt => "prompt",
             Permission::Submit => "submit",
+            Permission::Dialogs => "dialogs",
         }
     }
 

@@ -26,7 +26,8 @@ from .wire import Writer, log
 MAX_IDLE = 4
 ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize")
 KNOWN = ("hello_ack", "command_invoked", "tool_call", "event", "event_intercept",
-         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize")
+         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize",
+         "ui_response")
 
 
 def run(ext: Registrations, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
@@ -174,6 +175,7 @@ class _Pool:
                 line = b""
         if not line:
             self.done.set()
+            self.ctx._close_dialogs()
             return False
         frame, why = _parse(line)
         if frame is None:
@@ -335,6 +337,8 @@ class _Pool:
             if h3 is not None:
                 self._guard("shutdown handler", lambda: h3(ctx))
             ctx.send({"type": "shutdown_ack"})
+        elif ty == "ui_response":
+            ctx._dialog_answer(f)
         elif ty == "hello_ack":
             ctx.log("ignoring a second hello_ack")
         elif ty == "config_changed":

@@ -6,7 +6,7 @@
 // `ready`, then runs your handlers until zot sends `shutdown`. It has no
 // runtime dependencies; the frame types are generated from zot's Rust
 // protocol crate (see scripts/sync-protocol.mjs).
-export { Context, type HostInfo } from "./context.js";
+export { Context, type DialogOptions, type DialogResult, type HostInfo } from "./context.js";
 export { Extension } from "./extension.js";
 export type { CommandHandler, JsonSchema, MaybePromise, ToolArgs, ToolHandler } from "./registrations.js";
 export { Decision, Response, ToolResult } from "./responses.js";

@@ -18,7 +18,7 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response"]);
 const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize"]);
 
 function describe(e: unknown): string {
@@ -54,6 +54,7 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
     const finish = () => {
       if (phase === "done") return;
       phase = "done";
+      ctx?.closeDialogs();
       input.removeListener("data", onData);
       if ("pause" in input) input.pause();
       resolve();
@@ -220,6 +221,9 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
           finish();
           return;
         }
+        case "ui_response":
+          if (!c.answerDialog(f)) log(`ignoring a ui_response for ${JSON.stringify(f.id)}: no dialog waits for it`);
+          return;
         case "hello_ack":
           log("ignoring a second hello_ack");
           return;

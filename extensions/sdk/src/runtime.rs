@@ -316,11 +316,13 @@ fn read_and_handle(s: &Arc<Shared>, buf: &mut Vec<u8>) -> bool {
     match read {
         Ok(true) => {}
         Ok(false) => {
+            s.ctx.dialogs.close();
             s.finish();
             return false;
         }
         Err(e) => {
             s.ctx.log(format!("reading from zot failed: {e}"));
+            s.ctx.dialogs.close();
             s.finish();
             return false;
         }

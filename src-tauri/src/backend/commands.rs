@@ -175,6 +175,20 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .approvals()
             .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
             .map(RpcResult::Approved),
+        RpcCommand::UiRespond {
+            request_id,
+            action,
+            value,
+        } => b
+            .inner
+            .host
+            .ui_respond(&request_id, action, value)
+            .map(|()| {
+                RpcResult::UiResponded(zot_ext_protocol::rpc_results::UiRespondResult {
+                    request_id,
+                    action,
+                })
+            }),
         RpcCommand::ExtConfigGet { name } => b
             .inner
             .host

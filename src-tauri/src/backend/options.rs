@@ -101,6 +101,9 @@ impl BackendOptions {
         if let Some(secs) = Config::read(&self.zot_home).ext_start_timeout() {
             cfg.hello_timeout = secs;
         }
+        // Whoever can answer an approval can answer a dialog: print and
+        // JSON modes have nobody, so dialogs are answered "no user".
+        cfg.dialogs_have_user = self.approvals_can_ask;
         cfg
     }
 

@@ -23,6 +23,9 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
                 continue;
             };
             let agent = inner.agent.clone();
+            // Dialogs raised from here to `done` belong to this prompt; an
+            // abort cancels them (docs/rpc.md "Dialogs").
+            inner.host.dialogs_turn(Some(inner.prompts.finished() + 1));
             let run = tokio::spawn(async move { agent.run_prompt(q.content, token).await });
             if let Err(e) = run.await {
                 let what = if e.is_panic() {
@@ -34,6 +37,7 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
             }
             // No longer busy before the client can read `done`, so a
             // `get_state` sent on seeing it says `busy: false`.
+            inner.host.dialogs_turn(None);
             inner.prompts.end();
             inner.agent.send(UiEvent::Done {});
         }

@@ -14,6 +14,7 @@ import type { DeliveredResult } from "../bindings/DeliveredResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
+import type { UiRespondResult } from "../bindings/UiRespondResult";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
@@ -65,6 +66,7 @@ export type RpcResultOf = {
   approve_tool: ApproveToolResult;
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
+  ui_respond: UiRespondResult;
 };
 
 // Fails to compile when a command has no result type above.
@@ -115,6 +117,10 @@ export interface Backend {
   readLog(name: string, offset: number): Promise<LogChunk>;
   /** Opens a log file (or its folder) with the desktop's default app. */
   openLog(path: string): Promise<void>;
+  /** Accepts the waiting `url` dialog `requestId` (an MCP server's
+   * URL-mode elicitation) and opens its address in the browser: the page
+   * never opens an address itself. */
+  openDialogUrl(requestId: string): Promise<void>;
   /** A native folder picker; `null` when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Current settings (the key only as a hint). */

@@ -241,6 +241,10 @@ export class FakeBackend implements Backend {
   async readLog(name: string, offset: number): Promise<LogChunk> {
     return { path: `/zot/logs/ext-${name}.log`, text: offset === 0 ? "log line\n" : "", offset: 9 };
   }
+  async openDialogUrl(requestId: string): Promise<void> {
+    this.calls.push({ method: "openDialogUrl", args: requestId });
+  }
+
   async openLog(path: string): Promise<void> {
     this.calls.push({ method: "openLog", args: path });
   }

@@ -101,6 +101,9 @@ export class TauriBackend implements Backend {
   openLog(path: string): Promise<void> {
     return invoke("ext_log_open", { path });
   }
+  openDialogUrl(requestId: string): Promise<void> {
+    return invoke("dialog_open_url", { requestId });
+  }
   pickFolder(): Promise<string | null> {
     return invoke("pick_folder");
   }
