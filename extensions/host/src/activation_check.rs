@@ -47,6 +47,15 @@ pub(crate) fn check(obj: &Map<String, Value>) -> Result<(), FieldError> {
             ));
         }
     }
+    if let Some(v) = obj.get("tool_timeout_s") {
+        let max = limits::TOOL_TIMEOUT_S_MAX;
+        if !v.is_null() && v.as_u64().is_none_or(|n| n == 0 || n > max) {
+            return Err(err(
+                "tool_timeout_s",
+                format!("must be a whole number of seconds from 1 to {max} (the absolute cap on one tool call; 600 when absent), not {v}"),
+            ));
+        }
+    }
     if let Some(c) = obj.get("contributes") {
         check_contributes(c)?;
     }

@@ -495,8 +495,21 @@ impl Agent {
                     ext_owner,
                 );
             }
+            // The tool's progress goes out as it comes (docs/rpc.md
+            // `tool_progress`), under the model's call id.
+            let owner = ext_owner.clone().unwrap_or_default();
+            let on_progress = |u: super::extensions::ToolProgressUpdate| {
+                self.send(UiEvent::ToolProgress {
+                    id: id.into(),
+                    extension: owner.clone(),
+                    message: u.message,
+                    progress: u.progress,
+                    total: u.total,
+                    partial: (!u.partial.is_empty()).then_some(u.partial),
+                })
+            };
             let r = tokio::select! {
-                r = self.exts.call_tool(name, args) => r,
+                r = self.exts.call_tool_with_progress(name, args, &on_progress) => r,
                 _ = cancel.cancelled() => Some(Err("aborted by the user".into())),
             };
             return match r {

@@ -10,8 +10,9 @@ import type { PanelMouseFrame } from "./PanelMouseFrame";
 import type { PanelResizeFrame } from "./PanelResizeFrame";
 import type { Shutdown } from "./Shutdown";
 import type { ToolCall } from "./ToolCall";
+import type { ToolCancel } from "./ToolCancel";
 
 /**
  * Every frame the host may send, tagged by `type`.
  */
-export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged;
+export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "tool_cancel" } & ToolCancel | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged;
