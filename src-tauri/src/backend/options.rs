@@ -137,6 +137,9 @@ impl BackendOptions {
         if let Some(secs) = start_timeout(&crate::settings::read_config(&self.zot_home)) {
             cfg.hello_timeout = secs;
         }
+        if let Some(idle) = tool_idle_timeout() {
+            cfg.tool_timeout = idle;
+        }
         cfg
     }
 
@@ -226,4 +229,17 @@ mod tests {
         }
         assert_eq!(start_timeout(&json!({})), None);
     }
+}
+
+/// `ZOT_TOOL_IDLE_TIMEOUT_MS`: the extension tool idle timeout (60 s),
+/// shorter for tests of long tool calls (docs/protocol.md "Long tool
+/// calls"); anything but a whole number above 0 is ignored.
+fn tool_idle_timeout() -> Option<std::time::Duration> {
+    std::env::var("ZOT_TOOL_IDLE_TIMEOUT_MS")
+        .ok()?
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|ms| *ms > 0)
+        .map(std::time::Duration::from_millis)
 }
