@@ -243,6 +243,12 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
             }
             ctx.send(ExtToHost::ShutdownAck(ShutdownAck {}));
         }
+        // Handlers here run to completion on their own thread; zot drops
+        // whatever a cancelled call still answers, so noting it is enough.
+        HostToExt::ToolCancel(c) => ctx.log(format!(
+            "zot cancelled tool call {} ({}); its result will be dropped",
+            c.id, c.reason
+        )),
         HostToExt::HelloAck(_) => ctx.log("ignoring a second hello_ack"),
         HostToExt::ConfigChanged(c) => {
             ctx.set_config(c.config.clone());
