@@ -1,5 +1,6 @@
 // The object authors use: register commands, tools, hooks and handlers,
 // then `run()`.
+import type { ToolCall } from "./tool_call.js";
 import type { Context, HostInfo } from "./context.js";
 import type { Event, LifecycleEvent, PanelKeyFrame, PanelMouseFrame, PanelResizeFrame } from "./protocol/index.js";
 import type { Decision, Response, ToolResult } from "./responses.js";
@@ -12,7 +13,9 @@ export type CommandHandler = (ctx: Context, args: string) => MaybePromise<Respon
 /** Tool args as the model produced them (a JSON object). */
 export type ToolArgs = { [key: string]: any };
 /** `(ctx, args) => ToolResult`; a string means one text block. */
-export type ToolHandler = (ctx: Context, args: ToolArgs) => MaybePromise<ToolResult | string>;
+/** A tool's handler; the third argument (optional to declare) reports
+ * progress and carries an `AbortSignal` for `tool_cancel`. */
+export type ToolHandler = (ctx: Context, args: ToolArgs, call: ToolCall) => MaybePromise<ToolResult | string>;
 /** A JSON Schema object describing a tool's args. */
 export type JsonSchema = { [key: string]: unknown };
 

@@ -10,4 +10,5 @@ export { Context, type HostInfo } from "./context.js";
 export { Extension, type CommandHandler, type JsonSchema, type MaybePromise, type ToolArgs, type ToolHandler } from "./extension.js";
 export { Decision, Response, ToolResult } from "./responses.js";
 export type { RunOptions } from "./runtime.js";
+export { ToolCall, type Progress } from "./tool_call.js";
 export type * from "./protocol/index.js";
