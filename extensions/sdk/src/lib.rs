@@ -37,6 +37,7 @@ mod error;
 mod extension;
 mod response;
 mod runtime;
+mod tool_call;
 mod wire;
 
 pub use context::{Context, HostInfo};
@@ -44,6 +45,7 @@ pub use decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision
 pub use error::Error;
 pub use extension::Extension;
 pub use response::{Response, ToolResult};
+pub use tool_call::{CancelToken, ToolCall};
 
 /// The protocol crate, re-exported so authors name frames without a second
 /// dependency.
