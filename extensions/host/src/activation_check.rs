@@ -188,3 +188,33 @@ fn check_contributes(value: &Value) -> Result<(), FieldError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tool_timeout_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn checked(v: Value) -> Result<(), String> {
+        let obj = json!({"name": "x", "tool_timeout_s": v});
+        check(obj.as_object().unwrap()).map_err(|e| format!("{}: {}", e.field, e.message))
+    }
+
+    #[test]
+    fn tool_timeout_s_takes_whole_seconds_from_1_to_3600() {
+        assert!(checked(json!(1)).is_ok());
+        assert!(checked(json!(3600)).is_ok());
+        assert!(checked(Value::Null).is_ok());
+        for bad in [json!(0), json!(3601), json!(-5), json!(2.5), json!("600")] {
+            let e = checked(bad.clone()).unwrap_err();
+            assert!(
+                e.starts_with("tool_timeout_s: must be a whole number of seconds from 1 to 3600"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_cap_defaults_to_600_seconds() {
+        assert_eq!(limits::tool_timeout_s(None), 600);
+    }
+}

@@ -121,7 +121,7 @@ fn append_capped(buf: &mut String, text: &str) {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    buf.push_str(&text[..end]);
+    buf.push_str(text.get(..end).unwrap_or_default());
     buf.push_str(CUT_MARKER);
 }
 

@@ -214,6 +214,19 @@ fn start_timeout(config: &serde_json::Value) -> Option<std::time::Duration> {
         .then(|| std::time::Duration::from_secs_f64(secs))
 }
 
+/// `ZOT_TOOL_IDLE_TIMEOUT_MS`: the extension tool idle timeout (60 s),
+/// shorter for tests of long tool calls (docs/protocol.md "Long tool
+/// calls"); anything but a whole number above 0 is ignored.
+fn tool_idle_timeout() -> Option<std::time::Duration> {
+    std::env::var("ZOT_TOOL_IDLE_TIMEOUT_MS")
+        .ok()?
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|ms| *ms > 0)
+        .map(std::time::Duration::from_millis)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,17 +242,4 @@ mod tests {
         }
         assert_eq!(start_timeout(&json!({})), None);
     }
-}
-
-/// `ZOT_TOOL_IDLE_TIMEOUT_MS`: the extension tool idle timeout (60 s),
-/// shorter for tests of long tool calls (docs/protocol.md "Long tool
-/// calls"); anything but a whole number above 0 is ignored.
-fn tool_idle_timeout() -> Option<std::time::Duration> {
-    std::env::var("ZOT_TOOL_IDLE_TIMEOUT_MS")
-        .ok()?
-        .trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|ms| *ms > 0)
-        .map(std::time::Duration::from_millis)
 }
