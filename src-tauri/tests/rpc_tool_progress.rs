@@ -223,3 +223,30 @@ async fn abort_sends_tool_cancel_and_the_late_result_is_dropped_quietly() {
     assert!(!log.contains("unknown id"), "quiet: {log}");
     assert!(!log.contains("instead of"), "no protocol error: {log}");
 }
+
+#[tokio::test]
+async fn bash_streams_its_output_as_tool_progress_while_it_runs() {
+    let e = env(json!({"tools": {}}), json!({})).await;
+    let command = "for i in 1 2 3; do echo line $i; sleep 0.1; done";
+    e.s.push(anthropic_tool(
+        "",
+        "tu_b",
+        "bash",
+        &[&json!({ "command": command }).to_string()],
+    ));
+    e.s.push(anthropic_text(&["done"]));
+    let mut z = start(&e, "60000").await;
+    let evs = z.prompt("run it").await;
+    let progress = of(&evs, "tool_progress");
+    assert!(!progress.is_empty(), "{evs:#?}");
+    assert!(progress
+        .iter()
+        .all(|p| p["id"] == "tu_b" && p["extension"] == ""));
+    let streamed: String = progress
+        .iter()
+        .filter_map(|p| p["partial"].as_str())
+        .collect();
+    assert_eq!(streamed, "line 1\nline 2\nline 3\n");
+    let r = of(&evs, "tool_result")[0];
+    assert_eq!(r["is_error"], false, "{r}");
+}

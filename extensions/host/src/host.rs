@@ -237,26 +237,7 @@ impl Host {
     ) -> Result<ToolOutcome, HostError> {
         let feed = Arc::new(ProgressFeed::default());
         let call = self.call_tool_fed(name, args, feed.clone());
-        tokio::pin!(call);
-        let r = loop {
-            tokio::select! {
-                r = &mut call => break r,
-                u = feed.next() => {
-                    on_progress(u);
-                    // One frame before the next: what arrives meanwhile is
-                    // merged into one update. The call is still polled.
-                    let pause = tokio::time::sleep(crate::tool_progress::FRAME);
-                    tokio::select! {
-                        r = &mut call => break r,
-                        _ = pause => {}
-                    }
-                }
-            }
-        };
-        if let Some(u) = feed.take() {
-            on_progress(u);
-        }
-        r
+        crate::tool_progress::drive(&feed, call, on_progress).await
     }
 
     async fn call_tool_fed(

@@ -57,9 +57,9 @@ impl ProgressUpdate {
 }
 
 /// The slot a pending call's frames are merged into; the waiting caller
-/// takes from it.
+/// takes from it. Built-in tools (bash) feed one too.
 #[derive(Debug, Default)]
-pub(crate) struct ProgressFeed {
+pub struct ProgressFeed {
     slot: Mutex<Option<ProgressUpdate>>,
     ready: Notify,
 }
@@ -86,6 +86,14 @@ impl ProgressFeed {
         self.ready.notify_one();
     }
 
+    /// Appends output text only (a built-in tool's stdout).
+    pub fn push_partial(&self, text: &str) {
+        self.push(ToolProgress {
+            partial: Some(text.to_owned()),
+            ..Default::default()
+        });
+    }
+
     /// What arrived since the last take, if anything.
     pub fn take(&self) -> Option<ProgressUpdate> {
         self.slot
@@ -104,6 +112,36 @@ impl ProgressFeed {
             self.ready.notified().await;
         }
     }
+}
+
+/// Runs `call` to its end while handing what `feed` collects to
+/// `on_progress`: at most one update per [`FRAME`], and the last one
+/// before the call's output is returned.
+pub async fn drive<F: std::future::Future>(
+    feed: &ProgressFeed,
+    call: F,
+    on_progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
+) -> F::Output {
+    tokio::pin!(call);
+    let out = loop {
+        tokio::select! {
+            r = &mut call => break r,
+            u = feed.next() => {
+                on_progress(u);
+                // One frame before the next: what arrives meanwhile is
+                // merged into one update. The call is still polled.
+                let pause = tokio::time::sleep(FRAME);
+                tokio::select! {
+                    r = &mut call => break r,
+                    _ = pause => {}
+                }
+            }
+        }
+    };
+    if let Some(u) = feed.take() {
+        on_progress(u);
+    }
+    out
 }
 
 /// Appends `text` to `buf` up to [`PARTIAL_CAP`], cutting at a character

@@ -5,6 +5,7 @@
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use zot_ext_host::tool_progress::ProgressFeed;
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
@@ -41,12 +42,18 @@ fn spawn_reader<R: tokio::io::AsyncRead + Unpin + Send + 'static>(
     mut r: R,
     out: Arc<Mutex<Capped>>,
     cap: usize,
+    live: Option<Arc<ProgressFeed>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut chunk = [0u8; 8192];
         while let Ok(n) = r.read(&mut chunk).await {
             if n == 0 {
                 break;
+            }
+            // Live in the card as it comes (the feed caps what one update
+            // carries); the result still holds the capped whole.
+            if let Some(feed) = &live {
+                feed.push_partial(&String::from_utf8_lossy(chunk.get(..n).unwrap_or_default()));
             }
             let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
             let room = cap.saturating_sub(o.buf.len()).min(n);
@@ -180,8 +187,8 @@ impl Tool for Bash {
         let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return ToolOutput::err("cannot start bash: its output pipes were not set up");
         };
-        let r1 = spawn_reader(stdout, out.clone(), self.max_output);
-        let r2 = spawn_reader(stderr, out.clone(), self.max_output);
+        let r1 = spawn_reader(stdout, out.clone(), self.max_output, ctx.progress.clone());
+        let r2 = spawn_reader(stderr, out.clone(), self.max_output, ctx.progress.clone());
         let end = tokio::select! {
             s = child.wait() => match s {
                 Ok(s) => End::Exited(s),
