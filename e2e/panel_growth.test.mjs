@@ -82,7 +82,17 @@ test("adding items past the dock's height keeps every row drawn and the cursor a
   await s.keys("\uE011"); // Home
   await s.until("the cursor on the first item", async () => (await view()).cursor?.text.endsWith("ship the desktop app"));
   assert.ok((await view()).cursor.inView, "the first item is on screen");
-  await press(["d"], ADD + 2);
+  // `d` asks first (a dialog, reached with Ctrl+Shift+A); Enter says yes,
+  // and the keyboard goes back to the panel.
+  await s.keys("d");
+  await s.until("the delete dialog", async () =>
+    (await s.texts("[data-test=dialog-title]")).some((t) => t.includes("ship the desktop app")),
+  );
+  await s.chord([Keys.control, Keys.shift], "a");
+  await s.until("the keyboard in the dialog", () =>
+    s.exec(`return !!document.querySelector('[data-test=dialog]')?.contains(document.activeElement)`),
+  );
+  await press([Keys.enter], ADD + 2);
   const after = await view();
   assert.match(after.cursor.text, /write the docs$/);
   assert.ok(after.cursor.inView);

@@ -36,7 +36,10 @@ const COMMANDS: &[&str] = &[
     "settings_get",
     "settings_save",
     "themes_list",
+    "panel_placements",
+    "panel_placement_set",
     "ui_ready",
+    "dialog_open_url",
 ];
 
 /// `frontendDist` in tauri.conf.json, relative to this crate.

@@ -53,7 +53,7 @@ export function scratchDir(prefix) {
 /** Launches zot; call `stop()` when done. `approvals` is passed as
  * `--approvals` ("auto" unless a test is about approvals: the window's
  * own default is "ask"); `null` passes no flag, so the window's default
- * applies. */
+ * applies. `home` reuses an earlier run's ZOT_HOME (a restart). */
 export async function startApp({
   exts = [],
   projectExts = [],
@@ -62,13 +62,16 @@ export async function startApp({
   env: extraEnv = {},
   unset = [],
   approvals = "auto",
+  home: keepHome,
 } = {}) {
   const bin = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
   if (!fs.existsSync(bin)) throw new Error(`no E2E binary at ${bin}: run \`make e2e-bin\``);
   const tmp = scratchDir("zot-e2e-");
-  const home = path.join(tmp, "home");
+  // `home`: a ZOT_HOME an earlier startApp used, to start the app again
+  // with what it remembered.
+  const home = keepHome ?? path.join(tmp, "home");
   const project = path.join(tmp, "project");
-  fs.mkdirSync(home);
+  if (!keepHome) fs.mkdirSync(home);
   fs.mkdirSync(project);
   if (theme) fs.writeFileSync(path.join(home, "config.json"), JSON.stringify({ theme }));
   // The project's own extensions (`.zot/extensions`), which wait for trust.

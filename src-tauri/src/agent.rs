@@ -31,7 +31,6 @@ pub mod session_catalog;
 pub mod session_index;
 pub mod system_prompt;
 pub mod tool_loading;
-pub mod transcript;
 pub mod turn;
 pub mod usage;
 
@@ -41,23 +40,24 @@ use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use tokio::sync::mpsc::UnboundedSender;
 use zot_ext_protocol::rpc::UiEvent;
 
+use crate::providers::transcript::Message;
 use crate::providers::{Provider, ProviderKind};
 use crate::tools::Tool;
 use extensions::Extensions;
 use session::Session;
-use transcript::Message;
 
 /// State that changes as the agent works; behind one short-held lock so
-/// `get_state` never waits for a turn.
+/// `get_state` never waits for a turn. Only the agent's own modules touch
+/// it; the backend goes through [`Agent`]'s methods.
 pub struct State {
     /// The transcript as the model sees it.
-    pub messages: Vec<Message>,
+    messages: Vec<Message>,
     /// Token and cost totals since start or the last clear.
-    pub usage: usage::Ledger,
+    usage: usage::Ledger,
     /// The model id in use.
-    pub model: String,
+    model: String,
     /// Where messages are appended, unless `--no-session`.
-    pub session: Option<Session>,
+    session: Option<Session>,
 }
 
 /// The model backend in use, swapped whole when the user picks another
@@ -73,10 +73,11 @@ pub struct ProviderSlot {
     pub problem: Option<String>,
 }
 
-/// One agent: configuration plus [`State`].
-pub struct Agent {
+/// What an agent is made of, fixed for its life: the backend fills it once
+/// and hands it to [`Agent::new`].
+pub struct Parts {
     /// The model backend.
-    pub provider: RwLock<ProviderSlot>,
+    pub provider: ProviderSlot,
     /// The system prompt.
     pub system: String,
     /// Built-in tools chosen by `--tools` / `--no-tools`.
@@ -93,21 +94,168 @@ pub struct Agent {
     pub max_tokens: u32,
     /// When the transcript is compacted by itself.
     pub compaction: compaction::Compaction,
-    /// Held by a running prompt or compaction: one at a time changes the
-    /// transcript.
-    pub turn: tokio::sync::Mutex<()>,
     /// Where events go.
     pub events: UnboundedSender<UiEvent>,
     /// The gate every tool call passes after interception.
     pub approvals: Arc<approval::Approvals>,
+    /// Masks the keys zot knows in every tool result.
+    pub redactor: Arc<crate::secrets::redact::Redactor>,
+}
+
+/// Where the conversation starts: a new one or a session reopened.
+pub struct Opened {
+    /// The model id to use.
+    pub model: String,
+    /// The transcript so far (empty for a new conversation).
+    pub messages: Vec<Message>,
+    /// Where messages are appended, unless `--no-session`.
+    pub session: Option<Session>,
+}
+
+/// What `get_state` reports of the agent, read under one lock.
+#[derive(Debug, Clone)]
+pub struct Status {
+    /// The model id in use.
+    pub model: String,
+    /// Messages in the transcript.
+    pub message_count: usize,
+    /// Token and cost totals since start or the last clear.
+    pub usage: zot_ext_protocol::rpc::UsageReport,
+    /// The session file, unless `--no-session`.
+    pub session: Option<PathBuf>,
+}
+
+/// One agent: configuration plus [`State`]. Its fields are its own: the
+/// backend asks it to do things (run a prompt, compact, switch model or
+/// provider, start over, open a transcript) and never writes them.
+pub struct Agent {
+    /// The model backend.
+    provider: RwLock<ProviderSlot>,
+    /// The system prompt.
+    system: String,
+    /// Built-in tools chosen by `--tools` / `--no-tools`.
+    tools: Vec<Arc<dyn Tool>>,
+    /// Whether extension tools may be offered (`--no-tools` hides them too).
+    ext_tools: bool,
+    /// The extension seam.
+    exts: Arc<dyn Extensions>,
+    /// The project directory.
+    cwd: PathBuf,
+    /// Model steps per prompt before the loop stops.
+    max_steps: u32,
+    /// Output token limit per call.
+    max_tokens: u32,
+    /// When the transcript is compacted by itself.
+    compaction: compaction::Compaction,
+    /// Held by a running prompt or compaction: one at a time changes the
+    /// transcript.
+    turn: tokio::sync::Mutex<()>,
+    /// Where events go.
+    events: UnboundedSender<UiEvent>,
+    /// The gate every tool call passes after interception.
+    approvals: Arc<approval::Approvals>,
     /// Masks the keys zot knows in every tool result before it enters the
     /// transcript (so the session file and the provider never see them).
-    pub redactor: Arc<crate::secrets::redact::Redactor>,
+    redactor: Arc<crate::secrets::redact::Redactor>,
     /// Mutable state.
-    pub state: Mutex<State>,
+    state: Mutex<State>,
 }
 
 impl Agent {
+    /// An agent made of `parts`, continuing `opened`.
+    pub fn new(parts: Parts, opened: Opened) -> Agent {
+        Agent {
+            provider: RwLock::new(parts.provider),
+            system: parts.system,
+            tools: parts.tools,
+            ext_tools: parts.ext_tools,
+            exts: parts.exts,
+            cwd: parts.cwd,
+            max_steps: parts.max_steps,
+            max_tokens: parts.max_tokens,
+            compaction: parts.compaction,
+            turn: tokio::sync::Mutex::new(()),
+            events: parts.events,
+            approvals: parts.approvals,
+            redactor: parts.redactor,
+            state: Mutex::new(State {
+                messages: opened.messages,
+                usage: Default::default(),
+                model: opened.model,
+                session: opened.session,
+            }),
+        }
+    }
+
+    /// The gate every tool call passes: its mode, the waiting approvals.
+    pub fn approvals(&self) -> &approval::Approvals {
+        &self.approvals
+    }
+
+    /// Waits until no prompt or compaction holds the transcript, then holds
+    /// it until the guard drops.
+    pub async fn wait_turn(&self) -> tokio::sync::MutexGuard<'_, ()> {
+        self.turn.lock().await
+    }
+
+    /// The model id in use.
+    pub fn model(&self) -> String {
+        self.state().model.clone()
+    }
+
+    /// Uses `model` from the next model request on.
+    pub fn set_model(&self, model: String) {
+        self.state().model = model;
+    }
+
+    /// The model, transcript size, usage and session file, read together.
+    pub fn status(&self) -> Status {
+        let st = self.state();
+        Status {
+            model: st.model.clone(),
+            message_count: st.messages.len(),
+            usage: st.usage.report(),
+            session: st.session.as_ref().map(|s| s.path().to_path_buf()),
+        }
+    }
+
+    /// The transcript as JSON values, for `get_messages`.
+    pub fn messages_json(&self) -> Result<Vec<serde_json::Value>, serde_json::Error> {
+        self.state()
+            .messages
+            .iter()
+            .map(serde_json::to_value)
+            .collect()
+    }
+
+    /// The session file messages are appended to, unless sessions are off.
+    pub fn session_path(&self) -> Option<PathBuf> {
+        self.state()
+            .session
+            .as_ref()
+            .map(|s| s.path().to_path_buf())
+    }
+
+    /// Drops the transcript and the usage totals; appends go to `fresh`
+    /// from now on, unless sessions are off (then there is none either way).
+    pub fn start_over(&self, fresh: Option<Session>) {
+        let mut st = self.state();
+        st.messages.clear();
+        st.usage = Default::default();
+        if st.session.is_some() {
+            st.session = fresh;
+        }
+    }
+
+    /// Continues the conversation of `session`, whose messages are
+    /// `messages`; usage totals start again.
+    pub fn open_transcript(&self, messages: Vec<Message>, session: Session) {
+        let mut st = self.state();
+        st.messages = messages;
+        st.usage = Default::default();
+        st.session = Some(session);
+    }
+
     /// The provider in use now.
     pub fn provider(&self) -> ProviderSlot {
         self.provider
@@ -122,7 +270,7 @@ impl Agent {
     }
 
     /// Locks the state briefly.
-    pub fn state(&self) -> MutexGuard<'_, State> {
+    fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 

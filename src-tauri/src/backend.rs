@@ -6,36 +6,29 @@
 pub mod commands;
 pub mod events;
 pub mod options;
+mod prompt_queue;
 mod sessions;
 mod trust;
 mod worker;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 use zot_ext_host::{Host, HostEvent};
 use zot_ext_protocol::rpc::{ModelInfo, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{HelloResult, RpcResult};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
 use crate::agent::extensions::{Extensions, NoExtensions};
-use crate::agent::transcript::Block;
-use crate::agent::{session, Agent, State};
+use crate::agent::{session, Agent, Opened, Parts};
+use crate::providers::transcript::Block;
 use crate::providers::ProviderKind;
 use crate::secrets::redact;
 use crate::tools;
 pub use options::{BackendOptions, SessionChoice};
-
-/// A prompt waiting for the agent.
-struct Queued {
-    /// The user message.
-    content: Vec<Block>,
-    /// The abort generation it was queued in; an abort drops older ones.
-    epoch: u64,
-}
+use prompt_queue::PromptQueue;
 
 /// Shared state behind every clone of [`Backend`].
 struct Inner {
@@ -51,17 +44,8 @@ struct Inner {
     /// through the host-event task after whatever the extension sent
     /// before that answer, so a `notify` never trails its `display`.
     after_host: mpsc::UnboundedSender<UiEvent>,
-    /// Prompts for the worker.
-    queue: mpsc::UnboundedSender<Queued>,
-    /// Bumped by each abort, so queued prompts from before it are dropped.
-    epoch: AtomicU64,
-    /// Prompts queued or running.
-    pending: AtomicUsize,
-    /// Prompts that ran and sent their `done` (RPC mode waits for the
-    /// client to have seen that many before it exits at end of input).
-    finished: AtomicU64,
-    /// Fires to abort the running prompt.
-    cancel: Mutex<CancellationToken>,
+    /// Prompts for the worker, and what "busy" means.
+    prompts: PromptQueue,
     /// `get_models`, fetched once.
     models: tokio::sync::Mutex<Option<Vec<ModelInfo>>>,
     /// Whether `session_start` has been announced.
@@ -100,11 +84,11 @@ impl Backend {
         }
 
         let agent = build_agent(&opts, &host, model, &tx, redactor.clone())?;
-        if let Some(problem) = agent.approvals.problem() {
+        if let Some(problem) = agent.approvals().problem() {
             let _ = tx.send(UiEvent::Error { message: problem });
         }
 
-        let (qtx, qrx) = mpsc::unbounded_channel::<Queued>();
+        let (prompts, qrx) = PromptQueue::new();
         let (atx, arx) = mpsc::unbounded_channel::<UiEvent>();
         let inner = Arc::new(Inner {
             opts,
@@ -112,11 +96,7 @@ impl Backend {
             host,
             events: tx,
             after_host: atx,
-            queue: qtx,
-            epoch: AtomicU64::new(0),
-            pending: AtomicUsize::new(0),
-            finished: AtomicU64::new(0),
-            cancel: Mutex::new(CancellationToken::new()),
+            prompts,
             models: tokio::sync::Mutex::new(None),
             started: AtomicBool::new(false),
             redactor,
@@ -150,45 +130,38 @@ impl Backend {
 
     /// Queues a prompt behind any running one.
     fn enqueue(&self, content: Vec<Block>) {
-        self.inner.pending.fetch_add(1, Ordering::SeqCst);
-        let epoch = self.inner.epoch.load(Ordering::SeqCst);
-        if self.inner.queue.send(Queued { content, epoch }).is_err() {
-            self.inner.pending.fetch_sub(1, Ordering::SeqCst);
-        }
+        self.inner.prompts.push(content);
     }
 
     /// Stops the running prompt and drops queued ones; returns whether
     /// anything was running.
     pub fn abort(&self) -> bool {
-        self.inner.epoch.fetch_add(1, Ordering::SeqCst);
-        self.inner
-            .cancel
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .cancel();
+        // The dialogs the running prompt raised end with `cancel` first,
+        // while the prompt is still marked running: once the token fires,
+        // the worker may end the prompt and unmark it at any moment.
+        self.inner.host.abort_dialogs();
+        let busy = self.inner.prompts.abort();
         // Then every waiting approval is settled as denied. After the
         // cancel, never before: a call woken by this denial must find the
         // prompt cancelled, or the loop would take it for a plain denial
         // and call the model again.
-        self.inner.agent.approvals.deny_all();
-        self.busy()
+        self.inner.agent.approvals().deny_all();
+        busy
     }
 
     /// Whether a prompt is queued or running.
     pub fn busy(&self) -> bool {
-        self.inner.pending.load(Ordering::SeqCst) > 0
+        self.inner.prompts.busy()
     }
 
     /// Waits until no prompt is queued or running.
     pub async fn idle(&self) {
-        while self.busy() {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
+        self.inner.prompts.idle().await;
     }
 
     /// How many prompts have run to their `done` so far.
     pub fn finished(&self) -> u64 {
-        self.inner.finished.load(Ordering::SeqCst)
+        self.inner.prompts.finished()
     }
 
     /// Runs one `docs/rpc.md` command; `Err` is the response's `error`.
@@ -244,7 +217,7 @@ impl Backend {
         let switched = self.inner.agent.provider().kind != kind;
         self.inner.agent.set_provider(self.inner.opts.connect(kind));
         if let Some(m) = model.or_else(|| switched.then(|| kind.default_model().to_owned())) {
-            self.inner.agent.state().model = m;
+            self.inner.agent.set_model(m);
         }
         if let Ok(mut cache) = self.inner.models.try_lock() {
             *cache = None;
@@ -268,7 +241,7 @@ impl Backend {
             protocol_version: zot_ext_protocol::PROTOCOL_VERSION,
             version: env!("CARGO_PKG_VERSION").to_owned(),
             provider: self.inner.agent.provider().kind.as_str().to_owned(),
-            model: self.inner.agent.state().model.clone(),
+            model: self.inner.agent.model(),
             cwd: self.inner.opts.cwd.clone(),
         }
     }
@@ -284,7 +257,7 @@ fn build_agent(
     tx: &mpsc::UnboundedSender<UiEvent>,
     redactor: Arc<redact::Redactor>,
 ) -> anyhow::Result<Arc<Agent>> {
-    let provider = RwLock::new(opts.connect(opts.provider));
+    let provider = opts.connect(opts.provider);
     let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
     if let Some(w) = opened.warning {
         let _ = tx.send(UiEvent::Error { message: w });
@@ -292,7 +265,7 @@ fn build_agent(
     let (messages, session) = (opened.messages, opened.session);
     let exts: Arc<dyn Extensions> = Arc::new(host.clone());
     let _ = NoExtensions; // the bare loop's seam, used in tests
-    let agent = Arc::new(Agent {
+    let parts = Parts {
         provider,
         system: crate::agent::system_prompt::build(
             &opts.zot_home,
@@ -307,9 +280,8 @@ fn build_agent(
         max_steps: opts.max_steps,
         max_tokens: 8192,
         compaction: crate::agent::compaction::Compaction::from_config(
-            &crate::settings::read_config(&opts.zot_home),
+            crate::config::Config::read(&opts.zot_home).json(),
         ),
-        turn: tokio::sync::Mutex::new(()),
         events: tx.clone(),
         approvals: Arc::new(crate::agent::approval::Approvals::new(
             opts.approvals,
@@ -318,14 +290,13 @@ fn build_agent(
             opts.cwd.clone(),
         )),
         redactor,
-        state: Mutex::new(State {
-            messages,
-            usage: Default::default(),
-            model,
-            session,
-        }),
-    });
-    Ok(agent)
+    };
+    let opened = Opened {
+        model,
+        messages,
+        session,
+    };
+    Ok(Arc::new(Agent::new(parts, opened)))
 }
 
 /// Host events reach the client: UI events pass through; `submit` queues a

@@ -119,6 +119,7 @@ pub fn run(opts: BackendOptions) -> i32 {
         .invoke_handler(tauri::generate_handler![
             commands::rpc,
             commands::ui_ready,
+            commands::dialog_open_url,
             manager::ext_install,
             manager::ext_accept_permissions,
             manager::ext_catalog,
@@ -135,6 +136,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::settings_get,
             settings::settings_save,
             settings::themes_list,
+            settings::panel_placements,
+            settings::panel_placement_set,
             project::project_open,
             project::project_current,
             project::projects_recent,

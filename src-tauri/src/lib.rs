@@ -3,14 +3,15 @@
 //! hands over to the chosen front end.
 
 pub mod agent;
-pub mod auth;
 pub mod backend;
 pub mod cli;
+pub mod config;
 #[cfg(feature = "desktop")]
 pub mod desktop;
 pub mod dropped;
 pub mod modes;
 pub mod notifications;
+pub mod panel_placements;
 pub mod projects;
 pub mod providers;
 pub mod secrets;

@@ -27,6 +27,7 @@ pub mod kimi;
 pub mod openai;
 pub mod retry;
 pub mod sse;
+pub mod transcript;
 
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use zot_ext_protocol::rpc::{ModelInfo, StopReason, Usage};
 
-use crate::agent::transcript::{Block, Message};
+use transcript::{Block, Message};
 
 /// Which wire format and defaults a provider uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]

@@ -13,6 +13,7 @@ use zot_ext_protocol::rpc::RpcCommand;
 use zot_ext_protocol::rpc_results::RpcResult;
 
 use crate::backend::Backend;
+use crate::config::{read as read_config, write as write_config};
 use crate::providers::ProviderKind;
 
 /// The providers a user can pick.
@@ -60,7 +61,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
     let model = pick("model", start.model);
     let key_hint = parse_provider(&provider)
         .ok()
-        .and_then(|kind| crate::auth::resolve(kind, start.api_key, start.zot_home))
+        .and_then(|kind| crate::secrets::auth::resolve(kind, start.api_key, start.zot_home))
         .map(|(key, _)| key_hint(&key));
     Settings {
         provider,
@@ -69,7 +70,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         theme: config["theme"].as_str().unwrap_or("dark").to_string(),
         providers: PROVIDERS.iter().map(|p| p.to_string()).collect(),
         approvals: match backend {
-            Some(b) => b.agent().approvals.mode(),
+            Some(b) => b.agent().approvals().mode(),
             None => crate::backend::options::approval_mode(None, true, start.zot_home),
         },
         notifications: notifications_in(&config),
@@ -116,7 +117,7 @@ pub async fn save(
         )
         .map_err(anyhow::Error::msg)
         .context("cannot save the approval mode")?;
-        backend.agent().approvals.set_mode(mode);
+        backend.agent().approvals().set_mode(mode);
     }
     let key = update
         .api_key
@@ -125,7 +126,7 @@ pub async fn save(
         .filter(|k| !k.is_empty());
     let current = backend.agent().provider().kind;
     if let Some(key) = key {
-        crate::auth::save(home, provider.unwrap_or(current), key)?;
+        crate::secrets::auth::save(home, provider.unwrap_or(current), key)?;
     }
     match provider {
         Some(kind) if kind != current || key.is_some() => backend.use_provider(kind, model),
@@ -175,23 +176,6 @@ pub fn key_hint(key: &str) -> String {
     format!("…{tail}")
 }
 
-/// `config.json` as an object; a missing or broken file reads as `{}`.
-pub fn read_config(home: &Path) -> Value {
-    std::fs::read_to_string(home.join("config.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({}))
-}
-
-/// Writes `config.json` atomically, at mode 0600 in a 0700 `$ZOT_HOME`.
-pub fn write_config(home: &Path, config: &Value) -> anyhow::Result<()> {
-    let path = home.join("config.json");
-    let bytes = serde_json::to_vec_pretty(config)?;
-    crate::state_dir::write_private(&path, &bytes)
-        .with_context(|| format!("cannot write {}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,26 +184,6 @@ mod tests {
     fn key_hint_never_shows_more_than_four_characters() {
         assert_eq!(key_hint("sk-ant-0123456789abcd"), "…abcd");
         assert_eq!(key_hint("short"), "…");
-    }
-
-    #[test]
-    fn config_round_trips_and_keeps_other_keys() {
-        let dir = tempfile::tempdir().unwrap();
-        write_config(dir.path(), &json!({"theme": "light", "other": 1})).unwrap();
-        let mut c = read_config(dir.path());
-        c["theme"] = json!("dark");
-        write_config(dir.path(), &c).unwrap();
-        assert_eq!(
-            read_config(dir.path()),
-            json!({"theme": "dark", "other": 1})
-        );
-    }
-
-    #[test]
-    fn a_broken_config_reads_as_empty() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("config.json"), "{not json").unwrap();
-        assert_eq!(read_config(dir.path()), json!({}));
     }
 
     #[test]

@@ -150,3 +150,26 @@ fn a_folder_without_a_manifest_fails_the_manifest_check() {
     assert_eq!(code, 1);
     assert_eq!(status(&report, "manifest"), "fail");
 }
+
+#[test]
+fn dialogs_are_answered_by_a_scripted_user_and_a_bad_one_fails_its_check() {
+    let env = Env::new();
+    let (code, report) = test_json(&env, &fixture(&env, "asks"));
+    assert_eq!(status(&report, "dialogs"), "pass", "{report:#}");
+    assert_eq!(status(&report, "commands"), "pass", "{report:#}");
+    assert_eq!(code, 0, "{report:#}");
+
+    let (code, report) = test_json(&env, &fixture(&env, "asks_badly"));
+    assert_eq!(status(&report, "dialogs"), "fail", "{report:#}");
+    let c = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "dialogs")
+        .unwrap();
+    assert!(
+        c["detail"].as_str().unwrap().contains("options: is empty"),
+        "{c}"
+    );
+    assert_eq!(code, 1);
+}

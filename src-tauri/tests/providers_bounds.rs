@@ -11,7 +11,7 @@ mod zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};
-use zot_lib::agent::transcript::Message;
+use zot_lib::providers::transcript::Message;
 use zot_lib::providers::{build, ChatRequest, ProviderConfig, ProviderError, ProviderKind};
 
 fn provider(kind: ProviderKind, url: &str) -> std::sync::Arc<dyn zot_lib::providers::Provider> {

@@ -6,7 +6,7 @@ mod fake_llm;
 
 use fake_llm::*;
 use serde_json::json;
-use zot_lib::agent::transcript::Message;
+use zot_lib::providers::transcript::Message;
 use zot_lib::providers::{build, ChatRequest, ProviderConfig, ProviderKind};
 
 fn provider(kind: ProviderKind, url: &str) -> std::sync::Arc<dyn zot_lib::providers::Provider> {
@@ -55,7 +55,10 @@ async fn a_429_with_retry_after_is_retried_and_then_succeeds() {
         .stream(&request(), &mut |_: &str| {})
         .await
         .unwrap();
-    assert_eq!(c.content[0], zot_lib::agent::transcript::Block::text("ok"));
+    assert_eq!(
+        c.content[0],
+        zot_lib::providers::transcript::Block::text("ok")
+    );
     assert_eq!(s.requests().len(), 3);
 }
 

@@ -9,7 +9,7 @@ use fake_llm::*;
 use serde_json::json;
 use zot_ext_protocol::rpc::StopReason;
 use zot_ext_protocol::ContentBlock;
-use zot_lib::agent::transcript::{Block, Message, Role};
+use zot_lib::providers::transcript::{Block, Message, Role};
 use zot_lib::providers::{build, ChatRequest, ProviderConfig, ProviderKind, ToolDef};
 
 fn provider(kind: ProviderKind, url: &str) -> std::sync::Arc<dyn zot_lib::providers::Provider> {

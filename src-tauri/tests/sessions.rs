@@ -210,8 +210,8 @@ async fn a_kill_at_any_moment_leaves_a_session_that_loads_and_works() {
         for m in &msgs {
             for b in &m.content {
                 match b {
-                    zot_lib::agent::transcript::Block::ToolUse { .. } => open += 1,
-                    zot_lib::agent::transcript::Block::ToolResult { .. } => open -= 1,
+                    zot_lib::providers::transcript::Block::ToolUse { .. } => open += 1,
+                    zot_lib::providers::transcript::Block::ToolResult { .. } => open -= 1,
                     _ => {}
                 }
             }

@@ -1,6 +1,7 @@
 """The todo panel: a cursor, a list, and a one-line editor for add/edit.
 
-Keys: up/down move, x toggles, a adds, e edits, d deletes; while editing,
+Keys: up/down move, x toggles, a adds, e edits, d deletes (after a yes in
+a dialog); while editing,
 typed text goes into the line, backspace deletes, enter saves and esc
 cancels. esc outside the editor closes the panel. The extension declares
 the ``panel_esc`` capability, so zot sends it esc instead of closing the
@@ -63,8 +64,8 @@ class Panel:
             elif key == "rune" and text == "e" and n:
                 self.editing, self.buffer = "edit", self.store.todos[self.cursor]["text"]
             elif key == "rune" and text == "d" and n:
-                self.store.remove(self.store.todos[self.cursor]["id"])
-                self.cursor = min(self.cursor, max(len(self.store.todos) - 1, 0))
+                # The caller asks the user first (a dialog), outside the lock.
+                return "delete"
             return None
 
     def mouse(self, action: str, row: Optional[int], delta: Optional[int]) -> None:
@@ -91,6 +92,19 @@ class Panel:
     def resize(self, cols: int) -> None:
         """The panel is ``cols`` cells wide now."""
         self.cols = cols if cols > 0 else None
+
+    def current(self) -> Optional[Dict[str, Any]]:
+        """The item under the cursor, if any."""
+        with self.store.lock:
+            todos = self.store.todos
+            return dict(todos[self.cursor]) if 0 <= self.cursor < len(todos) else None
+
+    def delete(self, item_id: int) -> None:
+        """Deletes item ``item_id`` (the user said yes) and keeps the cursor on a row."""
+        with self.store.lock:
+            if any(t["id"] == item_id for t in self.store.todos):
+                self.store.remove(item_id)
+            self.cursor = min(self.cursor, max(len(self.store.todos) - 1, 0))
 
     def _edit_key(self, key: str, text: Optional[str]) -> Optional[str]:
         if key == "rune" and text:

@@ -57,9 +57,19 @@ def todo(ctx, args):
 def key(ctx, panel_id, key, text):
     report_problem(ctx)
     panel = state["panel"]
-    if panel.key(key, text) == "close":
+    what = panel.key(key, text)
+    if what == "close":
         ctx.close_panel(panel_id)
         return
+    if what == "delete":
+        # Deleting cannot be undone: ask first (docs/extensions.md, "Dialogs").
+        item = panel.current()
+        if item is None:
+            return
+        answer = ctx.confirm(f"Delete “{item['text']}”?", message="It cannot be undone.")
+        if not answer.accepted:
+            return
+        panel.delete(item["id"])
     spec = panel.spec()
     ctx.render_panel(panel_id, spec["lines"], title=spec["title"], footer=spec["footer"])
 

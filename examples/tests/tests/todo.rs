@@ -7,7 +7,8 @@ use zot_examples_tests::{copy_example, Harness};
 use zot_ext_host::PanelKey;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::{
-    CommandAction, ContentBlock, MouseAction, NoteLevel, PanelCapability, PanelMouseFrame,
+    CommandAction, ContentBlock, DialogAction, DialogKind, MouseAction, NoteLevel, PanelCapability,
+    PanelMouseFrame,
 };
 
 fn text(c: &[ContentBlock]) -> String {
@@ -107,10 +108,24 @@ async fn the_panel_adds_toggles_edits_and_deletes_with_keys() {
     .await;
     assert_eq!(lines, ["▸ ✓ buy oat milk", "  □ call Bob"]);
 
-    assert_eq!(
-        keys(&mut h, &[("down", None), ("rune", Some("d"))]).await,
-        ["▸ ✓ buy oat milk"]
-    );
+    // `d` asks first (a confirm naming the item); a yes deletes it.
+    keys(&mut h, &[("down", None)]).await;
+    h.host
+        .panel_key("todos-main", PanelKey::Rune, Some("d".into()))
+        .unwrap();
+    let ev = h.ui(|e| matches!(e, UiEvent::UiRequest(_))).await;
+    let UiEvent::UiRequest(req) = ev else {
+        unreachable!()
+    };
+    assert_eq!(req.kind, DialogKind::Confirm);
+    assert!(req.title.contains("call Bob"), "{}", req.title);
+    h.host
+        .ui_respond(&req.request_id, DialogAction::Accept, None)
+        .unwrap();
+    let UiEvent::ExtPanelRender { lines, .. } = panel_event(&mut h).await else {
+        panic!("the panel closed instead of redrawing");
+    };
+    assert_eq!(lines, ["▸ ✓ buy oat milk"]);
     assert_eq!(
         saved(&copy.dir)["todos"],
         json!([{"id":1,"text":"buy oat milk","done":true}])

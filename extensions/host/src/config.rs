@@ -78,6 +78,10 @@ pub struct HostConfig {
     /// path, or a name looked up on `PATH`. From `$ZOT_SLIRP4NETNS`, else
     /// `slirp4netns` ([`crate::sandbox::net::default_slirp4netns`]).
     pub slirp4netns: PathBuf,
+    /// Whether someone can answer an extension's dialogs (`ui_request`):
+    /// false in print and JSON modes, where every request is answered
+    /// `cancel` with reason "no user" at once.
+    pub dialogs_have_user: bool,
 }
 
 impl HostConfig {
@@ -109,6 +113,7 @@ impl HostConfig {
             run_trust: crate::run_trust::RunTrust::default(),
             bwrap: crate::sandbox::default_bwrap(),
             slirp4netns: crate::sandbox::net::default_slirp4netns(),
+            dialogs_have_user: true,
         }
     }
 }

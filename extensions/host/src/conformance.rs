@@ -8,6 +8,7 @@
 
 mod driver;
 mod schema;
+mod scripted_user;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -34,7 +35,7 @@ pub enum Status {
 /// One named check.
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
-    /// `hello`, `ready`, `registrations`, `commands`, `tools`, `panels`, `shutdown`.
+    /// `hello`, `ready`, `registrations`, `commands`, `tools`, `panels`, `dialogs`, `shutdown`.
     pub name: &'static str,
     /// The guide section it relies on.
     pub section: &'static str,
@@ -85,6 +86,7 @@ impl Default for Options {
 
 const LIFECYCLE: &str = "docs/extensions.md#lifecycle-and-timeouts";
 const REFERENCE: &str = "docs/extensions.md#protocol-reference";
+const DIALOGS: &str = "docs/extensions.md#dialogs";
 
 fn check(name: &'static str, section: &'static str, status: Status, detail: String) -> Check {
     Check {
@@ -323,6 +325,7 @@ impl Session<'_> {
         let panels = self.commands(&reg);
         self.tools(&reg);
         self.panels(&panels);
+        self.dialogs();
         self.shutdown();
     }
 
@@ -534,6 +537,38 @@ impl Session<'_> {
                 reg.tools.len()
             ),
         ));
+    }
+
+    /// The dialogs the extension asked while its commands and tools ran,
+    /// as the scripted user saw them; nothing when it asked none.
+    fn dialogs(&mut self) {
+        let seen = &self.d.dialogs;
+        if seen.asked == 0 {
+            return;
+        }
+        let c = match seen.bad.first() {
+            None => check(
+                "dialogs",
+                DIALOGS,
+                Status::Pass,
+                format!(
+                    "{} dialog(s) asked, each valid; the scripted user accepted the defaults",
+                    seen.asked
+                ),
+            ),
+            Some((id, why)) => fail(
+                "dialogs",
+                DIALOGS,
+                format!(
+                    "{} of {} dialog(s) would be refused by zot; ui_request {id}: {why}",
+                    seen.bad.len(),
+                    seen.asked
+                ),
+                None,
+                "fix the field named (docs/protocol.md, \"Dialogs\" lists what a request may carry)",
+            ),
+        };
+        self.checks.push(c);
     }
 
     /// Invokes every command; returns the panels they opened.

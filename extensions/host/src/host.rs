@@ -445,6 +445,37 @@ impl Host {
             .collect()
     }
 
+    /// Answers the dialog `request_id` (the window's or an RPC client's
+    /// `ui_respond`): `Err` says why not (an unknown id, or a value that
+    /// does not fit, naming the field; the dialog then stays open).
+    pub fn ui_respond(
+        &self,
+        request_id: &str,
+        action: zot_ext_protocol::DialogAction,
+        value: Option<Value>,
+    ) -> Result<(), String> {
+        crate::dialogs::answer(&self.inner, request_id, action, value)
+    }
+
+    /// The address of the waiting `url` dialog `request_id` (an MCP
+    /// server's URL-mode elicitation), for the window to open on accept.
+    pub fn dialog_url(&self, request_id: &str) -> Option<String> {
+        crate::dialogs::url_of(&self.inner, request_id)
+    }
+
+    /// Marks a prompt as running (`Some(n)`, unique per prompt) or none:
+    /// dialogs raised meanwhile belong to it, and [`Host::abort_dialogs`]
+    /// cancels them.
+    pub fn dialogs_turn(&self, turn: Option<u64>) {
+        self.inner.lock().dialogs.set_turn(turn);
+    }
+
+    /// The running prompt is being aborted: its dialogs end with `cancel`
+    /// (reason "aborted"); those raised outside a prompt stay.
+    pub fn abort_dialogs(&self) {
+        crate::dialogs::cancel_turn(&self.inner);
+    }
+
     /// Shuts every extension down in parallel and waits until each process
     /// (and its process group) is gone.
     pub async fn shutdown(&self) {

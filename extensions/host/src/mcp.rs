@@ -33,6 +33,8 @@ use zot_ext_protocol::{
     RegisterCommand, RegisterTool, RequestId, ToolResult,
 };
 
+mod elicit;
+
 use crate::channel_transport::{ChannelSource, Incoming};
 use crate::codec::encode_ext;
 use crate::connection::{FrameSink, FrameSource, SendError};
@@ -88,6 +90,8 @@ struct Bridge {
     /// `register_tool` before `hello`, nor two listings' frames between
     /// each other.
     listing: tokio::sync::Mutex<()>,
+    /// Elicitations waiting for the user's `ui_response` (`mcp/elicit.rs`).
+    elicits: Mutex<HashMap<String, tokio::sync::oneshot::Sender<zot_ext_protocol::UiResponse>>>,
 }
 
 /// The zot names of this server's tools and prompts.
@@ -130,6 +134,7 @@ pub(crate) fn start(
         calls: Mutex::new(HashMap::new()),
         task: Mutex::new(None),
         listing: tokio::sync::Mutex::new(()),
+        elicits: Mutex::new(HashMap::new()),
     });
     let b = bridge.clone();
     let task = tokio::spawn(async move { b.run(target).await });
@@ -139,10 +144,10 @@ pub(crate) fn start(
 
 /// What the client says about itself in `initialize`.
 fn client_info() -> ClientConfig {
-    ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("zot", env!("CARGO_PKG_VERSION")),
-    )
+    let mut caps = ClientCapabilities::default();
+    // Elicitation becomes a form or url dialog (`mcp/elicit.rs`).
+    caps.elicitation = serde_json::from_value(json!({"form": {}, "url": {}})).ok();
+    ClientConfig::new(caps, Implementation::new("zot", env!("CARGO_PKG_VERSION")))
 }
 
 impl Bridge {
@@ -650,6 +655,14 @@ impl ClientHandler for Handler {
         tokio::spawn(async move { b.prompts_changed(context.peer).await });
     }
 
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        Ok(elicit::ask(&self.0, request).await)
+    }
+
     fn get_info(&self) -> ClientConfig {
         client_info()
     }
@@ -672,6 +685,7 @@ impl FrameSink for McpSink {
             HostToExt::ToolCall(c) => self.0.call(c.id, c.name, c.args),
             HostToExt::CommandInvoked(c) => self.0.prompt(c.id, c.name, c.args),
             HostToExt::Shutdown(_) => self.0.shutdown(),
+            HostToExt::UiResponse(r) => elicit::answered(&self.0, r),
             // Nothing else means anything to an MCP server (it subscribes
             // to no events and opens no panels).
             _ => {}

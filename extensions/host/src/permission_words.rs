@@ -20,6 +20,7 @@ pub fn permission_words(p: Permission) -> &'static str {
         Permission::Insert => "can type text into your message box",
         Permission::Prompt => "can send prompts to the agent when you run its commands",
         Permission::Submit => "can submit prompts to the agent at any time",
+        Permission::Dialogs => "can ask you questions in dialogs (yes/no, a choice, text, a form)",
     }
 }
 

@@ -129,6 +129,10 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             Routed::Other
         }
         ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
+        ExtToHost::UiRequest(r) => {
+            crate::dialogs::raise(inner, ext, r);
+            Routed::Other
+        }
     }
 }
 
@@ -148,6 +152,7 @@ fn permission_of(frame: &ExtToHost) -> Option<Permission> {
         ExtToHost::Submit(_) => Permission::Submit,
         ExtToHost::Notify(_) | ExtToHost::ClearNotes(_) => Permission::Notes,
         ExtToHost::PanelRender(_) | ExtToHost::PanelClose(_) => Permission::Panels,
+        ExtToHost::UiRequest(_) => Permission::Dialogs,
     })
 }
 
@@ -225,6 +230,17 @@ fn refuse_whole(ext: &Ext, p: Permission, frame: ExtToHost) -> Result<ExtToHost,
             let reply = refused_response(&ext.name, r.id.clone(), action, p);
             let _ = ext.complete_if_pending(&r.id, Reply::Command(reply));
         }
+        // Answered, so the extension does not wait for its timeout.
+        ExtToHost::UiRequest(r) => crate::dialogs::reply(
+            ext,
+            r.id,
+            zot_ext_protocol::DialogAction::Cancel,
+            None,
+            Some(format!(
+                "not granted: the manifest's permissions do not include \"{}\"",
+                p.as_str()
+            )),
+        ),
         _ => {}
     }
     Err(routed)
@@ -282,6 +298,7 @@ fn describe(frame: &ExtToHost) -> String {
         ExtToHost::PanelClose(p) => format!("panel_close '{}'", p.panel_id),
         ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => "frame".to_owned(),
         ExtToHost::Subscribe(_) => "subscribe".to_owned(),
+        ExtToHost::UiRequest(r) => format!("ui_request '{}' (answered cancel)", r.id),
     }
 }
 

@@ -76,6 +76,8 @@ pub(crate) struct State {
     pub panels: PanelTable,
     pub themes: Vec<LoadedTheme>,
     pub manifest_errors: Vec<ManifestError>,
+    /// Dialogs that wait for an answer (`dialogs.rs`).
+    pub dialogs: crate::dialog_queue::DialogQueue,
 }
 
 impl State {
@@ -242,7 +244,20 @@ impl Shared {
         let mut st = self.lock();
         f(&mut ext.lock());
         let panels = st.panels.remove_all_of(ext.id);
+        // Its dialogs close with it; nothing answers a process that is gone.
+        let dialogs = st.dialogs.remove_all_of(ext.id);
         st.rebuild(&self.cfg);
+        drop(st);
+        for d in dialogs {
+            self.post(
+                HostEvent::Ui(UiEvent::UiRequestDone {
+                    request_id: d.request_id,
+                    action: zot_ext_protocol::DialogAction::Cancel,
+                    reason: Some(format!("'{}' stopped", d.ext_name)),
+                }),
+                None,
+            );
+        }
         panels
     }
 

@@ -611,3 +611,84 @@ async fn a_project_entry_waits_for_trust_like_an_extension() {
     assert!(host.tools().is_empty());
     host.shutdown().await;
 }
+
+#[tokio::test]
+async fn elicitation_is_a_form_or_url_dialog_answered_as_the_mcp_result() {
+    use zot_ext_host::HostEvent;
+    use zot_ext_protocol::rpc::UiEvent;
+    use zot_ext_protocol::{DialogAction, DialogKind};
+
+    let env = Env::new();
+    stdio_entry(&env, "pyserver", json!({}));
+    let (host, mut rx) = start_settled(env.config()).await;
+    async fn next_request(
+        rx: &mut tokio::sync::mpsc::Receiver<HostEvent>,
+        env: &Env,
+    ) -> Box<zot_ext_protocol::UiRequestEvent> {
+        loop {
+            let Ok(ev) = tokio::time::timeout(Duration::from_secs(30), rx.recv()).await else {
+                panic!("no ui_request within 30 s; log:\n{}", env.log("pyserver"));
+            };
+            if let Some(HostEvent::Ui(UiEvent::UiRequest(r))) = ev {
+                return r;
+            }
+        }
+    }
+
+    // Accepted: a value that does not fit is refused naming the field, and
+    // the dialog stays open for a good one, which the tool gets.
+    let h = host.clone();
+    let call = tokio::spawn(async move { h.call_tool("ask_item", json!({})).await });
+    let req = next_request(&mut rx, &env).await;
+    assert_eq!(req.extension, "pyserver");
+    assert_eq!(req.kind, DialogKind::Form);
+    assert_eq!(req.title, "New item");
+    assert_eq!(req.message.as_deref(), Some("What should it be?"));
+    let schema = req.schema.clone().unwrap();
+    assert_eq!(schema["properties"]["due"]["format"], "date", "{schema}");
+    let err = host
+        .ui_respond(
+            &req.request_id,
+            DialogAction::Accept,
+            Some(json!({"title": "milk", "due": "soon"})),
+        )
+        .unwrap_err();
+    assert!(err.contains("due: must be a date"), "{err}");
+    host.ui_respond(
+        &req.request_id,
+        DialogAction::Accept,
+        Some(json!({"title": "milk", "due": "2026-12-24"})),
+    )
+    .unwrap();
+    let out = call.await.unwrap().unwrap();
+    assert_eq!(text_of(&out.content), "accept milk due 2026-12-24");
+
+    // Declined: the server gets decline.
+    let h = host.clone();
+    let call = tokio::spawn(async move { h.call_tool("ask_item", json!({})).await });
+    let req = next_request(&mut rx, &env).await;
+    host.ui_respond(&req.request_id, DialogAction::Decline, None)
+        .unwrap();
+    assert_eq!(text_of(&call.await.unwrap().unwrap().content), "decline");
+
+    // URL mode: a url dialog showing the address; the window opens it
+    // only on accept (`Host::dialog_url`), and the server gets accept.
+    let h = host.clone();
+    let call = tokio::spawn(async move { h.call_tool("ask_url", json!({})).await });
+    let req = next_request(&mut rx, &env).await;
+    assert_eq!(req.kind, DialogKind::Url);
+    assert_eq!(req.url.as_deref(), Some("https://example.com/login"));
+    assert_eq!(
+        host.dialog_url(&req.request_id).as_deref(),
+        Some("https://example.com/login")
+    );
+    host.ui_respond(&req.request_id, DialogAction::Accept, None)
+        .unwrap();
+    assert_eq!(
+        host.dialog_url(&req.request_id),
+        None,
+        "answered: nothing to open"
+    );
+    assert_eq!(text_of(&call.await.unwrap().unwrap().content), "accept");
+    host.shutdown().await;
+}

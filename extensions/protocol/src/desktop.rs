@@ -150,3 +150,16 @@ pub struct DevelopSummary {
     /// next good save recovers.
     pub errors: Vec<String>,
 }
+
+/// Where the user put one extension panel. Remembered per extension and
+/// panel id across restarts; it wins over the extension's `placement` hint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelPlacementChoice {
+    /// The extension that owns the panel.
+    pub extension: String,
+    /// The panel's id, as its extension names it.
+    pub panel_id: String,
+    /// Where the user put it.
+    pub placement: crate::PanelPlacement,
+}

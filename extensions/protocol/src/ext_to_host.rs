@@ -41,6 +41,8 @@ pub enum ExtToHost {
     ClearNotes(ClearNotes),
     /// Reply to `shutdown`.
     ShutdownAck(ShutdownAck),
+    /// Asks the user (a dialog); answered by exactly one `ui_response`.
+    UiRequest(crate::UiRequest),
 }
 
 /// `hello`: who the extension is.

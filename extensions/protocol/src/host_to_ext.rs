@@ -35,6 +35,8 @@ pub enum HostToExt {
     Shutdown(Shutdown),
     /// The user changed the extension's settings while it runs (one-way).
     ConfigChanged(ConfigChanged),
+    /// The one answer to a `ui_request`.
+    UiResponse(crate::UiResponse),
 }
 
 /// `hello_ack`.

@@ -190,11 +190,13 @@ pub enum Permission {
     Prompt,
     /// The one-way `submit` frame.
     Submit,
+    /// `ui_request`: asking the user through dialogs.
+    Dialogs,
 }
 
 impl Permission {
     /// Every permission, in the spec's order.
-    pub const ALL: [Permission; 9] = [
+    pub const ALL: [Permission; 10] = [
         Permission::Commands,
         Permission::Tools,
         Permission::Events,
@@ -204,6 +206,7 @@ impl Permission {
         Permission::Insert,
         Permission::Prompt,
         Permission::Submit,
+        Permission::Dialogs,
     ];
 
     /// The manifest's spelling.
@@ -218,6 +221,7 @@ impl Permission {
             Permission::Insert => "insert",
             Permission::Prompt => "prompt",
             Permission::Submit => "submit",
+            Permission::Dialogs => "dialogs",
         }
     }
 

@@ -221,6 +221,19 @@ pub enum RpcCommand {
         #[ts(as = "std::collections::BTreeMap<String, Value>")]
         values: crate::settings::SettingValues,
     },
+    /// Answers a `ui_request` event (docs/rpc.md "Dialogs"); refused with
+    /// the reason for an unknown id or a value that does not fit, and the
+    /// dialog then stays open.
+    UiRespond {
+        /// The event's `request_id`.
+        request_id: String,
+        /// How the user answered.
+        action: crate::DialogAction,
+        /// With `accept`: the answer (see `ui_response.value`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        value: Option<Value>,
+    },
 }
 
 /// One session of the project, for the sidebar.
@@ -1026,5 +1039,21 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         before: Option<String>,
+    },
+    /// An extension or MCP server asks the user (docs/rpc.md "Dialogs");
+    /// emitted at once for every accepted request, queued or not. Answer
+    /// with `ui_respond`. Boxed: it is much larger than the other events.
+    UiRequest(Box<crate::dialogs::UiRequestEvent>),
+    /// A `ui_request` ended other than by `ui_respond` (timeout, the
+    /// extension stopped, the turn was aborted).
+    UiRequestDone {
+        /// Its `request_id`.
+        request_id: String,
+        /// How it ended.
+        action: crate::DialogAction,
+        /// Why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
     },
 }

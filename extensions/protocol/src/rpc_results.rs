@@ -65,6 +65,18 @@ pub enum RpcResult {
     Approved(ApproveToolResult),
     /// `ext_config_get` and `ext_config_set`.
     Config(ExtConfigResult),
+    /// `ui_respond`.
+    UiResponded(UiRespondResult),
+}
+
+/// `ui_respond`: the answer went to the extension.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct UiRespondResult {
+    /// The request answered.
+    pub request_id: String,
+    /// How.
+    pub action: crate::DialogAction,
 }
 
 /// `session_list`: newest first.

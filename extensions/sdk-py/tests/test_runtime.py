@@ -34,6 +34,27 @@ class Runtime(unittest.TestCase):
         self.assertEqual(call(e, "panel")["open_panel"], {"id": "p1", "title": "Sink", "lines": ["one"]})
         self.assertEqual(call(e, "ECHO", "case")["display"], "case")
 
+    def test_dialogs_wait_for_their_one_answer(self):
+        e = self.ext
+        e.send({"type": "command_invoked", "id": "c", "name": "ask", "args": ""})
+        answers = [
+            {"action": "accept", "value": True},
+            {"action": "accept", "value": "a"},
+            {"action": "decline"},
+            {"action": "cancel", "reason": "timeout"},
+        ]
+        kinds = []
+        for a in answers:
+            req = e.recv()
+            self.assertEqual(req["type"], "ui_request", req)
+            kinds.append(req["kind"])
+            # A stray answer is ignored; the request still waits for its own.
+            e.send({"type": "ui_response", "id": "nobody", "action": "accept"})
+            e.send(dict({"type": "ui_response", "id": req["id"]}, **a))
+        self.assertEqual(kinds, ["confirm", "select", "input", "form"])
+        r = e.recv()
+        self.assertEqual(r["display"], "accept:True:None; accept:a:None; decline:None:None; cancel:None:timeout")
+
     def test_one_way_frames_arrive_before_the_response(self):
         self.ext.send({"type": "command_invoked", "id": "n", "name": "noop", "args": ""})
         self.assertEqual(self.ext.recv(), {"type": "notify", "level": "success", "message": "did it"})

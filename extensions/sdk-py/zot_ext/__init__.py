@@ -16,7 +16,7 @@ sends ``ready``, then runs your handlers until zot sends ``shutdown``::
     ext.run()
 """
 
-from .context import Context, HostInfo
+from .context import Context, DialogResult, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
 from .extension import Extension
 from .panel_input import PanelMouse, PanelResize
@@ -36,6 +36,7 @@ __all__ = [
     "PROTOCOL_VERSION",
     "AssistantMessageDecision",
     "Context",
+    "DialogResult",
     "Extension",
     "HostInfo",
     "PanelMouse",

@@ -1,8 +1,10 @@
 """What a handler can do besides return: push notes, prompts and panel
 frames, and read what zot said about itself in ``hello_ack``."""
 
+import itertools
+import threading
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from .wire import Writer, drop_none, log
 
@@ -41,6 +43,22 @@ class HostInfo:
         )
 
 
+@dataclass(frozen=True)
+class DialogResult:
+    """The one answer to a dialog: ``action`` is ``"accept"`` (``value``
+    holds the answer), ``"decline"`` or ``"cancel"`` (``reason`` says why:
+    ``"timeout"``, ``"too many"``, ``"no user"``, a refused field, …)."""
+
+    action: str
+    value: Any = None
+    reason: Optional[str] = None
+
+    @property
+    def accepted(self) -> bool:
+        """The user answered (for a confirm: said yes)."""
+        return self.action == "accept"
+
+
 class Context:
     """A handle every handler receives; safe to keep and use from any thread.
 
@@ -55,6 +73,9 @@ class Context:
         """zot's metadata from ``hello_ack``."""
         self._out = out
         self._config: Dict[str, Any] = dict(host.config)
+        self._dialog_ids = itertools.count(1)
+        self._dialogs: Dict[str, Tuple[threading.Event, List[DialogResult]]] = {}
+        self._dialogs_lock = threading.Lock()
 
     @property
     def config(self) -> Dict[str, Any]:
@@ -103,6 +124,62 @@ class Context:
     def close_panel(self, panel_id: str) -> None:
         """Closes a panel this extension opened."""
         self.send({"type": "panel_close", "panel_id": panel_id})
+
+    def confirm(self, title: str, message: Optional[str] = None,
+                timeout_ms: Optional[int] = None) -> DialogResult:
+        """Asks yes or no; blocks this handler until the user answers.
+        ``result.accepted`` is the yes. Needs the ``dialogs`` permission."""
+        return self._ask({"kind": "confirm", "title": title, "message": message,
+                          "timeout_ms": timeout_ms})
+
+    def select(self, title: str, options: List[str], default: Optional[str] = None,
+               message: Optional[str] = None, timeout_ms: Optional[int] = None) -> DialogResult:
+        """Asks for one of ``options``; ``result.value`` is the choice."""
+        return self._ask({"kind": "select", "title": title, "options": list(options),
+                          "default": default, "message": message, "timeout_ms": timeout_ms})
+
+    def input(self, title: str, default: Optional[str] = None, placeholder: Optional[str] = None,
+              message: Optional[str] = None, timeout_ms: Optional[int] = None) -> DialogResult:
+        """Asks for a line of text; ``result.value`` is the text."""
+        return self._ask({"kind": "input", "title": title, "default": default,
+                          "placeholder": placeholder, "message": message,
+                          "timeout_ms": timeout_ms})
+
+    def form(self, title: str, schema: Dict[str, Any], default: Optional[Dict[str, Any]] = None,
+             message: Optional[str] = None, timeout_ms: Optional[int] = None) -> DialogResult:
+        """Asks for a form (a flat object schema in the MCP elicitation
+        subset); ``result.value`` is an object zot checked against it."""
+        return self._ask({"kind": "form", "title": title, "schema": schema, "default": default,
+                          "message": message, "timeout_ms": timeout_ms})
+
+    def _ask(self, fields: Dict[str, Any]) -> DialogResult:
+        rid = f"dlg-{next(self._dialog_ids)}"
+        done = threading.Event()
+        slot: List[DialogResult] = []
+        with self._dialogs_lock:
+            self._dialogs[rid] = (done, slot)
+        self.send(drop_none(dict({"type": "ui_request", "id": rid}, **fields)))
+        # zot answers every request exactly once (a timeout included); the
+        # wait ends at the latest when zot closes stdin (``_close_dialogs``).
+        done.wait()
+        return slot[0] if slot else DialogResult("cancel", reason="zot went away")
+
+    def _dialog_answer(self, f: Dict[str, Any]) -> None:
+        rid = str(f.get("id", ""))
+        with self._dialogs_lock:
+            waiting = self._dialogs.pop(rid, None)
+        if waiting is None:
+            self.log(f"ignoring a ui_response for {rid!r}: no dialog waits for it")
+            return
+        done, slot = waiting
+        slot.append(DialogResult(str(f.get("action") or "cancel"), f.get("value"), f.get("reason")))
+        done.set()
+
+    def _close_dialogs(self) -> None:
+        with self._dialogs_lock:
+            waiting, self._dialogs = self._dialogs, {}
+        for done, _ in waiting.values():
+            done.set()
 
     def log(self, msg: str) -> None:
         """A line in the extension's log (stderr)."""

@@ -1,37 +1,17 @@
 """The object authors use: register commands, tools, hooks and handlers
 (as decorators), then :meth:`Extension.run`."""
 
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
 
 from .context import Context, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
 from .panel_input import PanelMouse, PanelResize
-from .responses import Response, ToolResult
+from .registrations import CommandEntry, ToolEntry
+from .runtime import run as _run
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-CommandHandler = Callable[[Context, str], Union[Response, str, None]]
-"""``(ctx, args) -> Response``; a ``str`` means display it, ``None`` noop."""
-ToolHandler = Callable[[Context, Dict[str, Any]], Union[ToolResult, str]]
-"""``(ctx, args) -> ToolResult``; a ``str`` means one text block."""
 EVENTS = ("session_start", "turn_start", "turn_end", "tool_call", "assistant_message")
-
-
-@dataclass
-class _Command:
-    name: str
-    description: str
-    handler: CommandHandler
-
-
-@dataclass
-class _Tool:
-    name: str
-    description: str
-    schema: Dict[str, Any]
-    deferred: bool
-    handler: ToolHandler
 
 
 class Extension:
@@ -43,8 +23,8 @@ class Extension:
         self.version = version
         self.capabilities: List[str] = []
         """Declared on top of the ones inferred from registrations."""
-        self.commands: List[_Command] = []
-        self.tools: List[_Tool] = []
+        self.commands: List[CommandEntry] = []
+        self.tools: List[ToolEntry] = []
         self.events: List[Tuple[str, Callable[[Context, Dict[str, Any]], None]]] = []
         self.tool_call_interceptor: Optional[Callable[[Context, str, Dict[str, Any]], ToolCallDecision]] = None
         self.turn_start_interceptor: Optional[Callable[[Context, int], TurnStartDecision]] = None
@@ -60,7 +40,7 @@ class Extension:
     def command(self, name: str, description: str = "") -> Callable[[F], F]:
         """Decorator: adds a slash command; the handler gets the text after it."""
         def deco(fn: F) -> F:
-            self.commands.append(_Command(name, description, fn))
+            self.commands.append(CommandEntry(name, description, fn))
             return fn
         return deco
 
@@ -70,7 +50,7 @@ class Extension:
         Schema object. ``deferred`` tools stay hidden until a
         :meth:`ToolResult.activate` names them."""
         def deco(fn: F) -> F:
-            self.tools.append(_Tool(name, description, schema or {"type": "object"}, deferred, fn))
+            self.tools.append(ToolEntry(name, description, schema or {"type": "object"}, deferred, fn))
             return fn
         return deco
 
@@ -163,5 +143,4 @@ class Extension:
 
     def run(self) -> None:
         """Speaks the protocol on stdin/stdout until ``shutdown`` or end of stdin."""
-        from .runtime import run
-        run(self)
+        _run(self)

@@ -18,8 +18,8 @@ from typing import Any, BinaryIO, Callable, Dict, Optional, Tuple
 
 from .context import Context, HostInfo
 from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDecision
-from .extension import Extension
 from .panel_input import PanelMouse, PanelResize
+from .registrations import Registrations
 from .responses import Response, ToolResult
 from .tool_call import ToolCall, wants_call
 from .wire import Writer, log
@@ -27,10 +27,11 @@ from .wire import Writer, log
 MAX_IDLE = 4
 ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize")
 KNOWN = ("hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept",
-         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize")
+         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize",
+         "ui_response")
 
 
-def run(ext: Extension, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
+def run(ext: Registrations, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
     """Runs ``ext`` on the given pipes (the process's own by default)."""
     out = out or Writer.take_stdout()
     stdin = stdin or sys.stdin.buffer
@@ -66,7 +67,7 @@ def _await_hello_ack(name: str, stdin: BinaryIO, out: Writer) -> Optional[HostIn
             log(name, f"ignoring {frame['type']} sent before hello_ack")
 
 
-def _announce(ext: Extension, out: Writer) -> None:
+def _announce(ext: Registrations, out: Writer) -> None:
     for c in ext.commands:
         f: Dict[str, Any] = {"type": "register_command", "name": c.name}
         if c.description:
@@ -123,7 +124,7 @@ IDLE_TICKS = 50
 
 
 class _Pool:
-    def __init__(self, ext: Extension, ctx: Context, stdin: BinaryIO) -> None:
+    def __init__(self, ext: Registrations, ctx: Context, stdin: BinaryIO) -> None:
         self.ext = ext
         self.ctx = ctx
         self.stdin = stdin
@@ -179,6 +180,7 @@ class _Pool:
                 line = b""
         if not line:
             self.done.set()
+            self.ctx._close_dialogs()
             return False
         frame, why = _parse(line)
         if frame is None:
@@ -361,6 +363,8 @@ class _Pool:
             if h3 is not None:
                 self._guard("shutdown handler", lambda: h3(ctx))
             ctx.send({"type": "shutdown_ack"})
+        elif ty == "ui_response":
+            ctx._dialog_answer(f)
         elif ty == "hello_ack":
             ctx.log("ignoring a second hello_ack")
         elif ty == "config_changed":

@@ -47,6 +47,8 @@ const MEANING = {
   panel_resize: "Only to an extension that declared `panel_resize`: the panel's text area in monospace cells, after it opens and on every change (at most one per 100 ms).",
   shutdown: "zot is exiting or reloading: answer `shutdown_ack` within 2 s, then exit.",
   config_changed: "The user changed the extension's settings while it runs (one-way): every value again, as in `hello_ack.config`.",
+  ui_request: "Asks the user (`confirm`, `select`, `input` or `form`); needs the `dialogs` permission. Answered by exactly one `ui_response` with the same `id`.",
+  ui_response: "The one answer to `ui_request`: `accept` with `value`, `decline`, or `cancel` with `reason` (`timeout`, `too many`, `no user`, a refused field).",
 };
 
 const read = (name) => readFileSync(join(bindings, `${name}.ts`), "utf8");

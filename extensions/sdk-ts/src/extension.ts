@@ -1,31 +1,13 @@
 // The object authors use: register commands, tools, hooks and handlers,
 // then `run()`.
-import type { ToolCall } from "./tool_call.js";
 import type { Context, HostInfo } from "./context.js";
 import type { Event, LifecycleEvent, PanelKeyFrame, PanelMouseFrame, PanelResizeFrame } from "./protocol/index.js";
-import type { Decision, Response, ToolResult } from "./responses.js";
+import type { Decision } from "./responses.js";
+import type { CommandEntry, CommandHandler, JsonSchema, MaybePromise, Registrations, ToolArgs, ToolEntry, ToolHandler } from "./registrations.js";
 import { run, type RunOptions } from "./runtime.js";
 
-/** A value or a promise of one: every handler may be async. */
-export type MaybePromise<T> = T | Promise<T>;
-/** `(ctx, args) => Response`; a string means display it, nothing means noop. */
-export type CommandHandler = (ctx: Context, args: string) => MaybePromise<Response | string | void>;
-/** Tool args as the model produced them (a JSON object). */
-export type ToolArgs = { [key: string]: any };
-/** `(ctx, args) => ToolResult`; a string means one text block. */
-/** A tool's handler; the third argument (optional to declare) reports
- * progress and carries an `AbortSignal` for `tool_cancel`. */
-export type ToolHandler = (ctx: Context, args: ToolArgs, call: ToolCall) => MaybePromise<ToolResult | string>;
-/** A JSON Schema object describing a tool's args. */
-export type JsonSchema = { [key: string]: unknown };
-
-/** @internal */
-export interface CommandEntry { name: string; description: string; handler: CommandHandler }
-/** @internal */
-export interface ToolEntry { name: string; description: string; schema: JsonSchema; deferred: boolean; handler: ToolHandler }
-
 /** An extension: everything it registers and every handler it runs. */
-export class Extension {
+export class Extension implements Registrations {
   /** @internal */ readonly commands: CommandEntry[] = [];
   /** @internal */ readonly tools: ToolEntry[] = [];
   /** @internal */ readonly events: [LifecycleEvent, (ctx: Context, event: Event) => MaybePromise<void>][] = [];

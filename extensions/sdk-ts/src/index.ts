@@ -6,8 +6,9 @@
 // `ready`, then runs your handlers until zot sends `shutdown`. It has no
 // runtime dependencies; the frame types are generated from zot's Rust
 // protocol crate (see scripts/sync-protocol.mjs).
-export { Context, type HostInfo } from "./context.js";
-export { Extension, type CommandHandler, type JsonSchema, type MaybePromise, type ToolArgs, type ToolHandler } from "./extension.js";
+export { Context, type DialogOptions, type DialogResult, type HostInfo } from "./context.js";
+export { Extension } from "./extension.js";
+export type { CommandHandler, JsonSchema, MaybePromise, ToolArgs, ToolHandler } from "./registrations.js";
 export { Decision, Response, ToolResult } from "./responses.js";
 export type { RunOptions } from "./runtime.js";
 export { ToolCall, type Progress } from "./tool_call.js";

@@ -4,7 +4,7 @@
 // panel key. Keys, panel closes and events are chained so a panel never sees
 // `x` before the `down` that preceded it.
 import { Context, type HostInfo } from "./context.js";
-import type { Extension, ToolArgs } from "./extension.js";
+import type { Registrations, ToolArgs } from "./registrations.js";
 import type { ExtToHost, HostToExt } from "./protocol/index.js";
 import { Response, ToolResult, type Decision } from "./responses.js";
 import { ToolCall } from "./tool_call.js";
@@ -19,7 +19,7 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response"]);
 const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize"]);
 
 function describe(e: unknown): string {
@@ -37,7 +37,7 @@ function takeStdout(): (line: string) => void {
 }
 
 /** Runs `ext` until `shutdown` (or end of input). */
-export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
+export function run<E extends Registrations>(ext: E, options: RunOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const write = options.output ? (l: string) => void options.output!.write(l) : takeStdout();
   const exitOnShutdown = options.exitOnShutdown ?? !options.output;
@@ -49,12 +49,13 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
     let ctx: Context | undefined;
     let handshake: Promise<void> = Promise.resolve();
     let ordered: Promise<void> = Promise.resolve();
-    const commands = new Map<string, Extension["commands"][number]>();
-    const tools = new Map<string, Extension["tools"][number]>();
+    const commands = new Map<string, Registrations["commands"][number]>();
+    const tools = new Map<string, Registrations["tools"][number]>();
 
     const finish = () => {
       if (phase === "done") return;
       phase = "done";
+      ctx?.closeDialogs();
       input.removeListener("data", onData);
       if ("pause" in input) input.pause();
       resolve();
@@ -230,6 +231,9 @@ export function run(ext: Extension, options: RunOptions = {}): Promise<void> {
           finish();
           return;
         }
+        case "ui_response":
+          if (!c.answerDialog(f)) log(`ignoring a ui_response for ${JSON.stringify(f.id)}: no dialog waits for it`);
+          return;
         case "hello_ack":
           log("ignoring a second hello_ack");
           return;

@@ -31,6 +31,30 @@ test("each response action has its own field", async () => {
   assert.equal((await call("ECHO", "case")).display, "case");
 });
 
+test("dialogs resolve with their one answer", async () => {
+  ext.send({ type: "command_invoked", id: "c", name: "ask", args: "" });
+  const answers = [
+    { action: "accept", value: true },
+    { action: "accept", value: "a" },
+    { action: "decline" },
+    { action: "cancel", reason: "timeout" },
+  ];
+  const kinds = [];
+  for (const a of answers) {
+    const req = await ext.recv();
+    assert.equal(req.type, "ui_request");
+    kinds.push(req.kind);
+    // A stray answer is ignored; the request still waits for its own.
+    ext.send({ type: "ui_response", id: "nobody", action: "accept" });
+    ext.send({ type: "ui_response", id: req.id, ...a });
+  }
+  assert.deepEqual(kinds, ["confirm", "select", "input", "form"]);
+  assert.equal(
+    (await ext.recv()).display,
+    'accept:true:undefined; accept:"a":undefined; decline:undefined:undefined; cancel:undefined:timeout',
+  );
+});
+
 test("one-way frames arrive before the response", async () => {
   ext.send({ type: "command_invoked", id: "n", name: "noop", args: "" });
   assert.deepEqual(await ext.recv(), { type: "notify", level: "success", message: "did it" });

@@ -43,6 +43,23 @@ fn main() {
     ext.command("echo", "display the args", |_ctx, args| {
         Response::display(args)
     })
+    .command(
+        "ask",
+        "asks each kind of dialog and displays the answers",
+        |ctx, _args| {
+            let answers = [
+                ctx.confirm("Delete it?", None),
+                ctx.select("Which?", &["a", "b"], Some("b")),
+                ctx.input("Name?", Some("a name"), None),
+                ctx.form(
+                    "New item",
+                    json!({"type":"object","properties":{"title":{"type":"string"}}}),
+                ),
+            ];
+            let shown: Vec<String> = answers.iter().map(|a| format!("{a:?}")).collect();
+            Response::display(shown.join("; "))
+        },
+    )
     .command("prompt", "submit a prompt", |_ctx, args| {
         Response::prompt(args)
     })

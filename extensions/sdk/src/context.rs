@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use zot_ext_protocol::{
     ClearNotes, ExtToHost, HelloAck, NoteLevel, Notify, PanelClose, PanelRender, PanelSpec,
-    SettingValues, Submit,
+    SettingValues, Submit, UiRequest,
 };
 
 use crate::wire::{self, Writer};
@@ -67,6 +67,8 @@ pub struct Context {
     /// The current settings: `hello_ack.config`, replaced by each
     /// `config_changed`.
     config: Arc<RwLock<SettingValues>>,
+    /// Dialogs waiting for their `ui_response`.
+    pub(crate) dialogs: Arc<crate::dialogs::Dialogs>,
 }
 
 impl Context {
@@ -77,6 +79,7 @@ impl Context {
             host: Arc::new(host),
             out,
             config,
+            dialogs: Arc::default(),
         }
     }
 
@@ -151,6 +154,71 @@ impl Context {
     /// Writes a log line to stderr (zot's per-extension log file).
     pub fn log(&self, msg: impl std::fmt::Display) {
         wire::log(&self.name, msg);
+    }
+
+    /// Asks yes or no and blocks this handler until the answer; an
+    /// `Accepted` is the yes. Needs the `dialogs` permission.
+    pub fn confirm(&self, title: &str, message: Option<&str>) -> crate::DialogAnswer {
+        self.ask(UiRequest {
+            kind: "confirm".into(),
+            title: title.into(),
+            message: message.map(str::to_owned),
+            ..Default::default()
+        })
+    }
+
+    /// Asks for one of `options` (accepted with the choice as a string).
+    pub fn select(
+        &self,
+        title: &str,
+        options: &[&str],
+        default: Option<&str>,
+    ) -> crate::DialogAnswer {
+        self.ask(UiRequest {
+            kind: "select".into(),
+            title: title.into(),
+            options: Some(options.iter().map(|o| (*o).to_owned()).collect()),
+            default: default.map(|d| Value::String(d.into())),
+            ..Default::default()
+        })
+    }
+
+    /// Asks for a line of text.
+    pub fn input(
+        &self,
+        title: &str,
+        placeholder: Option<&str>,
+        default: Option<&str>,
+    ) -> crate::DialogAnswer {
+        self.ask(UiRequest {
+            kind: "input".into(),
+            title: title.into(),
+            placeholder: placeholder.map(str::to_owned),
+            default: default.map(|d| Value::String(d.into())),
+            ..Default::default()
+        })
+    }
+
+    /// Asks for a form: `schema` is a flat object schema in the MCP
+    /// elicitation subset; the accepted value is an object zot checked.
+    pub fn form(&self, title: &str, schema: Value) -> crate::DialogAnswer {
+        self.ask(UiRequest {
+            kind: "form".into(),
+            title: title.into(),
+            schema: Some(schema),
+            ..Default::default()
+        })
+    }
+
+    /// Sends any `ui_request` (its `id` is filled in) and waits for its
+    /// one answer: zot always sends one (its timeout included), and the
+    /// wait ends with `Cancelled("zot went away")` if zot closes the pipe.
+    pub fn ask(&self, mut req: UiRequest) -> crate::DialogAnswer {
+        let (id, rx) = self.dialogs.open();
+        req.id = id;
+        self.send(ExtToHost::UiRequest(req));
+        rx.recv()
+            .unwrap_or_else(|_| crate::DialogAnswer::Cancelled("zot went away".into()))
     }
 
     /// Sends any frame; the escape hatch for protocol additions.

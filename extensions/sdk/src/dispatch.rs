@@ -257,6 +257,14 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
             crate::tool_call::cancel(&c.id, &c.reason);
         }
         HostToExt::HelloAck(_) => ctx.log("ignoring a second hello_ack"),
+        HostToExt::UiResponse(r) => {
+            let id = r.id.0.clone();
+            if !ctx.dialogs.answer(r) {
+                ctx.log(format!(
+                    "ignoring a ui_response for {id:?}: no dialog waits for it"
+                ));
+            }
+        }
         HostToExt::ConfigChanged(c) => {
             ctx.set_config(c.config.clone());
             if let Some(f) = &h.on_config_change {

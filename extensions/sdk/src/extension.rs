@@ -346,11 +346,4 @@ impl Extension {
         }
         caps
     }
-
-    /// Speaks the protocol on stdin/stdout until zot sends `shutdown` (then
-    /// `Ok`) or closes stdin (also `Ok`: zot is gone, there is no one left
-    /// to tell).
-    pub fn run(self) -> Result<(), crate::Error> {
-        crate::runtime::run(self)
-    }
 }

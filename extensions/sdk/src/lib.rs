@@ -32,6 +32,7 @@
 
 mod context;
 mod decision;
+mod dialogs;
 mod dispatch;
 mod error;
 mod extension;
@@ -42,6 +43,7 @@ mod wire;
 
 pub use context::{Context, HostInfo};
 pub use decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
+pub use dialogs::DialogAnswer;
 pub use error::Error;
 pub use extension::Extension;
 pub use response::{Response, ToolResult};

@@ -38,11 +38,18 @@ const IDLE_TICKS: u32 = 50;
 
 type Input = Box<dyn BufRead + Send>;
 
-/// Runs `ext` on the process's real stdin/stdout.
-pub(crate) fn run(ext: Extension) -> Result<(), Error> {
-    let out = Arc::new(Writer::take_stdout()?);
-    let input: Input = Box::new(BufReader::with_capacity(64 * 1024, io::stdin()));
-    run_with(ext, input, out)
+// `run` is declared here rather than beside the builder methods so the
+// extension module stays below the runtime: the runtime reads what an
+// `Extension` registered, the extension knows nothing of how it is run.
+impl Extension {
+    /// Speaks the protocol on stdin/stdout until zot sends `shutdown` (then
+    /// `Ok`) or closes stdin (also `Ok`: zot is gone, there is no one left
+    /// to tell).
+    pub fn run(self) -> Result<(), Error> {
+        let out = Arc::new(Writer::take_stdout()?);
+        let input: Input = Box::new(BufReader::with_capacity(64 * 1024, io::stdin()));
+        run_with(self, input, out)
+    }
 }
 
 /// The handshake and the pool over any pipe pair.
@@ -309,11 +316,13 @@ fn read_and_handle(s: &Arc<Shared>, buf: &mut Vec<u8>) -> bool {
     match read {
         Ok(true) => {}
         Ok(false) => {
+            s.ctx.dialogs.close();
             s.finish();
             return false;
         }
         Err(e) => {
             s.ctx.log(format!("reading from zot failed: {e}"));
+            s.ctx.dialogs.close();
             s.finish();
             return false;
         }

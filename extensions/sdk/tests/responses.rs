@@ -101,3 +101,32 @@ fn typed_tools_get_their_args_deserialised_or_an_error_result() {
         "{r}"
     );
 }
+
+#[test]
+fn dialogs_wait_for_their_one_answer() {
+    let mut ext = started();
+    ext.send(json!({"type":"command_invoked","id":"c","name":"ask","args":""}));
+    let answers = [
+        json!({"action":"accept","value":true}),
+        json!({"action":"accept","value":"a"}),
+        json!({"action":"decline"}),
+        json!({"action":"cancel","reason":"timeout"}),
+    ];
+    let mut kinds = Vec::new();
+    for a in answers {
+        let req = ext.recv();
+        assert_eq!(req["type"], "ui_request", "{req}");
+        kinds.push(req["kind"].as_str().unwrap().to_owned());
+        // A stray answer is ignored; the request still waits for its own.
+        ext.send(json!({"type":"ui_response","id":"nobody","action":"accept"}));
+        let mut r = a.clone();
+        r["type"] = json!("ui_response");
+        r["id"] = req["id"].clone();
+        ext.send(r);
+    }
+    assert_eq!(kinds, ["confirm", "select", "input", "form"]);
+    assert_eq!(
+        ext.recv()["display"],
+        "Accepted(Bool(true)); Accepted(String(\"a\")); Declined; Cancelled(\"timeout\")"
+    );
+}

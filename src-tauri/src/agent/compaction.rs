@@ -15,8 +15,8 @@ use tokio_util::sync::CancellationToken;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent};
 
-use super::transcript::{Block, Message, Role};
 use super::Agent;
+use crate::providers::transcript::{Block, Message, Role};
 use crate::providers::{catalog, ChatRequest, Provider, ToolLoading};
 
 /// When compaction runs by itself.

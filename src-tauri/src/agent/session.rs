@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
-use super::transcript::{self, Message};
+use crate::providers::transcript::{self, Message};
 
 /// One line of a session file.
 #[derive(Debug, Serialize, Deserialize)]

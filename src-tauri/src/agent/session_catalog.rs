@@ -15,7 +15,7 @@ use zot_ext_protocol::rpc::SessionInfo;
 
 use super::session;
 use super::session_index::{Index, Stamp, Summary};
-use super::transcript::{Message, Role};
+use crate::providers::transcript::{Message, Role};
 
 /// The session format this zot writes and reads in full.
 pub const FORMAT: u64 = 1;

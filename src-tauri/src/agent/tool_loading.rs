@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use zot_ext_protocol::ContentBlock;
 
-use super::transcript::{Block, Message, Role};
+use crate::providers::transcript::{Block, Message, Role};
 use crate::providers::ToolDef;
 use crate::tools::ToolOutput;
 

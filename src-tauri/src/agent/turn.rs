@@ -11,8 +11,8 @@ use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent, NoteLevel};
 use super::approval::Request;
 use super::extensions::Verdict;
 use super::tool_loading::{self, SELECT_TOOLS};
-use super::transcript::{Block, Message, Role};
 use super::Agent;
+use crate::providers::transcript::{Block, Message, Role};
 use crate::providers::{ChatRequest, Completion, Provider, ToolDef, ToolLoading};
 use crate::tools::{self, ToolCtx, ToolOutput};
 
@@ -51,7 +51,7 @@ impl Agent {
     /// client and subscribers get `error` and `turn_end{stop:"error"}`, as
     /// for any failed prompt (the caller then sends `done`).
     pub fn fail_after_panic(&self, what: &str) {
-        super::transcript::repair(&mut self.state().messages);
+        crate::providers::transcript::repair(&mut self.state().messages);
         let message = format!(
             "internal error: the agent crashed while running this prompt ({what}); the prompt was stopped and zot is ready for the next one (please report this bug)"
         );

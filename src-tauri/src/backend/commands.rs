@@ -14,7 +14,7 @@ use zot_ext_protocol::{CommandAction, NoteLevel, PanelMouseFrame, BUILTIN_COMMAN
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
-use crate::agent::transcript::Block;
+use crate::providers::transcript::Block;
 
 pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, String> {
     match cmd {
@@ -91,26 +91,22 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             extensions: b.inner.host.list_measured(),
         })),
         RpcCommand::GetState {} => {
-            let st = b.inner.agent.state();
+            let st = b.inner.agent.status();
             Ok(RpcResult::State(StateResult {
                 provider: b.inner.agent.provider().kind.as_str().to_owned(),
-                model: st.model.clone(),
+                model: st.model,
                 cwd: b.inner.opts.cwd.clone(),
-                message_count: st.messages.len(),
+                message_count: st.message_count,
                 busy: b.busy(),
-                usage: st.usage.report(),
-                session: st.session.as_ref().map(|s| s.path().to_path_buf()),
+                usage: st.usage,
+                session: st.session,
             }))
         }
         RpcCommand::GetMessages {} => {
             let messages = b
                 .inner
                 .agent
-                .state()
-                .messages
-                .iter()
-                .map(serde_json::to_value)
-                .collect::<Result<Vec<_>, _>>()
+                .messages_json()
                 .map_err(|e| format!("get_messages: cannot write the transcript: {e}"))?;
             Ok(RpcResult::Messages(MessagesResult { messages }))
         }
@@ -121,7 +117,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                     "set_model: \"model\" is empty; give a model id (get_models lists them)".into(),
                 );
             }
-            b.inner.agent.state().model = model.clone();
+            b.inner.agent.set_model(model.clone());
             Ok(RpcResult::Model(ModelResult { model }))
         }
         RpcCommand::GetModels {} => {
@@ -176,9 +172,23 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
         } => b
             .inner
             .agent
-            .approvals
+            .approvals()
             .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
             .map(RpcResult::Approved),
+        RpcCommand::UiRespond {
+            request_id,
+            action,
+            value,
+        } => b
+            .inner
+            .host
+            .ui_respond(&request_id, action, value)
+            .map(|()| {
+                RpcResult::UiResponded(zot_ext_protocol::rpc_results::UiRespondResult {
+                    request_id,
+                    action,
+                })
+            }),
         RpcCommand::ExtConfigGet { name } => b
             .inner
             .host
@@ -210,12 +220,10 @@ async fn compact(b: &Backend, instructions: Option<&str>) -> Result<CompactResul
         );
     }
     let agent = b.inner.agent.clone();
-    let _turn = agent.turn.lock().await;
-    b.inner.pending.fetch_add(1, Ordering::SeqCst);
-    let token = tokio_util::sync::CancellationToken::new();
-    *b.inner.cancel.lock().unwrap_or_else(|e| e.into_inner()) = token.clone();
+    let _turn = agent.wait_turn().await;
+    let (held, token) = b.inner.prompts.hold();
     let r = agent.compact(instructions, &token).await;
-    b.inner.pending.fetch_sub(1, Ordering::SeqCst);
+    drop(held);
     agent.sync_session();
     let c = r.map_err(|e| format!("compact: {e}"))?;
     Ok(CompactResult {
@@ -282,14 +290,7 @@ async fn clear(b: &Backend) -> Result<ClearedResult, String> {
                 .map_err(|e| format!("{e:#}"))?,
         ),
     };
-    {
-        let mut st = b.inner.agent.state();
-        st.messages.clear();
-        st.usage = Default::default();
-        if st.session.is_some() {
-            st.session = fresh;
-        }
-    }
+    b.inner.agent.start_over(fresh);
     // A cleared conversation is a new session for subscribers.
     b.inner.started.store(false, Ordering::SeqCst);
     b.announce_session();
@@ -339,10 +340,10 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
         }
         "model" => {
             if args.is_empty() {
-                let model = b.inner.agent.state().model.clone();
+                let model = b.inner.agent.model();
                 return Ok(CommandResult::Model(ModelResult { model }));
             }
-            b.inner.agent.state().model = args.to_owned();
+            b.inner.agent.set_model(args.to_owned());
             return Ok(CommandResult::Model(ModelResult {
                 model: args.to_owned(),
             }));

@@ -1,5 +1,6 @@
-//! What a backend is started with: the parsed command line, resolved
-//! (`$ZOT_HOME`, the project directory, the session choice).
+//! What a backend is started with: `$ZOT_HOME`, the project directory,
+//! the session choice, the provider. `cli::backend_options` fills it from
+//! the command line; the desktop's project switch copies it.
 
 use std::path::PathBuf;
 
@@ -9,9 +10,9 @@ use zot_ext_protocol::approvals::ApprovalMode;
 
 pub use crate::agent::session::SessionChoice;
 use crate::agent::ProviderSlot;
-use crate::auth;
-use crate::cli::args::Cli;
+use crate::config::Config;
 use crate::providers::{self, ProviderKind};
+use crate::secrets::auth;
 
 /// Everything [`super::Backend::start`] needs.
 #[derive(Debug, Clone)]
@@ -78,43 +79,6 @@ pub fn resolve_cwd(flag: Option<&PathBuf>) -> anyhow::Result<PathBuf> {
 }
 
 impl BackendOptions {
-    /// Resolves the command line.
-    pub fn from_cli(cli: &Cli, interactive: bool) -> anyhow::Result<Self> {
-        let session = if cli.no_session {
-            SessionChoice::Disabled
-        } else if let Some(f) = &cli.session {
-            SessionChoice::File(f.clone())
-        } else if cli.continue_ {
-            SessionChoice::Continue
-        } else {
-            SessionChoice::New
-        };
-        let home = zot_home()?;
-        Ok(BackendOptions {
-            provider: cli.provider,
-            model: cli.model.clone(),
-            api_key: cli.api_key.clone(),
-            base_url: cli.base_url.clone(),
-            cwd: resolve_cwd(cli.cwd.as_ref())?,
-            zot_home: home.clone(),
-            explicit: cli.ext.clone(),
-            no_ext: cli.no_ext,
-            watch: cli.watch,
-            trust_project: cli.trust_project,
-            tools: cli.tools.clone(),
-            no_tools: cli.no_tools,
-            max_steps: cli.max_steps,
-            system_prompt: cli.system_prompt.clone(),
-            append_system_prompt: cli.append_system_prompt.clone(),
-            session,
-            interactive,
-            approvals: approval_mode(cli.approvals, interactive, &home),
-            approvals_can_ask: true,
-        })
-    }
-}
-
-impl BackendOptions {
     /// The model this run uses: `--model`, or the provider's default.
     pub fn model_or_default(&self) -> String {
         self.model
@@ -134,12 +98,15 @@ impl BackendOptions {
         }
         cfg.provider = self.provider.as_str().into();
         cfg.model = self.model_or_default();
-        if let Some(secs) = start_timeout(&crate::settings::read_config(&self.zot_home)) {
+        if let Some(secs) = Config::read(&self.zot_home).ext_start_timeout() {
             cfg.hello_timeout = secs;
         }
         if let Some(idle) = tool_idle_timeout() {
             cfg.tool_timeout = idle;
         }
+        // Whoever can answer an approval can answer a dialog: print and
+        // JSON modes have nobody, so dialogs are answered "no user".
+        cfg.dialogs_have_user = self.approvals_can_ask;
         cfg
     }
 
@@ -205,15 +172,6 @@ pub fn approval_mode(
         .unwrap_or(ApprovalMode::Ask)
 }
 
-/// `ext_start_timeout_secs` from `config.json`: how long an extension may
-/// take to say `hello` (docs/host.md). Anything but a positive number of
-/// seconds up to a day is ignored, keeping the default.
-fn start_timeout(config: &serde_json::Value) -> Option<std::time::Duration> {
-    let secs = config.get("ext_start_timeout_secs")?.as_f64()?;
-    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0)
-        .then(|| std::time::Duration::from_secs_f64(secs))
-}
-
 /// `ZOT_TOOL_IDLE_TIMEOUT_MS`: the extension tool idle timeout (60 s),
 /// shorter for tests of long tool calls (docs/protocol.md "Long tool
 /// calls"); anything but a whole number above 0 is ignored.
@@ -225,21 +183,4 @@ fn tool_idle_timeout() -> Option<std::time::Duration> {
         .ok()
         .filter(|ms| *ms > 0)
         .map(std::time::Duration::from_millis)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn the_start_timeout_comes_from_config_json_when_it_is_sane() {
-        let t = |v| start_timeout(&json!({ "ext_start_timeout_secs": v }));
-        assert_eq!(t(json!(300)), Some(std::time::Duration::from_secs(300)));
-        assert_eq!(t(json!(0.5)), Some(std::time::Duration::from_millis(500)));
-        for bad in [json!(0), json!(-3), json!(1e20), json!("60"), json!(null)] {
-            assert_eq!(t(bad.clone()), None, "{bad}");
-        }
-        assert_eq!(start_timeout(&json!({})), None);
-    }
 }

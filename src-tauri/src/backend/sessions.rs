@@ -14,12 +14,7 @@ use crate::agent::session::{self, Session, SessionChoice};
 use crate::agent::session_catalog as catalog;
 
 fn current(b: &Backend) -> Option<PathBuf> {
-    b.inner
-        .agent
-        .state()
-        .session
-        .as_ref()
-        .map(|s| s.path().to_path_buf())
+    b.inner.agent.session_path()
 }
 
 fn own(b: &Backend, path: &str) -> Result<PathBuf, String> {
@@ -51,7 +46,7 @@ pub(super) async fn open(
     }
     let p = own(b, &path)?;
     if current(b).as_deref() == Some(p.as_path()) {
-        let n = b.inner.agent.state().messages.len();
+        let n = b.inner.agent.status().message_count;
         return Ok(SessionOpenResult {
             path,
             messages: u32::try_from(n).unwrap_or(u32::MAX),
@@ -90,12 +85,7 @@ pub(super) async fn open(
     };
     let now = sess.path().display().to_string();
     let n = messages.len();
-    {
-        let mut st = b.inner.agent.state();
-        st.messages = messages;
-        st.usage = Default::default();
-        st.session = Some(sess);
-    }
+    b.inner.agent.open_transcript(messages, sess);
     b.inner.started.store(false, Ordering::SeqCst);
     b.announce_session();
     Ok(SessionOpenResult {

@@ -5,44 +5,41 @@
 //! runs in a fresh task. A panic can never wedge the queue.
 
 use std::any::Any;
-use std::sync::atomic::Ordering;
 use std::sync::Weak;
 
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 use zot_ext_protocol::rpc::UiEvent;
 
-use super::{Inner, Queued};
+use super::prompt_queue::Queued;
+use super::Inner;
 
 /// Starts the worker; it ends when the backend is dropped.
 pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) {
     tokio::spawn(async move {
         while let Some(q) = queue.recv().await {
             let Some(inner) = w.upgrade() else { break };
-            if q.epoch == inner.epoch.load(Ordering::SeqCst) {
-                let token = CancellationToken::new();
-                *inner.cancel.lock().unwrap_or_else(|e| e.into_inner()) = token.clone();
-                // An abort that raced the dequeue still wins.
-                if q.epoch == inner.epoch.load(Ordering::SeqCst) {
-                    let agent = inner.agent.clone();
-                    let run = tokio::spawn(async move { agent.run_prompt(q.content, token).await });
-                    if let Err(e) = run.await {
-                        let what = if e.is_panic() {
-                            panic_text(e.into_panic().as_ref())
-                        } else {
-                            "its task was cancelled".to_owned()
-                        };
-                        inner.agent.fail_after_panic(&what);
-                    }
-                    // No longer busy before the client can read `done`, so a
-                    // `get_state` sent on seeing it says `busy: false`.
-                    inner.pending.fetch_sub(1, Ordering::SeqCst);
-                    inner.finished.fetch_add(1, Ordering::SeqCst);
-                    inner.agent.send(UiEvent::Done {});
-                    continue;
-                }
+            // `None`: an abort came after it was queued; it never runs.
+            let Some(token) = inner.prompts.start(&q) else {
+                continue;
+            };
+            let agent = inner.agent.clone();
+            // Dialogs raised from here to `done` belong to this prompt; an
+            // abort cancels them (docs/rpc.md "Dialogs").
+            inner.host.dialogs_turn(Some(inner.prompts.finished() + 1));
+            let run = tokio::spawn(async move { agent.run_prompt(q.content, token).await });
+            if let Err(e) = run.await {
+                let what = if e.is_panic() {
+                    panic_text(e.into_panic().as_ref())
+                } else {
+                    "its task was cancelled".to_owned()
+                };
+                inner.agent.fail_after_panic(&what);
             }
-            inner.pending.fetch_sub(1, Ordering::SeqCst);
+            // No longer busy before the client can read `done`, so a
+            // `get_state` sent on seeing it says `busy: false`.
+            inner.host.dialogs_turn(None);
+            inner.prompts.end();
+            inner.agent.send(UiEvent::Done {});
         }
     });
 }

@@ -22,3 +22,33 @@ pub async fn rpc(state: State<'_, Desktop>, cmd: RpcCommand) -> IpcResult<serde_
 pub fn ui_ready(state: State<'_, Desktop>) {
     state.ui_ready.send_replace(true);
 }
+
+/// Accepts the waiting `url` dialog `request_id` (an MCP server's URL-mode
+/// elicitation), then opens its address in the browser: only an address
+/// zot showed in a dialog, and only once the user accepted it.
+#[tauri::command]
+pub async fn dialog_open_url(
+    app: tauri::AppHandle,
+    state: State<'_, Desktop>,
+    request_id: String,
+) -> IpcResult<()> {
+    let backend = state.backend().await?;
+    let host = backend.host();
+    let url = host.dialog_url(&request_id).ok_or_else(|| {
+        IpcError::new(
+            "dialog",
+            format!("no address dialog waits with request_id {request_id:?}"),
+        )
+    })?;
+    host.ui_respond(&request_id, zot_ext_protocol::DialogAction::Accept, None)
+        .map_err(|e| IpcError::new("dialog", e))?;
+    open_url(&app, &url)
+}
+
+#[allow(deprecated)] // `Shell::open` is the plugin's Rust-side opener; the page cannot reach it.
+fn open_url(app: &tauri::AppHandle, url: &str) -> IpcResult<()> {
+    use tauri_plugin_shell::ShellExt;
+    app.shell()
+        .open(url.to_owned(), None)
+        .map_err(|e| IpcError::new("open", format!("cannot open {url}: {e}")))
+}

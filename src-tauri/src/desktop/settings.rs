@@ -2,6 +2,7 @@
 //! the host loaded from extensions.
 
 use tauri::State;
+use zot_ext_protocol::desktop::PanelPlacementChoice;
 use zot_ext_protocol::ThemeFile;
 
 use super::error::{IpcError, IpcResult};
@@ -47,4 +48,20 @@ pub async fn themes_list(state: State<'_, Desktop>) -> IpcResult<Vec<ThemeFile>>
         .into_iter()
         .map(|t| t.theme)
         .collect())
+}
+
+/// Where the user put each panel (`panel_placements.rs`).
+#[tauri::command]
+pub fn panel_placements(state: State<'_, Desktop>) -> Vec<PanelPlacementChoice> {
+    crate::panel_placements::load(&state.ctx.zot_home)
+}
+
+/// Remembers where the user put one panel.
+#[tauri::command]
+pub fn panel_placement_set(
+    state: State<'_, Desktop>,
+    choice: PanelPlacementChoice,
+) -> IpcResult<()> {
+    crate::panel_placements::save(&state.ctx.zot_home, &choice)
+        .map_err(|e| IpcError::new("settings", format!("{e:#}")))
 }

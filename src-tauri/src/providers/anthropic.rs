@@ -9,7 +9,7 @@ use super::{
     at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError,
     TextSink, ToolLoading,
 };
-use crate::agent::transcript::{Block, Role};
+use crate::providers::transcript::{Block, Role};
 
 /// A client for one Anthropic-compatible server.
 pub struct Anthropic {

@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use super::ToolDef;
-use crate::agent::transcript::Block;
+use crate::providers::transcript::Block;
 
 /// The system message for one of zot's tool-loading blocks; `None` for any
 /// other block.

@@ -11,7 +11,7 @@ use super::{
     at, retry, set, sse, ChatRequest, Completion, Provider, ProviderConfig, ProviderError,
     TextSink, ToolLoading,
 };
-use crate::agent::transcript::{Block, Role};
+use crate::providers::transcript::{Block, Role};
 
 /// A client for one OpenAI-compatible server.
 pub struct OpenAi {

@@ -71,7 +71,7 @@ impl Redactor {
             }
         }
         // Provider keys in the keychain (auth.json is read above).
-        found.extend(crate::auth::stored_keys(zot_home));
+        found.extend(super::auth::stored_keys(zot_home));
         // Extension settings marked sensitive (keychain or fallback file).
         found.extend(zot_ext_host::settings_store::stored_secrets(zot_home));
         let mut pairs: Vec<(String, String)> = found

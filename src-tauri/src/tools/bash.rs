@@ -139,16 +139,8 @@ fn timeout(args: &Value, default: Duration) -> Result<Duration, String> {
 /// except those the user keeps in `$ZOT_HOME/config.json`
 /// (`"shell_env": {"keep": ["NAME", …]}`); see docs/security.md.
 fn shell_env_scrub() -> zot_ext_host::child_env::Scrub {
-    let keep: Vec<String> = zot_ext_host::home::zot_home()
-        .map(|home| crate::settings::read_config(&home))
-        .and_then(|c| {
-            c.get("shell_env")?.get("keep")?.as_array().map(|names| {
-                names
-                    .iter()
-                    .filter_map(|n| n.as_str().map(str::to_owned))
-                    .collect()
-            })
-        })
+    let keep = zot_ext_host::home::zot_home()
+        .map(|home| crate::config::Config::read(&home).shell_env_keep())
         .unwrap_or_default();
     zot_ext_host::child_env::Scrub::for_shell(&keep)
 }
@@ -260,6 +252,10 @@ mod tests {
         let e = "é".as_bytes();
         assert_eq!(complete_utf8(&[b'a', e[0]]), 1);
         assert_eq!(complete_utf8(&[b'a', e[0], e[1]]), 3);
-        assert_eq!(complete_utf8(&[b'a', 0xff, b'b']), 3, "invalid bytes are not held");
+        assert_eq!(
+            complete_utf8(&[b'a', 0xff, b'b']),
+            3,
+            "invalid bytes are not held"
+        );
     }
 }

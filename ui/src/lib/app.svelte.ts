@@ -16,12 +16,14 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
+import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
 import { AnnouncerState } from "./a11y/announcer.svelte";
 import { SessionsState } from "./sessions/sessions.svelte";
 import type { Settings } from "./backend/backend";
+import { DialogsState, type DialogAnswer } from "./dialogs/dialogs.svelte";
 
 /** Which view fills the main area. */
 export type View = "chat" | "manager" | "settings";
@@ -35,6 +37,11 @@ export class AppState {
   readonly status = new StatusState();
   /** What screen readers hear (a11y/announce.ts). */
   readonly announcer = new AnnouncerState();
+  /** Dialogs extensions and MCP servers raised (dialogs/). */
+  readonly dialogs = new DialogsState();
+  /** The dialog host registers this: brings the keyboard into the dialog
+   * on screen (Ctrl+Shift+A when no approval waits); false when none. */
+  focusDialog: (fromPanel?: boolean) => boolean = () => false;
   /** The sessions sidebar (sessions/). */
   readonly sessions: SessionsState = new SessionsState(this);
   /** Whether this folder's own extensions may run (the trust banner). */
@@ -97,6 +104,7 @@ export class AppState {
       this.refreshExtensions(),
       this.loadSettings(),
       this.loadThemes(),
+      this.loadPanelPlacements(),
       this.loadSession(),
       this.trust.load(),
       this.projects.load(),
@@ -119,6 +127,30 @@ export class AppState {
       }
     } catch (e) {
       this.chat.push({ kind: "error", text: `could not read settings: ${errorMessage(e)}` });
+    }
+  }
+
+  /** Where the user put panels before (panels/placement.ts). */
+  async loadPanelPlacements(): Promise<void> {
+    try {
+      this.panels.remember(await this.backend.panelPlacements());
+    } catch (e) {
+      this.status.show(`could not read where panels were placed: ${errorMessage(e)}`, "error");
+    }
+  }
+
+  /** The user moves a panel (title bar, Ctrl+Shift+M): it moves at once,
+   * and the backend remembers it for that extension and panel id. */
+  async movePanel(panelId: string, placement: PanelPlacement): Promise<void> {
+    const choice = this.panels.move(panelId, placement);
+    if (!choice) return;
+    try {
+      await this.backend.setPanelPlacement(choice);
+    } catch (e) {
+      this.status.show(
+        `the panel moved, but its place could not be saved for the next start: ${errorMessage(e)}`,
+        "error",
+      );
     }
   }
 
@@ -170,6 +202,21 @@ export class AppState {
     }
   }
 
+  /** Sends the user's answer to a dialog; rejects with zot's reason
+   * (a form value that does not fit), and the dialog then stays open. */
+  async respondDialog(requestId: string, answer: DialogAnswer): Promise<void> {
+    const d = this.dialogs.queue.find((q) => q.request_id === requestId);
+    // A url dialog's accept opens the address, from the backend.
+    if (d?.kind === "url" && answer.action === "accept") return this.backend.openDialogUrl(requestId);
+    const value = answer.action === "accept" ? answer.value : undefined;
+    await this.backend.rpc({
+      type: "ui_respond",
+      request_id: requestId,
+      action: answer.action,
+      ...(value !== undefined ? { value: value as never } : {}),
+    });
+  }
+
   /** Dispatches one backend event. */
   handle(e: UiEvent): void {
     this.announcer.event(e);
@@ -208,6 +255,12 @@ export class AppState {
         break;
       case "tool_approval":
         this.chat.approval(e);
+        break;
+      case "ui_request":
+        this.dialogs.add(e);
+        break;
+      case "ui_request_done":
+        this.dialogs.remove(e.request_id);
         break;
       case "turn_start":
         this.chat.busy = true;

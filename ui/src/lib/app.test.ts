@@ -55,6 +55,21 @@ describe("AppState", () => {
     expect(err && err.kind === "ext_error" && err.text).toContain("panel was closed");
   });
 
+  it("a moved panel's place is saved and taken by the next start", async () => {
+    const { fake, app } = await started();
+    fake.emit({ type: "ext_panel_open", extension: "todo", panel: { id: "t", lines: [] } });
+    await app.movePanel("t", "side");
+    expect(fake.placements).toEqual([{ extension: "todo", panel_id: "t", placement: "side" }]);
+    const next = new AppState(fake);
+    await next.start();
+    fake.emit({
+      type: "ext_panel_open",
+      extension: "todo",
+      panel: { id: "t", lines: [], placement: "bottom" },
+    });
+    expect(next.panels.placeOf(next.panels.panels[0])).toBe("side");
+  });
+
   it("remembers which panels' owners declared panel_esc", async () => {
     const { fake, app } = await started();
     fake.emit({

@@ -27,6 +27,8 @@ pub(crate) struct Driver {
     /// Its stdout closed: the connection is over, whether or not the OS
     /// has reaped the process yet.
     closed: bool,
+    /// The dialogs the scripted user answered (`scripted_user.rs`).
+    pub dialogs: super::scripted_user::Seen,
 }
 
 /// What waiting for a frame ended with.
@@ -88,6 +90,7 @@ impl Driver {
             lines: rx,
             seen: Vec::new(),
             closed: false,
+            dialogs: Default::default(),
         })
     }
 
@@ -132,6 +135,12 @@ impl Driver {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.next(left) {
                 Wait::Frame(f) if want(&f) => return Wait::Frame(f),
+                // An extension may ask while it handles a request: the
+                // scripted user answers at once, so the request goes on.
+                Wait::Frame(f) if f.get("type").and_then(Value::as_str) == Some("ui_request") => {
+                    let answer = super::scripted_user::answer(&f, &mut self.dialogs);
+                    self.send(&answer);
+                }
                 Wait::Frame(_) => continue,
                 other => return other,
             }

@@ -9,8 +9,8 @@
 //! not lead to the host's 127.0.0.1.
 //!
 //! The steps of one start: bwrap writes the sandbox's pid to `--info-fd`
-//! and waits on `--block-fd` before it runs the extension; zot starts
-//! slirp4netns on that pid, waits for its `--ready-fd`, then releases the
+//! and waits on `--block-fd` before it runs the extension; once the
+//! sandbox's loopback is up, zot starts slirp4netns on that pid, waits for its `--ready-fd`, then releases the
 //! block. slirp4netns exits when its `--exit-fd` reports the other end
 //! closed: that end is bwrap's `--sync-fd`, held by bwrap for as long as
 //! the sandbox runs (not by the extension), so the network ends with the
@@ -136,6 +136,7 @@ impl Pending {
             .ok_or_else(|| {
                 "bwrap ended before the sandbox existed (its log says why)".to_owned()
             })?;
+        wait_for_loopback(pid)?;
         let (ready_r, ready_w) =
             fds::pipe().map_err(|e| format!("could not make a pipe for slirp4netns: {e}"))?;
         let (exit, ready) = (self.exit.as_raw_fd(), ready_w.as_raw_fd());
@@ -206,6 +207,36 @@ impl Pending {
         block
             .write_all(b"1")
             .map_err(|e| format!("could not let the sandbox go on: {e}"))
+    }
+}
+
+/// bwrap reports the sandbox's pid before the sandbox has set up its own
+/// loopback, and slirp4netns's `--configure` brings `lo` up too: started
+/// at once, the two raced and bwrap died ("loopback: Failed RTM_NEWADDR",
+/// 2 starts in 12 here). The kernel adds the 127.0.0.0/8 route to the
+/// namespace's local table only once `lo` has its address and is up, so
+/// slirp4netns waits for that line.
+fn wait_for_loopback(pid: i64) -> Result<(), String> {
+    let table = PathBuf::from(format!("/proc/{pid}/net/fib_trie"));
+    let until = std::time::Instant::now() + STEP_TIMEOUT;
+    loop {
+        match std::fs::read_to_string(&table) {
+            Ok(text) if text.contains("/8 host LOCAL") => return Ok(()),
+            Ok(_) => {}
+            Err(_) => {
+                return Err(
+                    "bwrap ended before the sandbox's network existed (its log says why)"
+                        .to_owned(),
+                )
+            }
+        }
+        if std::time::Instant::now() >= until {
+            return Err(format!(
+                "the sandbox did not set up its loopback within {} s",
+                STEP_TIMEOUT.as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -52,6 +52,9 @@ export function announcement(e: UiEvent): Announcement | null {
       return e.content.trim() ? { text: `zot: ${spokenAnswer(e.content)}`, urgent: false } : null;
     case "tool_call":
       return { text: `running ${e.name}${e.extension ? ` from ${e.extension}` : ""}`, urgent: false };
+    case "ui_request":
+      // Like the approval card, a dialog does not take the editor's focus.
+      return { text: `${e.extension} asks: ${e.title}; Ctrl+Shift+A goes to it`, urgent: false };
     case "tool_approval":
       // The card does not take focus (typing in the editor must not answer
       // it), so a screen reader hears where it is.

@@ -14,6 +14,7 @@ import type { DeliveredResult } from "../bindings/DeliveredResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
+import type { UiRespondResult } from "../bindings/UiRespondResult";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
@@ -22,6 +23,7 @@ import type { LogChunk } from "../bindings/LogChunk";
 import type { MessagesResult } from "../bindings/MessagesResult";
 import type { ModelResult } from "../bindings/ModelResult";
 import type { ModelsResult } from "../bindings/ModelsResult";
+import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { Settings } from "../bindings/Settings";
@@ -64,6 +66,7 @@ export type RpcResultOf = {
   approve_tool: ApproveToolResult;
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
+  ui_respond: UiRespondResult;
 };
 
 // Fails to compile when a command has no result type above.
@@ -114,6 +117,10 @@ export interface Backend {
   readLog(name: string, offset: number): Promise<LogChunk>;
   /** Opens a log file (or its folder) with the desktop's default app. */
   openLog(path: string): Promise<void>;
+  /** Accepts the waiting `url` dialog `requestId` (an MCP server's
+   * URL-mode elicitation) and opens its address in the browser: the page
+   * never opens an address itself. */
+  openDialogUrl(requestId: string): Promise<void>;
   /** A native folder picker; `null` when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Current settings (the key only as a hint). */
@@ -122,6 +129,10 @@ export interface Backend {
   saveSettings(update: SettingsUpdate): Promise<Settings>;
   /** Themes from theme-only extensions (built-ins live in the UI). */
   listThemes(): Promise<ThemeFile[]>;
+  /** Where the user put each panel (remembered per extension and panel id). */
+  panelPlacements(): Promise<PanelPlacementChoice[]>;
+  /** Remembers where the user put one panel. */
+  setPanelPlacement(choice: PanelPlacementChoice): Promise<void>;
   /** Opens `path` (or, with `null`, the folder the user picks) as the
    * project: the backend restarts there. `null` when the picker was
    * cancelled; rejects (nothing changed) for a folder that cannot be one. */

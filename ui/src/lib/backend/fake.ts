@@ -3,6 +3,7 @@
 // UiEvents as if the real backend had sent them.
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
+import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
@@ -240,6 +241,10 @@ export class FakeBackend implements Backend {
   async readLog(name: string, offset: number): Promise<LogChunk> {
     return { path: `/zot/logs/ext-${name}.log`, text: offset === 0 ? "log line\n" : "", offset: 9 };
   }
+  async openDialogUrl(requestId: string): Promise<void> {
+    this.calls.push({ method: "openDialogUrl", args: requestId });
+  }
+
   async openLog(path: string): Promise<void> {
     this.calls.push({ method: "openLog", args: path });
   }
@@ -295,5 +300,17 @@ export class FakeBackend implements Backend {
   }
   async listThemes(): Promise<ThemeFile[]> {
     return this.themes;
+  }
+  /** What `setPanelPlacement` remembered, as the backend's file would. */
+  placements: PanelPlacementChoice[] = [];
+  async panelPlacements(): Promise<PanelPlacementChoice[]> {
+    return this.placements.map((c) => ({ ...c }));
+  }
+  async setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
+    this.calls.push({ method: "setPanelPlacement", args: choice });
+    this.placements = [
+      ...this.placements.filter((c) => c.extension !== choice.extension || c.panel_id !== choice.panel_id),
+      { ...choice },
+    ];
   }
 }

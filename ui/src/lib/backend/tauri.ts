@@ -5,6 +5,7 @@ import { listen } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
+import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type {
@@ -100,6 +101,9 @@ export class TauriBackend implements Backend {
   openLog(path: string): Promise<void> {
     return invoke("ext_log_open", { path });
   }
+  openDialogUrl(requestId: string): Promise<void> {
+    return invoke("dialog_open_url", { requestId });
+  }
   pickFolder(): Promise<string | null> {
     return invoke("pick_folder");
   }
@@ -111,6 +115,12 @@ export class TauriBackend implements Backend {
   }
   listThemes(): Promise<ThemeFile[]> {
     return invoke("themes_list");
+  }
+  panelPlacements(): Promise<PanelPlacementChoice[]> {
+    return invoke("panel_placements");
+  }
+  setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
+    return invoke("panel_placement_set", { choice });
   }
 }
 

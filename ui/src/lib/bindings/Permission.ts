@@ -4,4 +4,4 @@
  * One thing an extension may do through the protocol; the manifest's
  * `permissions` lists them.
  */
-export type Permission = "commands" | "tools" | "events" | "intercept" | "panels" | "notes" | "insert" | "prompt" | "submit";
+export type Permission = "commands" | "tools" | "events" | "intercept" | "panels" | "notes" | "insert" | "prompt" | "submit" | "dialogs";

@@ -21,9 +21,10 @@ import type { StartedResult } from "./StartedResult";
 import type { StateResult } from "./StateResult";
 import type { TrustStatus } from "./TrustStatus";
 import type { TrustedResult } from "./TrustedResult";
+import type { UiRespondResult } from "./UiRespondResult";
 import type { UntrustedResult } from "./UntrustedResult";
 
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | DeliveredResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ExtConfigResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | DeliveredResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ExtConfigResult | UiRespondResult;

@@ -21,6 +21,8 @@ describe("global shortcuts", () => {
     expect(shortcutFor(key(".", { ctrl: true }), true)).toBe("stop");
     expect(shortcutFor(key("j", { meta: true }), false)).toBe("next-panel");
     expect(shortcutFor(key("A", { ctrl: true, shift: true }), true)).toBe("approval");
+    expect(shortcutFor(key("M", { ctrl: true, shift: true }), true)).toBe("move-panel");
+    expect(shortcutFor(key("m", { ctrl: true }), true)).toBeNull();
   });
 
   it("never takes a plain letter for the approval card", () => {

@@ -15,6 +15,10 @@ export const SHORTCUTS: { keys: string; what: string }[] = [
   { keys: "Ctrl+C", what: "close the focused panel (in a panel; elsewhere it copies)" },
   { keys: "Ctrl+.", what: "stop the turn in flight, from anywhere" },
   { keys: "Ctrl+J", what: "focus the next extension panel" },
+  {
+    keys: "Ctrl+Shift+M",
+    what: "move the focused panel to the other dock (bottom ↔ side); remembered for that panel",
+  },
   { keys: "Ctrl+Shift+A", what: "go to the tool call waiting for approval" },
   {
     keys: "F6 / Shift+F6",
@@ -32,6 +36,7 @@ export type Shortcut =
   | "new-session"
   | "stop"
   | "next-panel"
+  | "move-panel"
   | "focus-next"
   | "focus-prev"
   | "approval"
@@ -60,6 +65,7 @@ export function shortcutFor(e: KeyLike, inText: boolean): Shortcut | null {
   if (mod && e.key === ".") return "stop";
   if (mod && !e.shiftKey && k === "j") return "next-panel";
   if (mod && e.shiftKey && k === "a") return "approval";
+  if (mod && e.shiftKey && k === "m") return "move-panel";
   if (!mod && !e.altKey && e.key === "F6") return e.shiftKey ? "focus-prev" : "focus-next";
   if (!mod && !e.altKey && e.key === "?" && !inText) return "shortcuts";
   return null;

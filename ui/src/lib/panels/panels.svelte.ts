@@ -4,6 +4,8 @@
 import type { PanelCapability } from "../bindings/PanelCapability";
 import type { PanelPlacement } from "../bindings/PanelPlacement";
 import type { PanelSpec } from "../bindings/PanelSpec";
+import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
+import { choiceKey, dockOf, placementOf as chosenOrHint, type Dock } from "./placement";
 
 /** A placement the window knows; anything else is the default. */
 function placementOf(p: string | undefined): PanelPlacement {
@@ -24,7 +26,8 @@ export interface Panel {
   mouse: boolean;
   /** Its owner declared `panel_resize`: it is told the text area's size. */
   resize: boolean;
-  /** Where its owner would like it (a hint; `bottom` when none). */
+  /** Where its owner would like it (a hint; `bottom` when none; the
+   * user's choice wins: PanelsState.placeOf). */
   placement: PanelPlacement;
   /** Which `ext_panel_open` this is (a reopened panel is told its size again). */
   opened: number;
@@ -38,6 +41,11 @@ export class PanelsState {
   activeId: string | null = $state(null);
   /** Keys go to the active panel while this is true. */
   focused = $state(false);
+  /** Where the user put panels, by `choiceKey(extension, id)`. */
+  chosen: Record<string, PanelPlacement> = $state({});
+  /** The tab each dock showed last, so a dock keeps its panel while the
+   * keyboard is in the other one. */
+  #lastShown: Record<Dock, string | null> = $state({ bottom: null, side: null });
   #opens = 0;
   #pending = new Map<string, { title?: string; lines: string[]; footer?: string }>();
   /** A flush is queued for the next animation frame. */
@@ -61,6 +69,42 @@ export class PanelsState {
     return this.panels.find((p) => p.id === this.activeId);
   }
 
+  /** Where panel `p` sits: the user's choice, else its owner's hint. */
+  placeOf(p: Panel): PanelPlacement {
+    return chosenOrHint(p.placement, this.chosen[choiceKey(p.extension, p.id)]);
+  }
+
+  /** The panels a dock shows as tabs, in opening order. */
+  inDock(dock: Dock): Panel[] {
+    return this.panels.filter((p) => dockOf(this.placeOf(p)) === dock);
+  }
+
+  /** The panel a dock shows: the active one if it is there, else the one
+   * it showed last, else its first. */
+  shownIn(dock: Dock): Panel | undefined {
+    const here = this.inDock(dock);
+    return (
+      here.find((p) => p.id === this.activeId) ?? here.find((p) => p.id === this.#lastShown[dock]) ?? here[0]
+    );
+  }
+
+  /** The choices the backend remembered (at start). */
+  remember(choices: readonly PanelPlacementChoice[]): void {
+    for (const c of choices) this.chosen[choiceKey(c.extension, c.panel_id)] = c.placement;
+  }
+
+  /** The user moves panel `panelId` to `placement`; it stays active (and
+   * focused if it was). Returns the choice to remember, or null when
+   * there is no such panel. */
+  move(panelId: string, placement: PanelPlacement): PanelPlacementChoice | null {
+    const p = this.panels.find((x) => x.id === panelId);
+    if (!p) return null;
+    this.chosen[choiceKey(p.extension, p.id)] = placement;
+    this.activeId = p.id;
+    this.#lastShown[dockOf(placement)] = p.id;
+    return { extension: p.extension, panel_id: p.id, placement };
+  }
+
   /** `ext_panel_open`: docks (or replaces) the panel and focuses it.
    * `capabilities` is the panel input its owner declared. */
   open(extension: string, spec: PanelSpec, capabilities: readonly PanelCapability[] = []): void {
@@ -82,6 +126,7 @@ export class PanelsState {
     else this.panels.push(panel);
     this.#pending.delete(spec.id);
     this.activeId = spec.id;
+    this.#lastShown[dockOf(this.placeOf(panel))] = spec.id;
     this.focused = true;
   }
 
@@ -144,8 +189,10 @@ export class PanelsState {
 
   /** Makes a tab active and focused. */
   activate(panelId: string): void {
-    if (this.panels.some((p) => p.id === panelId)) {
+    const p = this.panels.find((x) => x.id === panelId);
+    if (p) {
       this.activeId = panelId;
+      this.#lastShown[dockOf(this.placeOf(p))] = panelId;
       this.focused = true;
     }
   }

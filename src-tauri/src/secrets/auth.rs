@@ -127,7 +127,7 @@ pub fn resolve(
     for var in kind.env_vars() {
         // Taken at start (`secrets/startup.rs`): no longer in the
         // environment itself.
-        if let Some(k) = crate::secrets::startup::var(var) {
+        if let Some(k) = super::startup::var(var) {
             if !k.is_empty() {
                 return Some((k, KeySource::Env((*var).to_owned())));
             }

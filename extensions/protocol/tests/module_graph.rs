@@ -1,0 +1,13 @@
+//! The protocol crate's modules depend on each other one way only: ids and
+//! content blocks at the bottom, frames and RPC types above them. This reads
+//! every `crate::` path in `src/` through `dev/module-graph` and fails,
+//! naming the loop, if any module reaches one that reaches it back.
+
+use std::path::Path;
+
+#[test]
+fn protocol_modules_form_no_cycle() {
+    let g = module_graph::rust_crate(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    assert!(g.contains_key("rpc") && g.contains_key("ids"), "{g:?}");
+    module_graph::assert_no_cycle("protocol", &g);
+}
