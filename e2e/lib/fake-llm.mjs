@@ -203,6 +203,10 @@ export async function startFakeLlm() {
           ),
         );
       }
+      if (/run the slow build/i.test(text)) {
+        const call = { type: "tool_use", id: `toolu_slow_${requests.length}`, name: "slow_build", input: {} };
+        return sse(res, message([call], "tool_use"));
+      }
       if (/run the command/i.test(text)) {
         const call = { type: "tool_use", id: `toolu_bash_${requests.length}`, name: "bash", input: { command: "echo e2e-approved" } };
         return sse(res, message([call], "tool_use"));

@@ -45,6 +45,9 @@ pub struct ToolCtx {
     pub cwd: PathBuf,
     /// Fires on abort.
     pub cancel: CancellationToken,
+    /// Where a tool streams output while it runs (bash), shown in its card
+    /// as `tool_progress`; `None` where nobody watches.
+    pub progress: Option<std::sync::Arc<zot_ext_host::tool_progress::ProgressFeed>>,
 }
 
 impl ToolCtx {

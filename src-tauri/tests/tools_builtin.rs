@@ -13,6 +13,7 @@ fn ctx(dir: &std::path::Path) -> ToolCtx {
     ToolCtx {
         cwd: dir.to_path_buf(),
         cancel: CancellationToken::new(),
+        progress: None,
     }
 }
 

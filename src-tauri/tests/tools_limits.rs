@@ -16,6 +16,7 @@ fn ctx(dir: &Path) -> ToolCtx {
     ToolCtx {
         cwd: dir.to_path_buf(),
         cancel: CancellationToken::new(),
+        progress: None,
     }
 }
 

@@ -47,6 +47,15 @@ pub(crate) fn check(obj: &Map<String, Value>) -> Result<(), FieldError> {
             ));
         }
     }
+    if let Some(v) = obj.get("tool_timeout_s") {
+        let max = limits::TOOL_TIMEOUT_S_MAX;
+        if !v.is_null() && v.as_u64().is_none_or(|n| n == 0 || n > max) {
+            return Err(err(
+                "tool_timeout_s",
+                format!("must be a whole number of seconds from 1 to {max} (the absolute cap on one tool call; 600 when absent), not {v}"),
+            ));
+        }
+    }
     if let Some(c) = obj.get("contributes") {
         check_contributes(c)?;
     }
@@ -178,4 +187,34 @@ fn check_contributes(value: &Value) -> Result<(), FieldError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tool_timeout_tests {
+    use super::*;
+    use serde_json::json;
+
+    fn checked(v: Value) -> Result<(), String> {
+        let obj = json!({"name": "x", "tool_timeout_s": v});
+        check(obj.as_object().unwrap()).map_err(|e| format!("{}: {}", e.field, e.message))
+    }
+
+    #[test]
+    fn tool_timeout_s_takes_whole_seconds_from_1_to_3600() {
+        assert!(checked(json!(1)).is_ok());
+        assert!(checked(json!(3600)).is_ok());
+        assert!(checked(Value::Null).is_ok());
+        for bad in [json!(0), json!(3601), json!(-5), json!(2.5), json!("600")] {
+            let e = checked(bad.clone()).unwrap_err();
+            assert!(
+                e.starts_with("tool_timeout_s: must be a whole number of seconds from 1 to 3600"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_cap_defaults_to_600_seconds() {
+        assert_eq!(limits::tool_timeout_s(None), 600);
+    }
 }

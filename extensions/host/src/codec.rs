@@ -213,6 +213,7 @@ fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
         b"tool_result" => tool_result::parse(line)
             .map(ExtToHost::ToolResult)
             .or_else(|| parse(line, ExtToHost::ToolResult)),
+        b"tool_progress" => parse(line, ExtToHost::ToolProgress),
         b"event_intercept_response" => parse(line, ExtToHost::EventInterceptResponse),
         b"command_response" => parse(line, ExtToHost::CommandResponse),
         b"panel_render" => parse(line, ExtToHost::PanelRender),
@@ -326,8 +327,9 @@ fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) {
 }
 
 /// Every `type` an extension may send.
-const KNOWN: [&str; 14] = [
+const KNOWN: [&str; 15] = [
     "hello",
+    "tool_progress",
     "register_command",
     "register_tool",
     "ready",

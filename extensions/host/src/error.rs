@@ -52,7 +52,7 @@ pub enum HostError {
         log: PathBuf,
     },
     /// The extension did not answer in time.
-    #[error("extension '{extension}' did not answer {during} within {secs} s; see {}", log.display())]
+    #[error("extension '{extension}' did not answer {during} within {secs} s{}; see {}", limit.map_or("", TimeoutLimit::note), log.display())]
     Timeout {
         /// The extension's name.
         extension: String,
@@ -60,6 +60,8 @@ pub enum HostError {
         during: String,
         /// The timeout that passed, in seconds.
         secs: u64,
+        /// For a tool call: which of its two limits ended it.
+        limit: Option<TimeoutLimit>,
         /// Its stderr log.
         log: PathBuf,
     },
@@ -100,4 +102,23 @@ pub enum HostError {
         /// Its log.
         log: PathBuf,
     },
+}
+
+/// Which limit ended a tool call (docs/protocol.md "Long tool calls").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeoutLimit {
+    /// Nothing (no `tool_progress`, no `tool_result`) for the idle timeout.
+    Idle,
+    /// The absolute cap, the manifest's `tool_timeout_s`, however busy.
+    Cap,
+}
+
+impl TimeoutLimit {
+    /// What the error message adds, so the model and the user know which.
+    pub fn note(self) -> &'static str {
+        match self {
+            TimeoutLimit::Idle => " (its idle timeout: it sent no tool_progress in that time, so zot cancelled the call)",
+            TimeoutLimit::Cap => " (its absolute cap, the manifest's tool_timeout_s, ended the call although it was still reporting progress; zot cancelled it)",
+        }
+    }
 }

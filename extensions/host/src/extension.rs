@@ -4,7 +4,7 @@
 //! signals), replaced whole when it is started again. The supervisor task
 //! owns the process; everyone else goes through this shared record.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,10 +22,11 @@ use zot_ext_protocol::{
 use crate::call_stats::CallStats;
 use crate::connection::{FrameSink, SendError};
 use crate::deadlines::{Deadlines, Expiring};
-use crate::error::HostError;
+use crate::error::{HostError, TimeoutLimit};
 use crate::ext_id::ExtId;
 use crate::ext_log::{ExtLog, Throttle};
 use crate::permissions::{PermSet, Refusals};
+use crate::tool_progress::ProgressFeed;
 use crate::uses::Uses;
 
 /// How an extension finished its registration window.
@@ -221,9 +222,24 @@ pub(crate) struct Pending {
     pub tx: oneshot::Sender<Result<Reply, HostError>>,
     /// When the sweeper fails it (see `deadlines.rs`).
     pub deadline: Instant,
-    /// The timeout it was sent with, for the error message.
+    /// The timeout it was sent with, for the error message (for a tool
+    /// call, its idle timeout).
     pub timeout: Duration,
+    /// A tool call's absolute cap and progress slot.
+    pub tool: Option<ToolWait>,
 }
+
+/// What a pending tool call adds to a request: `tool_progress` moves its
+/// deadline (never past `cap`) and lands in `feed`.
+pub(crate) struct ToolWait {
+    pub cap: Instant,
+    pub cap_secs: u64,
+    pub feed: Option<Arc<ProgressFeed>>,
+}
+
+/// How many cancelled ids a run remembers, so that their late results
+/// are dropped quietly; older ones are logged as unknown ids again.
+const CANCELLED_KEPT: usize = 256;
 
 /// Why requests can no longer be sent.
 #[derive(Debug, Clone)]
@@ -238,6 +254,17 @@ pub(crate) struct PendingMap {
     /// By request id. Ids are sequential and few are in flight, so an
     /// ordered map beats hashing them.
     pub map: BTreeMap<u64, Pending>,
+    /// Tool calls zot sent `tool_cancel` for, newest last.
+    pub cancelled: VecDeque<u64>,
+}
+
+impl PendingMap {
+    fn cancelled(&mut self, id: u64) {
+        if self.cancelled.len() == CANCELLED_KEPT {
+            self.cancelled.pop_front();
+        }
+        self.cancelled.push_back(id);
+    }
 }
 
 /// What discovery found: fixed for as long as this load lasts, whichever
@@ -299,6 +326,8 @@ pub(crate) struct ExtRuntime {
     pub stderr_pump: Mutex<Option<tokio::task::JoinHandle<()>>>,
     pub dropped_out: Throttle,
     pub bad_lines: Throttle,
+    /// `tool_progress` frames for ids not pending (counted, logged sparsely).
+    pub stray_progress: Throttle,
 }
 
 impl ExtRuntime {
@@ -320,6 +349,7 @@ impl ExtRuntime {
             stderr_pump: Mutex::new(None),
             dropped_out: Throttle::default(),
             bad_lines: Throttle::default(),
+            stray_progress: Throttle::default(),
         }
     }
 
@@ -460,9 +490,22 @@ impl Ext {
         timeout: Duration,
         line: impl FnOnce(&str) -> Vec<u8>,
     ) -> Result<Reply, HostError> {
+        self.request_tool(during, timeout, None, line).await
+    }
+
+    /// [`Ext::request`] for a tool call: `timeout` is then its idle
+    /// timeout, which each `tool_progress` restarts, and `tool` holds its
+    /// absolute cap and where its progress goes.
+    pub async fn request_tool(
+        &self,
+        during: During,
+        timeout: Duration,
+        tool: Option<ToolWait>,
+        line: impl FnOnce(&str) -> Vec<u8>,
+    ) -> Result<Reply, HostError> {
         let counted = !matches!(during, During::Intercept(_));
         let started = Instant::now();
-        let r = self.send_request(during, timeout, line).await;
+        let r = self.send_request(during, timeout, tool, line).await;
         if counted {
             self.stats
                 .lock()
@@ -477,12 +520,17 @@ impl Ext {
         &self,
         during: During,
         timeout: Duration,
+        tool: Option<ToolWait>,
         line: impl FnOnce(&str) -> Vec<u8>,
     ) -> Result<Reply, HostError> {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = oneshot::channel();
         let line = line(itoa::Buffer::new().format(id));
-        let deadline = Instant::now() + timeout;
+        let mut deadline = Instant::now() + timeout;
+        if let Some(t) = &tool {
+            deadline = deadline.min(t.cap);
+        }
+        let is_tool = tool.is_some();
         let run = self.run();
         {
             let mut p = run.pending();
@@ -510,6 +558,7 @@ impl Ext {
                     tx,
                     deadline,
                     timeout,
+                    tool,
                 },
             );
         }
@@ -519,6 +568,7 @@ impl Ext {
         let mut abandoned = Abandoned {
             run: &run,
             id: Some(id),
+            is_tool,
         };
         // Every sender is answered (reply, timeout, exit or stop) before it
         // is dropped; a bare drop means the host itself went away.
@@ -556,11 +606,65 @@ impl Ext {
                 let _ = p.tx.send(Err(err));
                 false
             }
+            None if self.was_cancelled(id) => false,
             None => {
                 self.log.line(&format!(
                     "ignored a response to unknown id '{id}' (it timed out, or was never sent)"
                 ));
                 false
+            }
+        }
+    }
+
+    /// Whether zot sent `tool_cancel` for `id` (forgets it: one late
+    /// result is expected, a second is an unknown id again).
+    fn was_cancelled(&self, id: &RequestId) -> bool {
+        let Ok(n) = id.as_str().parse::<u64>() else {
+            return false;
+        };
+        let run = self.run();
+        let mut p = run.pending();
+        match p.cancelled.iter().position(|c| *c == n) {
+            Some(i) => {
+                p.cancelled.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A `tool_progress` frame: restarts its call's idle timeout (never
+    /// past the cap) and feeds the waiting caller. For an id that is not
+    /// a pending tool call it is dropped, counted in the log.
+    pub fn progress(&self, frame: zot_ext_protocol::ToolProgress) {
+        let run = self.run();
+        let n = frame.id.as_str().parse::<u64>().ok();
+        let moved = {
+            let mut p = run.pending();
+            let found = n.and_then(|n| p.map.get_mut(&n));
+            match found {
+                Some(Pending {
+                    tool: Some(t),
+                    deadline,
+                    timeout,
+                    ..
+                }) => {
+                    *deadline = (Instant::now() + *timeout).min(t.cap);
+                    if let Some(feed) = &t.feed {
+                        feed.push(frame);
+                    }
+                    Ok(())
+                }
+                _ => Err(frame.id),
+            }
+        };
+        // A later deadline needs no wake: the sweeper finds nothing due at
+        // the old one and sleeps towards the new.
+        if let Err(id) = moved {
+            if let Some(count) = run.stray_progress.hit() {
+                self.log.line(&format!(
+                    "ignored tool_progress for id '{id}', which is not a pending tool call (it ended, was cancelled, or was never sent); {count} such frame(s) so far"
+                ));
             }
         }
     }
@@ -627,6 +731,7 @@ impl Ext {
 struct Abandoned<'a> {
     run: &'a Arc<ExtRuntime>,
     id: Option<u64>,
+    is_tool: bool,
 }
 
 impl Drop for Abandoned<'_> {
@@ -634,11 +739,33 @@ impl Drop for Abandoned<'_> {
         let Some(id) = self.id else { return };
         let was_pending = self.run.pending().map.remove(&id).is_some();
         if was_pending {
-            if let Some(sink) = self.run.sink() {
+            if self.is_tool {
+                cancel_tool(self.run, id, "aborted");
+            } else if let Some(sink) = self.run.sink() {
                 sink.cancel(itoa::Buffer::new().format(id));
             }
         }
     }
+}
+
+/// Tells the extension zot no longer waits for tool call `id`: a
+/// `tool_cancel` frame (an MCP server hears `notifications/cancelled`
+/// through [`FrameSink::cancel`]), remembered so its late result is
+/// dropped quietly.
+fn cancel_tool(run: &ExtRuntime, id: u64, reason: &str) {
+    run.pending().cancelled(id);
+    let Some(sink) = run.sink() else { return };
+    let id = itoa::Buffer::new().format(id).to_owned();
+    let line = crate::codec::encode(&zot_ext_protocol::HostToExt::ToolCancel(
+        zot_ext_protocol::ToolCancel {
+            id: RequestId(id.clone()),
+            reason: reason.to_owned(),
+        },
+    ));
+    // A full queue drops it: the extension is not reading, and its late
+    // result is still dropped quietly.
+    let _ = sink.send(&line);
+    sink.cancel(&id);
 }
 
 impl Expiring for Ext {
@@ -648,21 +775,37 @@ impl Expiring for Ext {
         let (due, next) = {
             let run = self.run();
             let mut p = run.pending();
-            let due: Vec<_> = p
-                .map
-                .extract_if(.., |_, r| r.deadline <= now)
-                .map(|(_, r)| r)
-                .collect();
+            let due: Vec<_> = p.map.extract_if(.., |_, r| r.deadline <= now).collect();
             (due, p.map.values().map(|r| r.deadline).min())
         };
-        for r in due {
-            let secs = r.timeout.as_secs_f32();
-            self.log
-                .line(&format!("{} timed out after {secs} s", r.during));
+        for (id, r) in due {
+            let (limit, secs) = match &r.tool {
+                Some(t) if t.cap <= now => (Some(TimeoutLimit::Cap), t.cap_secs),
+                Some(_) => (Some(TimeoutLimit::Idle), r.timeout.as_secs().max(1)),
+                None => (None, r.timeout.as_secs().max(1)),
+            };
+            self.log.line(&format!(
+                "{} timed out after {} s{}",
+                r.during,
+                if limit.is_some() {
+                    secs as f32
+                } else {
+                    r.timeout.as_secs_f32()
+                },
+                limit.map_or("", TimeoutLimit::note)
+            ));
+            if let Some(l) = limit {
+                let reason = match l {
+                    TimeoutLimit::Idle => "idle_timeout",
+                    TimeoutLimit::Cap => "timeout",
+                };
+                cancel_tool(&self.run(), id, reason);
+            }
             let _ = r.tx.send(Err(HostError::Timeout {
                 extension: self.name.clone(),
                 during: r.during.to_string(),
-                secs: r.timeout.as_secs().max(1),
+                secs,
+                limit,
                 log: self.log_path(),
             }));
         }

@@ -5,6 +5,7 @@
 //! blocks one layer further up.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -20,12 +21,13 @@ use crate::config::HostConfig;
 use crate::deadlines;
 use crate::error::HostError;
 use crate::events::{Bus, HostEvent};
-use crate::extension::{During, Ext, Reply};
+use crate::extension::{During, Ext, Reply, ToolWait};
 use crate::load::load;
 use crate::registry::ExtTool;
 use crate::shutdown::stop_all;
 use crate::state::Shared;
 use crate::theme::LoadedTheme;
+use crate::tool_progress::{ProgressFeed, ProgressUpdate};
 
 /// The answer to [`Host::invoke_command`].
 #[derive(Debug, Clone, PartialEq)]
@@ -217,8 +219,33 @@ impl Host {
     }
 
     /// Calls an extension tool with the model's args and waits for its
-    /// result (the tool timeout, 60 s by default).
+    /// result (the idle timeout, 60 s by default, restarted by each
+    /// `tool_progress`; at most the manifest's `tool_timeout_s`).
     pub async fn call_tool(&self, name: &str, args: Value) -> Result<ToolOutcome, HostError> {
+        self.call_tool_with(name, args, &|_| {}).await
+    }
+
+    /// [`Host::call_tool`], handing its `tool_progress` to `on_progress`:
+    /// merged, at most one update per UI frame
+    /// ([`crate::tool_progress::FRAME`]), the last one before the result.
+    /// Dropping the future sends the extension `tool_cancel`.
+    pub async fn call_tool_with(
+        &self,
+        name: &str,
+        args: Value,
+        on_progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
+    ) -> Result<ToolOutcome, HostError> {
+        let feed = Arc::new(ProgressFeed::default());
+        let call = self.call_tool_fed(name, args, feed.clone());
+        crate::tool_progress::drive(&feed, call, on_progress).await
+    }
+
+    async fn call_tool_fed(
+        &self,
+        name: &str,
+        args: Value,
+        feed: Arc<ProgressFeed>,
+    ) -> Result<ToolOutcome, HostError> {
         // Only the owner and the name are copied out: cloning the whole
         // registration (its schema) showed up in the round-trip profile.
         let found = {
@@ -232,10 +259,17 @@ impl Host {
             return Err(HostError::UnknownTool(name.to_owned()));
         };
         let _in_use = crate::on_use::ensure_running(&self.inner, &ext).await?;
+        let cap_secs = crate::limits::tool_timeout_s(ext.manifest.as_ref());
+        let wait = ToolWait {
+            cap: tokio::time::Instant::now() + Duration::from_secs(cap_secs),
+            cap_secs,
+            feed: Some(feed),
+        };
         let reply = ext
-            .request(
+            .request_tool(
                 During::Tool(tool_name.clone()),
                 self.inner.cfg.tool_timeout,
+                Some(wait),
                 |id| codec::tool_call_line(id, &tool_name, &args),
             )
             .await?;

@@ -101,6 +101,7 @@ mod subreaper;
 mod supervisor;
 mod target;
 pub mod theme;
+pub mod tool_progress;
 pub mod trust;
 mod trust_ops;
 mod uses;
@@ -108,7 +109,7 @@ pub mod ws_auth;
 mod ws_transport;
 
 pub use config::HostConfig;
-pub use error::HostError;
+pub use error::{HostError, TimeoutLimit};
 pub use events::{HostEvent, EVENT_QUEUE};
 pub use extension::ReadyKind;
 pub use host::{CommandOutcome, Host, ToolOutcome};

@@ -4,6 +4,20 @@
 //! request while it is enabled). Refusals are warnings in `report()` and
 //! doctor, and a line in the extension's log.
 
+/// A tool call's absolute cap without a manifest `tool_timeout_s`, in
+/// seconds (docs/protocol.md "Long tool calls").
+pub const TOOL_TIMEOUT_S_DEFAULT: u64 = 600;
+/// The most a manifest's `tool_timeout_s` may ask for.
+pub const TOOL_TIMEOUT_S_MAX: u64 = 3600;
+
+/// The absolute cap on one tool call of the extension with `manifest`.
+pub fn tool_timeout_s(manifest: Option<&zot_ext_protocol::Manifest>) -> u64 {
+    manifest
+        .and_then(|m| m.tool_timeout_s)
+        .unwrap_or(TOOL_TIMEOUT_S_DEFAULT)
+        .clamp(1, TOOL_TIMEOUT_S_MAX)
+}
+
 /// Commands one extension may register.
 pub const MAX_COMMANDS: usize = 256;
 /// Tools one extension may register.

@@ -594,15 +594,26 @@ impl Bridge {
         });
     }
 
+    /// `notifications/progress`: a `tool_progress` for the call it names
+    /// (the host merges, clamps and shows it), and a log line.
     fn progress(&self, p: &ProgressNotificationParam) {
-        let tool = self
+        let found = self
             .calls
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .values()
-            .find(|c| c.progress.as_ref() == Some(&p.progress_token))
-            .map(|c| c.tool.clone())
-            .unwrap_or_else(|| "a call".into());
+            .iter()
+            .find(|(_, c)| c.progress.as_ref() == Some(&p.progress_token))
+            .map(|(key, c)| (key.clone(), c.tool.clone()));
+        if let Some((key, _)) = &found {
+            self.frame(&ExtToHost::ToolProgress(zot_ext_protocol::ToolProgress {
+                id: RequestId(key.clone()),
+                message: p.message.clone(),
+                progress: Some(p.progress),
+                total: p.total,
+                partial: None,
+            }));
+        }
+        let tool = found.map_or_else(|| "a call".into(), |(_, tool)| tool);
         let of = p.total.map(|t| format!("/{t}")).unwrap_or_default();
         let msg = p
             .message

@@ -83,6 +83,10 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             let _ = ext.complete(&r.id.clone(), Reply::Tool(r));
             Routed::Other
         }
+        ExtToHost::ToolProgress(p) => {
+            ext.progress(p);
+            Routed::Other
+        }
         ExtToHost::CommandResponse(r) => {
             command_response(inner, ext, r);
             Routed::Other
@@ -139,7 +143,9 @@ fn permission_of(frame: &ExtToHost) -> Option<Permission> {
     Some(match frame {
         ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => return None,
         ExtToHost::RegisterCommand(_) | ExtToHost::CommandResponse(_) => Permission::Commands,
-        ExtToHost::RegisterTool(_) | ExtToHost::ToolResult(_) => Permission::Tools,
+        ExtToHost::RegisterTool(_) | ExtToHost::ToolResult(_) | ExtToHost::ToolProgress(_) => {
+            Permission::Tools
+        }
         // Checked per half in `check`.
         ExtToHost::Subscribe(_) => return None,
         ExtToHost::EventInterceptResponse(_) => Permission::Intercept,
@@ -277,6 +283,7 @@ fn describe(frame: &ExtToHost) -> String {
         ExtToHost::RegisterCommand(c) => format!("register_command '{}'", c.name),
         ExtToHost::RegisterTool(t) => format!("register_tool '{}'", t.name),
         ExtToHost::ToolResult(r) => format!("tool_result for id '{}'", r.id),
+        ExtToHost::ToolProgress(p) => format!("tool_progress for id '{}'", p.id),
         ExtToHost::CommandResponse(r) => format!("command_response for id '{}'", r.id),
         ExtToHost::EventInterceptResponse(r) => {
             format!(

@@ -277,6 +277,30 @@ async fn abort_sends_cancelled_and_progress_is_logged() {
 }
 
 #[tokio::test]
+async fn mcp_progress_notifications_become_tool_progress() {
+    let env = Env::new();
+    stdio_entry(&env, "pyserver", json!({}));
+    let (host, _rx) = start_settled(env.config()).await;
+    let seen = std::sync::Mutex::new(Vec::new());
+    let out = host
+        .call_tool_with("slow", json!({"seconds": 0.4}), &|u| {
+            seen.lock().unwrap().push(u)
+        })
+        .await
+        .unwrap();
+    assert_eq!(text_of(&out.content), "slow done");
+    let seen = seen.into_inner().unwrap();
+    assert!(!seen.is_empty(), "no progress reached the caller");
+    assert!(seen.iter().all(|u| u.total == Some(4.0)), "{seen:?}");
+    assert!(
+        seen.iter()
+            .any(|u| u.message.as_deref().is_some_and(|m| m.starts_with("step "))),
+        "{seen:?}"
+    );
+    host.shutdown().await;
+}
+
+#[tokio::test]
 async fn many_tools_are_deferred_behind_a_search_tool() {
     let env = Env::new();
     stdio_entry(&env, "big", json!({"MANY_TOOLS": "40"}));

@@ -21,6 +21,8 @@ pub enum ExtToHost {
     Ready(Ready),
     /// Reply to `tool_call`.
     ToolResult(ToolResult),
+    /// How a pending `tool_call` is getting on (optional, any number).
+    ToolProgress(ToolProgress),
     /// Which lifecycle events to observe and to intercept.
     Subscribe(Subscribe),
     /// Reply to `event_intercept`.
@@ -131,6 +133,31 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub activate_tools: Vec<String>,
+}
+
+/// `tool_progress`: sent while a `tool_call` is pending. Each one
+/// restarts the call's idle timeout; none is needed for a quick tool.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ToolProgress {
+    /// The pending `tool_call`'s id.
+    pub id: RequestId,
+    /// What it is doing now ("compiling 3 of 12").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub message: Option<String>,
+    /// How far along, in the units of `total`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub progress: Option<f64>,
+    /// The amount of work when known; without it zot shows a spinner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub total: Option<f64>,
+    /// Output text new since the previous frame; zot appends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub partial: Option<String>,
 }
 
 /// `subscribe`.

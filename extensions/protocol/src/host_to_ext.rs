@@ -17,6 +17,8 @@ pub enum HostToExt {
     CommandInvoked(CommandInvoked),
     /// The model called one of the extension's tools.
     ToolCall(ToolCall),
+    /// zot stopped waiting for a pending `tool_call` (one-way).
+    ToolCancel(ToolCancel),
     /// A lifecycle notification (one-way).
     Event(Event),
     /// A chance to block or rewrite a lifecycle event.
@@ -95,6 +97,19 @@ pub struct ToolCall {
     /// The parsed JSON object the model produced.
     #[serde(default)]
     pub args: Value,
+}
+
+/// `tool_cancel`: zot no longer waits for the `tool_call` `id` (the user
+/// stopped the turn, a timeout ended it, or the turn ended otherwise).
+/// The extension should stop its work; a `tool_result` it still sends for
+/// that id is dropped quietly.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct ToolCancel {
+    /// The `tool_call` id.
+    pub id: RequestId,
+    /// Why, for its log: `aborted`, `idle_timeout`, `timeout`, `turn_ended`.
+    pub reason: String,
 }
 
 /// The payload fields shared by `event` and `event_intercept`; which are

@@ -98,6 +98,11 @@ pub struct Manifest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub idle_stop_after: Option<u64>,
+    /// The absolute cap on one of its tool calls, in seconds (default 600,
+    /// at most 3600); `tool_progress` frames keep a call alive until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tool_timeout_s: Option<u64>,
 }
 
 /// The manifest's `activation`.

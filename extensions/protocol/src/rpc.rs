@@ -816,6 +816,23 @@ pub enum UiEvent {
         #[ts(optional)]
         extension: Option<String>,
     },
+    /// A pending extension tool call reported progress (coalesced to at
+    /// most one event per call per UI frame; `partial` is the text new
+    /// since the previous event, the UI appends it).
+    ToolProgress {
+        /// The model's tool call id, as in `tool_call`.
+        id: String,
+        /// The extension that owns the tool.
+        extension: String,
+        /// The latest message, when it sent one.
+        message: Option<String>,
+        /// How far along, clamped to 0..=total (never NaN).
+        progress: Option<f64>,
+        /// The amount of work, when known (positive, finite).
+        total: Option<f64>,
+        /// New output text since the previous event.
+        partial: Option<String>,
+    },
     /// A tool finished.
     ToolResult {
         /// The call id.

@@ -21,6 +21,7 @@ from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDeci
 from .extension import Extension
 from .panel_input import PanelMouse, PanelResize
 from .responses import Response, ToolResult
+from .tool_call import ToolCall
 
 #: This copy's version. zot compares it with the copy it bundles when an
 #: extension ships its own (vendored or in its virtualenv) and warns when
@@ -31,6 +32,7 @@ __version__ = "0.1.0"
 PROTOCOL_VERSION = 1
 
 __all__ = [
+    "ToolCall",
     "PROTOCOL_VERSION",
     "AssistantMessageDecision",
     "Context",

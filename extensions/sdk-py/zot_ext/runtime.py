@@ -21,11 +21,12 @@ from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDeci
 from .panel_input import PanelMouse, PanelResize
 from .registrations import Registrations
 from .responses import Response, ToolResult
+from .tool_call import ToolCall, wants_call
 from .wire import Writer, log
 
 MAX_IDLE = 4
 ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize")
-KNOWN = ("hello_ack", "command_invoked", "tool_call", "event", "event_intercept",
+KNOWN = ("hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept",
          "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize",
          "ui_response")
 
@@ -133,6 +134,10 @@ class _Pool:
         self.tools = {}
         for t in ext.tools:
             self.tools.setdefault(t.name, t.handler)
+        # Handlers that take a ToolCall, and the calls in flight by id.
+        self.with_call = {name: wants_call(fn) for name, fn in self.tools.items()}
+        self.calls: Dict[str, ToolCall] = {}
+        self.calls_lock = threading.Lock()
         self.read_lock = threading.Lock()
         # busy: the sequence number of the frame the reader is handling (0
         # while reading). Whoever clears a non-zero value decides: the
@@ -295,16 +300,37 @@ class _Pool:
                 result = ToolResult.error(f"{ctx.name} has no tool named {name!r}")
             else:
                 args = f.get("args")
+                call = None
+                if self.with_call.get(name):
+                    call = ToolCall(ctx, rid)
+                    with self.calls_lock:
+                        self.calls[rid] = call
                 try:
-                    r = tool(ctx, args if isinstance(args, dict) else {})
+                    if call is None:
+                        r = tool(ctx, args if isinstance(args, dict) else {})
+                    else:
+                        r = tool(ctx, args if isinstance(args, dict) else {}, call)
                 except Exception as e:
                     result = ToolResult.error(self._failed(f"tool {name}", e))
                 else:
+                    if call is not None and call.is_cancelled():
+                        return  # zot no longer waits: nothing more for this id
                     if type(r) is str:  # the common case, without building objects
                         ctx.send({"type": "tool_result", "id": rid, "content": [{"type": "text", "text": r}]})
                         return
                     result = _as_tool_result(r)
+                finally:
+                    if call is not None:
+                        with self.calls_lock:
+                            self.calls.pop(rid, None)
+                if call is not None and call.is_cancelled():
+                    return  # zot no longer waits; sending nothing more for it
             ctx.send(result.frame(rid))
+        elif ty == "tool_cancel":
+            with self.calls_lock:
+                pending = self.calls.get(rid)
+            if pending is not None:
+                pending._cancel(str(f.get("reason", "")))
         elif ty == "event_intercept":
             ctx.send(self._intercept(f, rid))
         elif ty == "event":

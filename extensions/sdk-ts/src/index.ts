@@ -11,4 +11,5 @@ export { Extension } from "./extension.js";
 export type { CommandHandler, JsonSchema, MaybePromise, ToolArgs, ToolHandler } from "./registrations.js";
 export { Decision, Response, ToolResult } from "./responses.js";
 export type { RunOptions } from "./runtime.js";
+export { ToolCall, type Progress } from "./tool_call.js";
 export type * from "./protocol/index.js";

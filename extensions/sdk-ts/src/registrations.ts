@@ -3,6 +3,7 @@
 // fills it) and `runtime.ts` (which runs it), so neither imports the other
 // back.
 import type { Context, HostInfo } from "./context.js";
+import type { ToolCall } from "./tool_call.js";
 import type { Event, LifecycleEvent, PanelKeyFrame, PanelMouseFrame, PanelResizeFrame } from "./protocol/index.js";
 import type { Decision, Response, ToolResult } from "./responses.js";
 
@@ -13,7 +14,9 @@ export type CommandHandler = (ctx: Context, args: string) => MaybePromise<Respon
 /** Tool args as the model produced them (a JSON object). */
 export type ToolArgs = { [key: string]: any };
 /** `(ctx, args) => ToolResult`; a string means one text block. */
-export type ToolHandler = (ctx: Context, args: ToolArgs) => MaybePromise<ToolResult | string>;
+/** A tool's handler; the third argument (optional to declare) reports
+ * progress and carries an `AbortSignal` for `tool_cancel`. */
+export type ToolHandler = (ctx: Context, args: ToolArgs, call: ToolCall) => MaybePromise<ToolResult | string>;
 /** A JSON Schema object describing a tool's args. */
 export type JsonSchema = { [key: string]: unknown };
 

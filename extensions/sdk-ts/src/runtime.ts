@@ -7,6 +7,7 @@ import { Context, type HostInfo } from "./context.js";
 import type { Registrations, ToolArgs } from "./registrations.js";
 import type { ExtToHost, HostToExt } from "./protocol/index.js";
 import { Response, ToolResult, type Decision } from "./responses.js";
+import { ToolCall } from "./tool_call.js";
 
 /** Where frames come from and go to; the process's own stdio by default. */
 export interface RunOptions {
@@ -18,7 +19,7 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response"]);
 const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize"]);
 
 function describe(e: unknown): string {
@@ -143,6 +144,7 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
       }
     };
 
+    const calls = new Map<string, ToolCall>();
     const handleRequest = (f: HostToExt & { type: "command_invoked" | "tool_call" }): void => {
       const c = ctx!;
       switch (f.type) {
@@ -159,9 +161,17 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
           const reply = (r: ToolResult) => send({ type: "tool_result", id: f.id, ...r });
           if (!tool) return reply(ToolResult.error(`${ext.name} has no tool named ${JSON.stringify(f.name)}`));
           const args = (f.args && typeof f.args === "object" && !Array.isArray(f.args) ? f.args : {}) as ToolArgs;
-          return settle(`tool ${f.name}`, () => tool.handler(c, args),
-            (v) => reply(typeof v === "string" ? ToolResult.text(v) : v),
-            (err) => reply(ToolResult.error(err)));
+          const call = new ToolCall(f.id, send);
+          calls.set(f.id, call);
+          // Once zot has cancelled the call it no longer waits: nothing
+          // more is sent for that id, whatever the handler returns.
+          const answer = (r: ToolResult) => {
+            calls.delete(f.id);
+            if (!call.signal.aborted) reply(r);
+          };
+          return settle(`tool ${f.name}`, () => tool.handler(c, args, call),
+            (v) => answer(typeof v === "string" ? ToolResult.text(v) : v),
+            (err) => answer(ToolResult.error(err)));
         }
       }
     };
@@ -226,6 +236,9 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
           return;
         case "hello_ack":
           log("ignoring a second hello_ack");
+          return;
+        case "tool_cancel":
+          calls.get(f.id)?.cancel(f.reason);
           return;
         case "config_changed": {
           c.currentConfig = { ...(f.config ?? {}) };

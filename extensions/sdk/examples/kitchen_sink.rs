@@ -118,6 +118,27 @@ fn main() {
             ToolResult::text(if *guard { "released" } else { "timed out" })
         },
     )
+    // A slow build: progress every 20 ms until done or cancelled.
+    .tool_with_call(
+        "build",
+        "a slow build",
+        json!({"type":"object"}),
+        |ctx, args, call| {
+            let steps = args["steps"].as_u64().unwrap_or(1000);
+            for i in 1..=steps {
+                call.progress(&format!("step {i}"), i as f64, Some(steps as f64));
+                call.output(&format!("unit {i}\n"));
+                if call.token().wait_timeout(Duration::from_millis(20)) {
+                    ctx.log(format!(
+                        "stopped on {}",
+                        call.token().reason().unwrap_or_default()
+                    ));
+                    return ToolResult::text("stopped");
+                }
+            }
+            ToolResult::text("built")
+        },
+    )
     .tool("explode", "panics", json!({"type":"object"}), |_ctx, _| {
         panic!("tool blew up")
     })

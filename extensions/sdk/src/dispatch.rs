@@ -148,8 +148,16 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
         }
         HostToExt::ToolCall(t) => {
             let reply = match h.tools.get(&t.name) {
-                Some(f) => guarded(ctx, "tool", &t.name, || f(ctx, t.args))
-                    .unwrap_or_else(ToolResult::error),
+                Some(f) => {
+                    let (r, cancelled) = crate::tool_call::run(ctx, &t.id, || {
+                        guarded(ctx, "tool", &t.name, || f(ctx, t.args))
+                    });
+                    if cancelled {
+                        // zot no longer waits: nothing more for this id.
+                        return;
+                    }
+                    r.unwrap_or_else(ToolResult::error)
+                }
                 None => ToolResult::error(format!("{} has no tool named {:?}", ctx.name(), t.name)),
             };
             ctx.send(ExtToHost::ToolResult(reply.into_frame(t.id)));
@@ -242,6 +250,11 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
                 let _ = guarded(ctx, "shutdown handler", "", || f(ctx));
             }
             ctx.send(ExtToHost::ShutdownAck(ShutdownAck {}));
+        }
+        // A handler that never looks at its token runs to completion; its
+        // answer is then not sent (zot would drop it anyway).
+        HostToExt::ToolCancel(c) => {
+            crate::tool_call::cancel(&c.id, &c.reason);
         }
         HostToExt::HelloAck(_) => ctx.log("ignoring a second hello_ack"),
         HostToExt::UiResponse(r) => {

@@ -114,6 +114,30 @@ impl Extension {
         self.add_tool(name, description, schema, false, Arc::new(handler))
     }
 
+    /// Adds a tool whose handler also gets its [`crate::ToolCall`]: a
+    /// progress reporter (`tool_progress`) and a [`crate::CancelToken`]
+    /// that zot's `tool_cancel` sets (docs/protocol.md "Long tool calls").
+    pub fn tool_with_call<F>(
+        &mut self,
+        name: &str,
+        description: &str,
+        schema: Value,
+        handler: F,
+    ) -> &mut Self
+    where
+        F: Fn(&Context, Value, &crate::ToolCall) -> ToolResult + Send + Sync + 'static,
+    {
+        self.tool(
+            name,
+            description,
+            schema,
+            move |ctx, args| match crate::tool_call::current() {
+                Some(call) => handler(ctx, args, &call),
+                None => ToolResult::error("internal: a tool ran outside a tool_call"),
+            },
+        )
+    }
+
     /// Adds a tool whose args are deserialised into `A` first; args that do
     /// not fit become an error result the model can read and correct.
     pub fn typed_tool<A, F>(

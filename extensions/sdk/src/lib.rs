@@ -38,6 +38,7 @@ mod error;
 mod extension;
 mod response;
 mod runtime;
+mod tool_call;
 mod wire;
 
 pub use context::{Context, HostInfo};
@@ -46,6 +47,7 @@ pub use dialogs::DialogAnswer;
 pub use error::Error;
 pub use extension::Extension;
 pub use response::{Response, ToolResult};
+pub use tool_call::{CancelToken, ToolCall};
 
 /// The protocol crate, re-exported so authors name frames without a second
 /// dependency.

@@ -6,7 +6,7 @@ use serde_json::Value;
 use zot_ext_host::{Host, TextVerdict, ToolCallVerdict};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
-use super::extensions::{ExtToolDef, ExtToolResult, Extensions, Verdict};
+use super::extensions::{ExtToolDef, ExtToolResult, Extensions, ToolProgressUpdate, Verdict};
 use crate::providers::ToolDef;
 
 /// The host's tool as the agent advertises it.
@@ -38,12 +38,21 @@ impl Extensions for Host {
     }
 
     async fn call_tool(&self, name: &str, args: Value) -> Option<Result<ExtToolResult, String>> {
+        self.call_tool_with_progress(name, args, &|_| {}).await
+    }
+
+    async fn call_tool_with_progress(
+        &self,
+        name: &str,
+        args: Value,
+        on_progress: &(dyn Fn(ToolProgressUpdate) + Send + Sync),
+    ) -> Option<Result<ExtToolResult, String>> {
         let owned = |ts: Vec<zot_ext_host::ExtTool>| ts.iter().any(|t| t.name == name);
         if !owned(Host::tools(self)) && !owned(Host::deferred_tools(self)) {
             return None;
         }
         Some(
-            Host::call_tool(self, name, args)
+            Host::call_tool_with(self, name, args, on_progress)
                 .await
                 .map_err(|e| e.to_string()),
         )

@@ -28,6 +28,9 @@ pub struct ExtToolDef {
 /// unchanged (one tool-result type from the host to the agent).
 pub use zot_ext_host::ToolOutcome as ExtToolResult;
 
+/// One merged `tool_progress` update, numbers clamped for display.
+pub use zot_ext_host::tool_progress::ProgressUpdate as ToolProgressUpdate;
+
 /// The answer to a `turn_start` or `assistant_message` interception.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict<T> {
@@ -58,6 +61,17 @@ pub trait Extensions: Send + Sync {
     /// callable); `None` when no extension owns `name`.
     async fn call_tool(&self, _name: &str, _args: Value) -> Option<Result<ExtToolResult, String>> {
         None
+    }
+    /// [`Extensions::call_tool`], handing the tool's progress (already
+    /// merged to one update per UI frame) to `on_progress` while it runs.
+    /// Dropping the future tells the extension the call was cancelled.
+    async fn call_tool_with_progress(
+        &self,
+        name: &str,
+        args: Value,
+        _on_progress: &(dyn Fn(ToolProgressUpdate) + Send + Sync),
+    ) -> Option<Result<ExtToolResult, String>> {
+        self.call_tool(name, args).await
     }
     /// Tells subscribers a lifecycle event happened.
     fn emit(&self, _event: LifecycleEvent, _fields: EventFields) {}

@@ -388,6 +388,19 @@ impl Agent {
         aborted
     }
 
+    /// A running tool's progress as the RPC event `tool_progress`, under
+    /// the model's call id (`extension` empty for a built-in tool).
+    fn send_progress(&self, id: &str, extension: &str, u: super::extensions::ToolProgressUpdate) {
+        self.send(UiEvent::ToolProgress {
+            id: id.into(),
+            extension: extension.into(),
+            message: u.message,
+            progress: u.progress,
+            total: u.total,
+            partial: (!u.partial.is_empty()).then_some(u.partial),
+        })
+    }
+
     /// One tool call: lifecycle event, interception, then the run.
     async fn tool_call(
         &self,
@@ -460,9 +473,11 @@ impl Agent {
         if let Err(denied) = self.approvals.check(gate, &self.events, cancel).await {
             return (ToolOutput::err(denied), ext_owner);
         }
+        let feed = std::sync::Arc::new(zot_ext_host::tool_progress::ProgressFeed::default());
         let ctx = ToolCtx {
             cwd: self.cwd.clone(),
             cancel: cancel.clone(),
+            progress: Some(feed.clone()),
         };
         if select {
             let mut have = tool_loading::loaded(&self.state().messages);
@@ -475,8 +490,12 @@ impl Agent {
             // Raced against abort: whatever the tool is doing (a slow read,
             // a bash that ignores signals), the turn ends at once; dropping
             // the call kills bash's process group.
+            // What it prints streams into its card (docs/rpc.md
+            // `tool_progress`, `extension` empty for a built-in tool).
+            let on_progress = |u| self.send_progress(id, "", u);
+            let run = tools::run_checked(tool.as_ref(), args, &ctx);
             let out = tokio::select! {
-                out = tools::run_checked(tool.as_ref(), args, &ctx) => out,
+                out = zot_ext_host::tool_progress::drive(&feed, run, &on_progress) => out,
                 _ = cancel.cancelled() => ToolOutput::err(format!("aborted by the user; the {name} tool was stopped")),
             };
             return (out, None);
@@ -495,8 +514,12 @@ impl Agent {
                     ext_owner,
                 );
             }
+            // The tool's progress goes out as it comes (docs/rpc.md
+            // `tool_progress`), under the model's call id.
+            let owner = ext_owner.clone().unwrap_or_default();
+            let on_progress = |u| self.send_progress(id, &owner, u);
             let r = tokio::select! {
-                r = self.exts.call_tool(name, args) => r,
+                r = self.exts.call_tool_with_progress(name, args, &on_progress) => r,
                 _ = cancel.cancelled() => Some(Err("aborted by the user".into())),
             };
             return match r {

@@ -101,6 +101,9 @@ impl BackendOptions {
         if let Some(secs) = Config::read(&self.zot_home).ext_start_timeout() {
             cfg.hello_timeout = secs;
         }
+        if let Some(idle) = tool_idle_timeout() {
+            cfg.tool_timeout = idle;
+        }
         // Whoever can answer an approval can answer a dialog: print and
         // JSON modes have nobody, so dialogs are answered "no user".
         cfg.dialogs_have_user = self.approvals_can_ask;
@@ -167,4 +170,17 @@ pub fn approval_mode(
         .ok()
         .and_then(|r| r.desktop)
         .unwrap_or(ApprovalMode::Ask)
+}
+
+/// `ZOT_TOOL_IDLE_TIMEOUT_MS`: the extension tool idle timeout (60 s),
+/// shorter for tests of long tool calls (docs/protocol.md "Long tool
+/// calls"); anything but a whole number above 0 is ignored.
+fn tool_idle_timeout() -> Option<std::time::Duration> {
+    std::env::var("ZOT_TOOL_IDLE_TIMEOUT_MS")
+        .ok()?
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|ms| *ms > 0)
+        .map(std::time::Duration::from_millis)
 }

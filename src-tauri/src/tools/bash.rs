@@ -5,6 +5,7 @@
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use zot_ext_host::tool_progress::ProgressFeed;
 
 use async_trait::async_trait;
 use serde_json::{json, Value};
@@ -41,12 +42,25 @@ fn spawn_reader<R: tokio::io::AsyncRead + Unpin + Send + 'static>(
     mut r: R,
     out: Arc<Mutex<Capped>>,
     cap: usize,
+    live: Option<Arc<ProgressFeed>>,
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut chunk = [0u8; 8192];
+        // A character split across two reads waits for its other half.
+        let mut held: Vec<u8> = Vec::new();
         while let Ok(n) = r.read(&mut chunk).await {
             if n == 0 {
                 break;
+            }
+            // Live in the card as it comes (the feed caps what one update
+            // carries); the result still holds the capped whole.
+            if let Some(feed) = &live {
+                held.extend_from_slice(chunk.get(..n).unwrap_or_default());
+                let whole = complete_utf8(&held);
+                feed.push_partial(&String::from_utf8_lossy(
+                    held.get(..whole).unwrap_or_default(),
+                ));
+                held.drain(..whole);
             }
             let mut o = out.lock().unwrap_or_else(|e| e.into_inner());
             let room = cap.saturating_sub(o.buf.len()).min(n);
@@ -55,6 +69,16 @@ fn spawn_reader<R: tokio::io::AsyncRead + Unpin + Send + 'static>(
             o.dropped = o.dropped.saturating_add(n.saturating_sub(room));
         }
     })
+}
+
+/// How much of `bytes` can be shown now: all of it, except an incomplete
+/// UTF-8 sequence at its end (at most 3 bytes), which waits for the next
+/// read. Invalid bytes are not held: the lossy conversion marks them.
+fn complete_utf8(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Err(e) if e.error_len().is_none() => e.valid_up_to(),
+        _ => bytes.len(),
+    }
 }
 
 /// The longest `timeout` a call may ask for, in seconds.
@@ -172,8 +196,8 @@ impl Tool for Bash {
         let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return ToolOutput::err("cannot start bash: its output pipes were not set up");
         };
-        let r1 = spawn_reader(stdout, out.clone(), self.max_output);
-        let r2 = spawn_reader(stderr, out.clone(), self.max_output);
+        let r1 = spawn_reader(stdout, out.clone(), self.max_output, ctx.progress.clone());
+        let r2 = spawn_reader(stderr, out.clone(), self.max_output, ctx.progress.clone());
         let end = tokio::select! {
             s = child.wait() => match s {
                 Ok(s) => End::Exited(s),
@@ -216,5 +240,22 @@ impl Tool for Bash {
                 "{text}\n[aborted; the command and its children were killed]"
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complete_utf8;
+
+    #[test]
+    fn a_character_split_across_reads_waits_for_its_other_half() {
+        let e = "é".as_bytes();
+        assert_eq!(complete_utf8(&[b'a', e[0]]), 1);
+        assert_eq!(complete_utf8(&[b'a', e[0], e[1]]), 3);
+        assert_eq!(
+            complete_utf8(&[b'a', 0xff, b'b']),
+            3,
+            "invalid bytes are not held"
+        );
     }
 }

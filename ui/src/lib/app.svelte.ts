@@ -247,6 +247,9 @@ export class AppState {
       case "tool_call":
         this.chat.toolCall(e.id, e.name, e.args, e.extension);
         break;
+      case "tool_progress":
+        this.chat.toolProgress(e);
+        break;
       case "tool_result":
         this.chat.toolResult(e.id, e.content, e.is_error, e.extension);
         break;

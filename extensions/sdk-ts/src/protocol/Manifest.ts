@@ -101,4 +101,9 @@ contributes?: Contributes,
  * Seconds an `on_use` extension may sit with no open panel and no
  * call in flight before it is shut down (back to `idle`).
  */
-idle_stop_after?: number, };
+idle_stop_after?: number, 
+/**
+ * The absolute cap on one of its tool calls, in seconds (default 600,
+ * at most 3600); `tool_progress` frames keep a call alive until then.
+ */
+tool_timeout_s?: number, };

@@ -44,6 +44,8 @@ export type { ShutdownAck } from "./ShutdownAck.js";
 export type { Submit } from "./Submit.js";
 export type { Subscribe } from "./Subscribe.js";
 export type { ToolCall } from "./ToolCall.js";
+export type { ToolCancel } from "./ToolCancel.js";
+export type { ToolProgress } from "./ToolProgress.js";
 export type { ToolResult } from "./ToolResult.js";
 export type { Transport } from "./Transport.js";
 export type { UiRequest } from "./UiRequest.js";

@@ -53,7 +53,31 @@ args: JsonValue,
 /**
  * The owning extension, for extension tools.
  */
-extension?: string, } | { "type": "tool_result", 
+extension?: string, } | { "type": "tool_progress", 
+/**
+ * The model's tool call id, as in `tool_call`.
+ */
+id: string, 
+/**
+ * The extension that owns the tool.
+ */
+extension: string, 
+/**
+ * The latest message, when it sent one.
+ */
+message: string | null, 
+/**
+ * How far along, clamped to 0..=total (never NaN).
+ */
+progress: number | null, 
+/**
+ * The amount of work, when known (positive, finite).
+ */
+total: number | null, 
+/**
+ * New output text since the previous event.
+ */
+partial: string | null, } | { "type": "tool_result", 
 /**
  * The call id.
  */

@@ -6,6 +6,7 @@ import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { NoteLevel } from "../bindings/NoteLevel";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ImageInput } from "../bindings/ImageInput";
+import { appendPartial, type ToolProgressState } from "./toolprogress";
 
 /** One row of the chat. */
 export type ChatItem =
@@ -23,6 +24,8 @@ export type ChatItem =
       done: boolean;
       /** An approval card for it waits for the user. */
       awaiting?: boolean;
+      /** What a running extension tool reported (`tool_progress`). */
+      progress?: ToolProgressState;
     }
   | {
       id: number;
@@ -200,6 +203,25 @@ export class ChatState {
           it.state = "expired";
           this.#markAwaiting(it.callId, false);
         }
+  }
+
+  /** `tool_progress`, matched to its card by call id: the latest
+   * message and numbers, the partial output appended. */
+  toolProgress(e: Extract<UiEvent, { type: "tool_progress" }>): void {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "tool" && it.callId === e.id) {
+        if (it.done) return;
+        const prev = it.progress ?? { partial: "" };
+        it.progress = {
+          message: e.message ?? prev.message,
+          progress: e.progress ?? prev.progress,
+          total: e.total ?? prev.total,
+          partial: e.partial ? appendPartial(prev.partial, e.partial) : prev.partial,
+        };
+        return;
+      }
+    }
   }
 
   /** `tool_result`, matched to its card by call id. */

@@ -22,6 +22,30 @@ describe("ChatState", () => {
     expect(cards[1]).toMatchObject({ callId: "t2", done: false });
   });
 
+  it("keeps a running tool's progress on its card until the result", () => {
+    const c = new ChatState();
+    c.toolCall("t1", "build", {}, "slow");
+    const ev = (over: object) => ({
+      type: "tool_progress" as const,
+      id: "t1",
+      extension: "slow",
+      message: null,
+      progress: null,
+      total: null,
+      partial: null,
+      ...over,
+    });
+    c.toolProgress(ev({ message: "compiling", progress: 1, total: 4, partial: "a\n" }));
+    c.toolProgress(ev({ progress: 2, partial: "b\n" }));
+    c.toolProgress(ev({ id: "nobody", partial: "x" }));
+    expect(c.items[0]).toMatchObject({
+      progress: { message: "compiling", progress: 2, total: 4, partial: "a\nb\n" },
+    });
+    c.toolResult("t1", [{ type: "text", text: "built" }], false);
+    c.toolProgress(ev({ partial: "late" }));
+    expect(c.items[0]).toMatchObject({ done: true, progress: { partial: "a\nb\n" } });
+  });
+
   it("drops an empty aborted stream", () => {
     const c = new ChatState();
     c.startAssistant();
