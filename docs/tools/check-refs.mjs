@@ -3,8 +3,9 @@
 // does not contain, so the repository stands on its own: `make test-docs`
 // (part of `make test`) runs it. What it checks, in every tracked text file:
 //
-// - documents that live outside the repository: `../shared`, and `spec/….md`,
-//   `STYLE.md`, `DESIGN.md`, `TESTING.md` unless such a file exists;
+// - documents that live outside the repository: the team's shared folder
+//   beside the checkout, its `spec/` pages and its style, design and testing
+//   guides, unless such a file exists here (the patterns are below);
 // - every `docs/….md` path: the file exists;
 // - `FILE.md "Section"` (also `FILE.md, "Section"`, across a comment's line
 //   break): FILE has a heading that starts with Section;
@@ -12,8 +13,8 @@
 // - in Markdown files, every relative link `[text](target)`: the target
 //   exists, and its `#anchor` (or an in-page `#anchor`) names a heading.
 //
-// Files under docs/tools/ are not checked: the reference rewriter there
-// holds the old references by design.
+// Files under docs/tools/ are not checked: this checker and its tests hold
+// the outside names as patterns and fixtures.
 //
 //   node docs/tools/check-refs.mjs          check the repository at the cwd
 import { execFileSync } from "node:child_process";

