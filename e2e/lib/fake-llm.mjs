@@ -19,6 +19,8 @@
 //   "stream every block kind" → EVERY_BLOCK (each kind of block markdown
 //                     draws) three times, streamed a few characters per
 //                     delta, so the row is built block by block;
+//   "call the tool NAME" → a call of tool NAME with no arguments (an MCP
+//                     server's tool, e.g. the fixture's ask_url);
 //   "wait N s before answering" → the short answer below, N seconds after
 //                     the request (a model that thinks before its first
 //                     token), for the bench of the page while zot works;
@@ -202,6 +204,11 @@ export async function startFakeLlm() {
             "tool_use",
           ),
         );
+      }
+      const named = /call the tool (\w+)/i.exec(text);
+      if (named) {
+        const call = { type: "tool_use", id: `toolu_named_${requests.length}`, name: named[1], input: {} };
+        return sse(res, message([call], "tool_use"));
       }
       if (/run the slow build/i.test(text)) {
         const call = { type: "tool_use", id: `toolu_slow_${requests.length}`, name: "slow_build", input: {} };

@@ -175,6 +175,41 @@ async fn a_bad_request_is_cancelled_at_once_naming_its_field() {
 }
 
 #[tokio::test]
+async fn a_flood_of_bad_requests_is_answered_in_full_but_logged_only_up_to_the_cap() {
+    const FLOOD: usize = 25;
+    let ask: Vec<Value> = (1..=FLOOD)
+        .map(|i| json!({"id": format!("b{i}"), "kind": "pick", "title": "?"}))
+        .collect();
+    let (_s, home, _c, mut z, dir) =
+        start(json!({"name": "asker", "commands": {"ask": {"action": "noop", "ask": ask}}})).await;
+    z.call(json!({"type": "command", "name": "ask"})).await;
+    // Every request gets its answer: only the log lines are capped.
+    for i in 1..=FLOOD {
+        let a = answer_to(&dir, &format!("b{i}")).await;
+        assert_eq!(a["action"], "cancel", "{a}");
+        assert!(a["reason"].as_str().unwrap().starts_with("kind: "), "{a}");
+    }
+    let log = std::fs::read_to_string(home.path().join("logs/ext-asker.log")).unwrap();
+    // REFUSED_LINES_PER_MINUTE in extensions/host/src/dialogs.rs.
+    let cap = 10;
+    let refused: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("ui_request 'b"))
+        .collect();
+    assert_eq!(refused.len(), cap + 1, "{log}");
+    assert!(
+        refused[cap].contains("the rest are counted, not logged"),
+        "the last line says the rest are not logged: {log}"
+    );
+    assert_eq!(
+        log.matches("counted, not logged").count(),
+        1,
+        "said once: {log}"
+    );
+    assert!(z.close().await.success());
+}
+
+#[tokio::test]
 async fn a_fifth_request_is_too_many_and_a_timeout_cancels() {
     let ask: Vec<Value> = (1..=5)
         .map(|i| json!({"id": format!("q{i}"), "kind": "confirm", "title": format!("#{i}"), "timeout_ms": if i == 1 { 50 } else { 600_000_000 }}))

@@ -1,7 +1,8 @@
 """The todo panel: a cursor, a list, and a one-line editor for add/edit.
 
-Keys: up/down move, x toggles, a adds, e edits, d deletes (after a yes in
-a dialog); while editing,
+Keys: up/down move, x toggles, a adds, A adds through a form that also
+takes a due date, e edits, d deletes (after a yes in a dialog); while
+editing,
 typed text goes into the line, backspace deletes, enter saves and esc
 cancels. esc outside the editor closes the panel. The extension declares
 the ``panel_esc`` capability, so zot sends it esc instead of closing the
@@ -18,10 +19,10 @@ ending in an ellipsis, so a line never runs off the panel's edge.
 import unicodedata
 from typing import Any, Dict, List, Optional
 
-from store import Store
+from store import Store, due_suffix
 
 PANEL_ID = "todos-main"
-FOOTER = "↑/↓ move · x toggle · a add · e edit · d delete · esc close"
+FOOTER = "↑/↓ move · x toggle · a add · A add with due date · e edit · d delete · esc close"
 EDIT_FOOTER = "type · enter save · esc cancel"
 
 
@@ -61,6 +62,9 @@ class Panel:
                 self.store.toggle(self.cursor)
             elif key == "rune" and text == "a":
                 self.editing, self.buffer = "add", ""
+            elif key == "rune" and text == "A":
+                # The caller asks with a form (text and due date), outside the lock.
+                return "add_form"
             elif key == "rune" and text == "e" and n:
                 self.editing, self.buffer = "edit", self.store.todos[self.cursor]["text"]
             elif key == "rune" and text == "d" and n:
@@ -106,6 +110,12 @@ class Panel:
                 self.store.remove(item_id)
             self.cursor = min(self.cursor, max(len(self.store.todos) - 1, 0))
 
+    def add(self, text: str, due: Optional[str]) -> None:
+        """Adds an item the form gave, and puts the cursor on it."""
+        with self.store.lock:
+            self.store.add(text, due)
+            self.cursor = len(self.store.todos) - 1
+
     def _edit_key(self, key: str, text: Optional[str]) -> Optional[str]:
         if key == "rune" and text:
             self.buffer += text
@@ -132,7 +142,7 @@ class Panel:
             for i, t in enumerate(todos):
                 mark = "✓" if t["done"] else "□"
                 pointer = "▸" if i == self.cursor and self.editing != "add" else " "
-                lines.append(fit(f"{pointer} {mark} {t['text']}", self.cols))
+                lines.append(fit(f"{pointer} {mark} {t['text']}{due_suffix(t)}", self.cols))
             if not todos:
                 lines.append("  (no todos: press a to add one)")
             if self.editing:

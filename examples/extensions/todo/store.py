@@ -1,5 +1,11 @@
-"""todos.json: loading (moving a corrupt file aside), and atomic saves."""
+"""todos.json: loading (moving a corrupt file aside), and atomic saves.
 
+An item is ``{"id": int, "text": str, "done": bool}`` plus, when it has
+one, ``"due": "YYYY-MM-DD"``. Files written before items had a due date
+simply lack the key, and load as items without one.
+"""
+
+import datetime
 import json
 import os
 import sys
@@ -32,9 +38,11 @@ class Store:
             todos = doc["todos"] if isinstance(doc, dict) else doc
             if not isinstance(todos, list) or not all(
                     isinstance(t, dict) and isinstance(t.get("id"), int) and isinstance(t.get("text"), str)
+                    and isinstance(t.get("due"), (str, type(None)))
                     for t in todos):
-                raise ValueError("expected {\"todos\": [{\"id\": int, \"text\": str, \"done\": bool}, …]}")
-            self.todos = [{"id": t["id"], "text": t["text"], "done": bool(t.get("done"))} for t in todos]
+                raise ValueError("expected {\"todos\": [{\"id\": int, \"text\": str, \"done\": bool, "
+                                 "\"due\"?: \"YYYY-MM-DD\"}, …]}")
+            self.todos = [_item(t["id"], t["text"], bool(t.get("done")), t.get("due")) for t in todos]
         except (ValueError, KeyError, TypeError) as e:
             # Never lose the user's data: keep the unreadable file under a new name.
             aside = f"{self.path}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
@@ -74,9 +82,10 @@ class Store:
                 return t
         raise KeyError(f"no todo #{todo_id}")
 
-    def add(self, text: str) -> Dict[str, Any]:
+    def add(self, text: str, due: Optional[str] = None) -> Dict[str, Any]:
+        """Appends an item; ``due`` must already be checked (:func:`check_due`)."""
         with self.lock:
-            item = {"id": max((t["id"] for t in self.todos), default=0) + 1, "text": text.strip(), "done": False}
+            item = _item(max((t["id"] for t in self.todos), default=0) + 1, text.strip(), False, due)
             self.todos.append(item)
             self.save()
             return item
@@ -111,4 +120,29 @@ class Store:
     def render(self) -> List[str]:
         """One line per todo, for tool results."""
         with self.lock:
-            return [f"#{t['id']} [{'x' if t['done'] else ' '}] {t['text']}" for t in self.todos]
+            return [f"#{t['id']} [{'x' if t['done'] else ' '}] {t['text']}{due_suffix(t)}" for t in self.todos]
+
+
+def _item(todo_id: int, text: str, done: bool, due: Optional[str]) -> Dict[str, Any]:
+    """One item; ``due`` is left out when there is none, so lists without
+    due dates are saved exactly as before."""
+    item: Dict[str, Any] = {"id": todo_id, "text": text, "done": done}
+    if due:
+        item["due"] = due
+    return item
+
+
+def check_due(due: Any) -> Optional[str]:
+    """A due date as stored (``YYYY-MM-DD``), None for none (missing or
+    empty); raises ValueError saying what is wrong otherwise."""
+    if due is None or due == "":
+        return None
+    try:
+        return datetime.date.fromisoformat(str(due).strip()).isoformat()
+    except ValueError:
+        raise ValueError(f"\"due\" must be a date as YYYY-MM-DD, not {due!r}") from None
+
+
+def due_suffix(item: Dict[str, Any]) -> str:
+    """What a line shows after the text: `` (due 2027-04-15)`` or nothing."""
+    return f" (due {item['due']})" if item.get("due") else ""

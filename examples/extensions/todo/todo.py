@@ -13,7 +13,7 @@ import os
 
 # zot_ext is provided by zot (on PYTHONPATH when zot starts this file); a
 # copy vendored next to this file or in a .venv here would win.
-from store import Store
+from store import Store, check_due
 from panel import Panel
 from zot_ext import Extension, Response, ToolResult
 
@@ -70,8 +70,27 @@ def key(ctx, panel_id, key, text):
         if not answer.accepted:
             return
         panel.delete(item["id"])
+    if what == "add_form":
+        # A new item with its due date: one form (docs/extensions.md, "Dialogs").
+        answer = ctx.form("New todo", NEW_ITEM, message="The due date is optional.")
+        if not answer.accepted:
+            return  # nothing was typed into the panel, so nothing is lost
+        panel.add(answer.value["text"], check_due(answer.value.get("due")))
     spec = panel.spec()
     ctx.render_panel(panel_id, spec["lines"], title=spec["title"], footer=spec["footer"])
+
+
+# The form `A` opens. zot checks the answer against it (text not empty,
+# due a date) before it reaches us, and the window checks as the user types.
+NEW_ITEM = {
+    "type": "object",
+    "properties": {
+        "text": {"type": "string", "title": "Todo", "minLength": 1},
+        "due": {"type": "string", "title": "Due", "format": "date",
+                "description": "YYYY-MM-DD; leave empty for none"},
+    },
+    "required": ["text"],
+}
 
 
 def render(ctx, panel_id):
@@ -105,6 +124,7 @@ SCHEMA = {
         "action": {"type": "string", "enum": ["list", "add", "complete", "edit", "remove"]},
         "text": {"type": "string", "description": "the todo's text (add, edit)"},
         "id": {"type": "integer", "description": "the todo's id (complete, edit, remove)"},
+        "due": {"type": "string", "description": "the due date as YYYY-MM-DD (add; optional)"},
     },
     "required": ["action"],
 }
@@ -119,7 +139,7 @@ def manage(ctx, args):
         if action == "list":
             msg = "todo list"
         elif action == "add":
-            item = s.add(_text(args))
+            item = s.add(_text(args), check_due(args.get("due")))
             msg = f"added #{item['id']}"
         elif action == "complete":
             item = s.complete(_id(args))

@@ -1,6 +1,7 @@
 //! The Python-SDK todo example through the real host: the panel's keys, the
-//! `todo_manage` tool, atomic persistence, and a corrupt todos.json that is
-//! moved aside and reported instead of lost.
+//! form that adds an item with a due date, the `todo_manage` tool, atomic
+//! persistence, and a corrupt todos.json that is moved aside and reported
+//! instead of lost.
 
 use serde_json::{json, Value};
 use zot_examples_tests::{copy_example, Harness};
@@ -135,6 +136,133 @@ async fn the_panel_adds_toggles_edits_and_deletes_with_keys() {
     h.host.panel_key("todos-main", PanelKey::Esc, None).unwrap();
     let ev = h.ui(|e| matches!(e, UiEvent::ExtPanelClose { .. })).await;
     assert!(matches!(ev, UiEvent::ExtPanelClose { panel_id, .. } if panel_id == "todos-main"));
+    h.host.shutdown().await;
+}
+
+/// Presses `A` in the panel and returns the form dialog it raises.
+async fn new_item_form(h: &mut Harness) -> zot_ext_protocol::UiRequestEvent {
+    h.host
+        .panel_key("todos-main", PanelKey::Rune, Some("A".into()))
+        .unwrap();
+    let UiEvent::UiRequest(req) = h.ui(|e| matches!(e, UiEvent::UiRequest(_))).await else {
+        unreachable!()
+    };
+    *req
+}
+
+#[tokio::test]
+async fn a_adds_through_a_form_with_a_due_date_and_old_lists_without_one_still_load() {
+    let copy = copy_example("todo");
+    // A list saved before items had due dates.
+    std::fs::write(
+        copy.dir.join("todos.json"),
+        json!({"version": 1, "todos": [{"id": 1, "text": "old one", "done": true}]}).to_string(),
+    )
+    .unwrap();
+    let mut h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    let r = h.host.invoke_command("todo", "").await.unwrap().response;
+    let panel = r.open_panel.unwrap();
+    assert_eq!(panel.lines, ["▸ ✓ old one"]);
+    assert!(panel.footer.unwrap().contains("A add with due date"));
+
+    // `A` asks with a form: the text (required) and a due date.
+    let req = new_item_form(&mut h).await;
+    assert_eq!(req.kind, DialogKind::Form);
+    assert_eq!(req.extension, "todo");
+    let schema = req.schema.clone().unwrap();
+    assert_eq!(schema["required"], json!(["text"]));
+    assert_eq!(schema["properties"]["due"]["format"], "date");
+
+    // zot refuses what the schema forbids, naming the field; the dialog stays.
+    let err = h
+        .host
+        .ui_respond(
+            &req.request_id,
+            DialogAction::Accept,
+            Some(json!({"text": "file taxes", "due": "next week"})),
+        )
+        .unwrap_err();
+    assert!(err.contains("due"), "{err}");
+    let err = h
+        .host
+        .ui_respond(
+            &req.request_id,
+            DialogAction::Accept,
+            Some(json!({"due": "2027-04-15"})),
+        )
+        .unwrap_err();
+    assert!(err.contains("text"), "{err}");
+
+    h.host
+        .ui_respond(
+            &req.request_id,
+            DialogAction::Accept,
+            Some(json!({"text": "file taxes", "due": "2027-04-15"})),
+        )
+        .unwrap();
+    let UiEvent::ExtPanelRender { lines, .. } = panel_event(&mut h).await else {
+        panic!("the panel closed instead of redrawing");
+    };
+    assert_eq!(lines, ["  ✓ old one", "▸ □ file taxes (due 2027-04-15)"]);
+    assert_eq!(
+        saved(&copy.dir)["todos"],
+        json!([
+            {"id": 1, "text": "old one", "done": true},
+            {"id": 2, "text": "file taxes", "done": false, "due": "2027-04-15"}
+        ])
+    );
+
+    // Without a due date: the item is saved without the key.
+    let req = new_item_form(&mut h).await;
+    h.host
+        .ui_respond(
+            &req.request_id,
+            DialogAction::Accept,
+            Some(json!({"text": "call Bob"})),
+        )
+        .unwrap();
+    let UiEvent::ExtPanelRender { lines, .. } = panel_event(&mut h).await else {
+        panic!("the panel closed instead of redrawing");
+    };
+    assert_eq!(lines[2], "▸ □ call Bob");
+    assert_eq!(
+        saved(&copy.dir)["todos"][2],
+        json!({"id": 3, "text": "call Bob", "done": false})
+    );
+
+    // Cancel and decline add nothing; the panel still answers keys.
+    for action in [DialogAction::Cancel, DialogAction::Decline] {
+        let req = new_item_form(&mut h).await;
+        h.host.ui_respond(&req.request_id, action, None).unwrap();
+    }
+    assert_eq!(keys(&mut h, &[("up", None)]).await.len(), 3);
+    assert_eq!(saved(&copy.dir)["todos"].as_array().unwrap().len(), 3);
+    h.host.shutdown().await;
+
+    // A new process reads the due date back, and the tool shows and sets it.
+    let h = Harness::start(std::slice::from_ref(&copy.dir)).await;
+    let r = h
+        .host
+        .call_tool(
+            "todo_manage",
+            json!({"action":"add","text":"renew passport","due":"2027-01-31"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        text(&r.content),
+        "added #4:\n#1 [x] old one\n#2 [ ] file taxes (due 2027-04-15)\n#3 [ ] call Bob\n#4 [ ] renew passport (due 2027-01-31)"
+    );
+    let r = h
+        .host
+        .call_tool(
+            "todo_manage",
+            json!({"action":"add","text":"x","due":"31/01/2027"}),
+        )
+        .await
+        .unwrap();
+    assert!(r.is_error);
+    assert!(text(&r.content).contains("YYYY-MM-DD"), "{:?}", r.content);
     h.host.shutdown().await;
 }
 

@@ -8,6 +8,11 @@
 //! extension stopping (`Shared::retire`), whichever takes it out of the
 //! queue first.
 //!
+//! Each refused request is one log line, up to [`REFUSED_LINES_PER_MINUTE`]
+//! a minute per run of an extension; past that one line says the rest are
+//! only counted, and the next minute's first line says how many were. The
+//! answers themselves are never held back.
+//!
 //! [`DialogQueue`]: crate::dialog_queue::DialogQueue
 
 use std::sync::Arc;
@@ -21,6 +26,7 @@ use crate::codec::encode;
 use crate::dialog_queue::{Waiting, PER_EXTENSION};
 use crate::dialog_rules::{check_answer, check_request_from};
 use crate::events::HostEvent;
+use crate::ext_log::Admit;
 use crate::extension::Ext;
 use crate::state::Shared;
 
@@ -28,6 +34,10 @@ use crate::state::Shared;
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The longest a dialog may wait.
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
+
+/// Log lines about refused requests per extension per minute; a flood of
+/// bad requests costs one more line, not one each.
+pub const REFUSED_LINES_PER_MINUTE: u32 = 10;
 
 /// The reason sent when the user aborts the prompt that raised a dialog.
 pub const ABORTED: &str = "aborted";
@@ -42,10 +52,10 @@ pub(crate) fn raise(inner: &Arc<Shared>, ext: &Arc<Ext>, req: UiRequest) {
     let kind = match check_request_from(&req, mcp) {
         Ok(kind) => kind,
         Err(p) => {
-            ext.log.line(&format!(
-                "ui_request '{}' refused: {p}; answered cancel",
-                req.id
-            ));
+            log_refused(
+                ext,
+                &format!("ui_request '{}' refused: {p}; answered cancel", req.id),
+            );
             return reply(ext, req.id, DialogAction::Cancel, None, Some(p.to_string()));
         }
     };
@@ -80,7 +90,7 @@ pub(crate) fn raise(inner: &Arc<Shared>, ext: &Arc<Ext>, req: UiRequest) {
         turn: None,
     };
     if !inner.lock().dialogs.push(waiting) {
-        ext.log.line(&format!(
+        log_refused(ext, &format!(
             "ui_request '{}' refused: {PER_EXTENSION} dialogs already wait for an answer; answered cancel (too many)",
             req.id
         ));
@@ -191,6 +201,25 @@ fn cancel_taken(inner: &Shared, w: Waiting, reason: &str) {
         }),
         None,
     );
+}
+
+/// Writes `line` about a refused request unless this minute's share is
+/// spent (see the module's doc).
+fn log_refused(ext: &Ext, line: &str) {
+    match ext.run().refused_dialogs.admit(std::time::Instant::now()) {
+        Admit::Write { held } => {
+            if held > 0 {
+                ext.log.line(&format!(
+                    "{held} more refused ui_request(s) were counted, not logged (more than {REFUSED_LINES_PER_MINUTE} a minute)"
+                ));
+            }
+            ext.log.line(line);
+        }
+        Admit::Last => ext.log.line(&format!(
+            "{line} (more than {REFUSED_LINES_PER_MINUTE} refused this minute: the rest are counted, not logged)"
+        )),
+        Admit::Hold => {}
+    }
 }
 
 /// Writes the one `ui_response` for `id`.

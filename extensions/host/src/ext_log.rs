@@ -201,6 +201,75 @@ impl Throttle {
     }
 }
 
+/// Caps one kind of host line per extension per minute: the first
+/// `per_minute` in a minute are written, the next one says that more are
+/// only counted, and the first one of a later minute says how many were.
+/// Unlike [`Throttle`], a line an hour after a flood is logged again: the
+/// cap is for floods, not for the author's next mistake.
+#[derive(Debug)]
+pub struct PerMinute {
+    per_minute: u32,
+    state: Mutex<MinuteState>,
+}
+
+#[derive(Debug, Default)]
+struct MinuteState {
+    /// Start of the current one-minute window.
+    window: Option<Instant>,
+    /// Lines let through in it.
+    written: u32,
+    /// Lines held back since the last one written.
+    held: u64,
+}
+
+/// What [`PerMinute::admit`] says about one line.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Admit {
+    /// Write it; `held` lines before it were only counted.
+    Write { held: u64 },
+    /// Write it and say that the rest of this minute's are only counted.
+    Last,
+    /// Count it, write nothing.
+    Hold,
+}
+
+impl PerMinute {
+    /// At most `per_minute` lines a minute.
+    pub const fn new(per_minute: u32) -> Self {
+        PerMinute {
+            per_minute,
+            state: Mutex::new(MinuteState {
+                window: None,
+                written: 0,
+                held: 0,
+            }),
+        }
+    }
+
+    /// One more line at `now` (a parameter so tests need no clock).
+    pub fn admit(&self, now: Instant) -> Admit {
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if st
+            .window
+            .is_none_or(|w| now.duration_since(w) >= Duration::from_secs(60))
+        {
+            st.window = Some(now);
+            st.written = 0;
+        }
+        if st.written > self.per_minute {
+            st.held = st.held.saturating_add(1);
+            return Admit::Hold;
+        }
+        st.written += 1;
+        if st.written > self.per_minute {
+            return Admit::Last;
+        }
+        Admit::Write {
+            held: std::mem::take(&mut st.held),
+        }
+    }
+}
+
 /// Shortens a line for a log message, on a character boundary.
 pub fn excerpt(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes.get(..200).unwrap_or(bytes));
@@ -221,6 +290,30 @@ mod tests {
         let c = cut(&s, MAX_LINE);
         assert!(c.starts_with(&"é".repeat(512)) && c.ends_with("(cut; 1200 bytes)"));
         assert_eq!(cut("short", MAX_LINE), "short");
+    }
+
+    #[test]
+    fn per_minute_writes_the_first_says_so_once_then_counts_until_the_next_minute() {
+        let cap = PerMinute::new(3);
+        let t0 = Instant::now();
+        let got: Vec<Admit> = (0..6).map(|_| cap.admit(t0)).collect();
+        assert_eq!(
+            got,
+            [
+                Admit::Write { held: 0 },
+                Admit::Write { held: 0 },
+                Admit::Write { held: 0 },
+                Admit::Last,
+                Admit::Hold,
+                Admit::Hold
+            ]
+        );
+        // Still the same minute.
+        assert_eq!(cap.admit(t0 + Duration::from_secs(59)), Admit::Hold);
+        // A new minute: written again, saying how many were only counted.
+        let t1 = t0 + Duration::from_secs(60);
+        assert_eq!(cap.admit(t1), Admit::Write { held: 3 });
+        assert_eq!(cap.admit(t1), Admit::Write { held: 0 });
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::connection::{FrameSink, SendError};
 use crate::deadlines::{Deadlines, Expiring};
 use crate::error::{HostError, TimeoutLimit};
 use crate::ext_id::ExtId;
-use crate::ext_log::{ExtLog, Throttle};
+use crate::ext_log::{ExtLog, PerMinute, Throttle};
 use crate::permissions::{PermSet, Refusals};
 use crate::tool_progress::ProgressFeed;
 use crate::uses::Uses;
@@ -328,6 +328,8 @@ pub(crate) struct ExtRuntime {
     pub bad_lines: Throttle,
     /// `tool_progress` frames for ids not pending (counted, logged sparsely).
     pub stray_progress: Throttle,
+    /// Log lines about refused `ui_request`s, capped a minute (`dialogs.rs`).
+    pub refused_dialogs: PerMinute,
 }
 
 impl ExtRuntime {
@@ -350,6 +352,7 @@ impl ExtRuntime {
             dropped_out: Throttle::default(),
             bad_lines: Throttle::default(),
             stray_progress: Throttle::default(),
+            refused_dialogs: PerMinute::new(crate::dialogs::REFUSED_LINES_PER_MINUTE),
         }
     }
 
