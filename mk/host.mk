@@ -31,3 +31,12 @@ BENCH_TARGETS += bench-sandbox
 .PHONY: bench-sandbox
 bench-sandbox:
 	cargo bench -p zot-ext-host --bench sandbox
+
+# `make bench-progress`: host CPU per `tool_progress` frame against a
+# `notify` frame, 10 000 of each from one Python extension in one run
+# (#35); rewrites the "Long tool calls" section of docs/performance.md.
+BENCH_TARGETS += bench-progress
+
+.PHONY: bench-progress
+bench-progress:
+	cargo test --release -p zot-ext-host --test bench_progress -- --ignored --nocapture

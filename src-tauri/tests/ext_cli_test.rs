@@ -31,6 +31,10 @@ fn fixture(env: &Env, mode: &str) -> PathBuf {
 }
 
 fn test_json(env: &Env, dir: &Path) -> (i32, Value) {
+    test_json_within(env, dir, "2")
+}
+
+fn test_json_within(env: &Env, dir: &Path, timeout: &str) -> (i32, Value) {
     let out = env
         .command(&[
             "ext",
@@ -38,7 +42,7 @@ fn test_json(env: &Env, dir: &Path) -> (i32, Value) {
             dir.to_str().unwrap(),
             "--json",
             "--timeout",
-            "2",
+            timeout,
         ])
         .output()
         .unwrap();
@@ -75,6 +79,7 @@ fn a_conforming_extension_passes_every_check() {
         assert_eq!(status(&report, c), "pass", "{c}: {report:#}");
     }
     assert_eq!(status(&report, "panels"), "skip");
+    assert_eq!(status(&report, "cancel"), "skip", "no tool sent progress");
     let text = env.zot(&["ext", "test", dir.to_str().unwrap()]).ok();
     assert!(
         text.contains("✓ tools") && text.contains("all checks passed"),
@@ -172,4 +177,40 @@ fn dialogs_are_answered_by_a_scripted_user_and_a_bad_one_fails_its_check() {
         "{c}"
     );
     assert_eq!(code, 1);
+}
+
+fn detail<'a>(report: &'a Value, check: &str) -> &'a str {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == check)
+        .and_then(|c| c["detail"].as_str())
+        .unwrap_or("")
+}
+
+#[test]
+fn a_slow_tool_that_stops_on_tool_cancel_passes_and_one_that_goes_on_fails() {
+    let env = Env::new();
+    // The budget is the tools' (3 s of progress each), not a timing claim.
+    let (code, report) = test_json_within(&env, &fixture(&env, "slow_honours"), "30");
+    assert_eq!(status(&report, "tools"), "pass", "{report:#}");
+    assert_eq!(status(&report, "cancel"), "pass", "{report:#}");
+    assert!(
+        detail(&report, "cancel").contains("'build' stopped"),
+        "{report:#}"
+    );
+    assert_eq!(code, 0, "{report:#}");
+
+    let (code, report) = test_json_within(&env, &fixture(&env, "slow_ignores"), "30");
+    assert_eq!(status(&report, "tools"), "pass", "{report:#}");
+    assert_eq!(status(&report, "cancel"), "fail", "{report:#}");
+    let said = detail(&report, "cancel");
+    assert!(
+        said.contains("'build' sent tool_progress for call tcancel")
+            && said.contains("after tool_cancel"),
+        "{report:#}"
+    );
+    assert_eq!(status(&report, "shutdown"), "pass", "{report:#}");
+    assert_eq!(code, 1, "{report:#}");
 }

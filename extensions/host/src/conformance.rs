@@ -3,8 +3,9 @@
 //! protocol to it directly, and judges each step as a named check that
 //! cites the section of `docs/extensions.md` it relies on: the handshake,
 //! readiness, registrations, every command, every tool (with arguments made
-//! from its schema, and with arguments that break it), a panel's keys and
-//! close, and shutdown with no process left behind.
+//! from its schema, and with arguments that break it), a slow tool's
+//! `tool_cancel`, a panel's keys and close, and shutdown with no process
+//! left behind.
 
 mod driver;
 mod schema;
@@ -35,7 +36,7 @@ pub enum Status {
 /// One named check.
 #[derive(Debug, Clone, Serialize)]
 pub struct Check {
-    /// `hello`, `ready`, `registrations`, `commands`, `tools`, `panels`, `dialogs`, `shutdown`.
+    /// `hello`, `ready`, `registrations`, `commands`, `tools`, `cancel`, `panels`, `dialogs`, `shutdown`.
     pub name: &'static str,
     /// The guide section it relies on.
     pub section: &'static str,
@@ -87,6 +88,19 @@ impl Default for Options {
 const LIFECYCLE: &str = "docs/extensions.md#lifecycle-and-timeouts";
 const REFERENCE: &str = "docs/extensions.md#protocol-reference";
 const DIALOGS: &str = "docs/extensions.md#dialogs";
+const LONG_CALLS: &str = "docs/extensions.md#long-tool-calls";
+
+/// How long after `tool_cancel` a frame for the call still counts as in
+/// flight rather than as work that went on.
+const CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// The tool the `cancel` check uses: it sent `tool_progress` in the
+/// `tools` check, answering `args` after `took`.
+struct Slow {
+    name: String,
+    args: Value,
+    took: Duration,
+}
 
 fn check(name: &'static str, section: &'static str, status: Status, detail: String) -> Check {
     Check {
@@ -309,6 +323,7 @@ impl Session<'_> {
                     "registrations",
                     "commands",
                     "tools",
+                    "cancel",
                     "panels",
                     "shutdown",
                 ],
@@ -317,13 +332,21 @@ impl Session<'_> {
         }
         let Some(reg) = self.ready() else {
             return self.skip_rest(
-                &["registrations", "commands", "tools", "panels", "shutdown"],
+                &[
+                    "registrations",
+                    "commands",
+                    "tools",
+                    "cancel",
+                    "panels",
+                    "shutdown",
+                ],
                 "not ready",
             );
         };
         self.registrations(&reg);
         let panels = self.commands(&reg);
-        self.tools(&reg);
+        let slow = self.tools(&reg);
+        self.cancel(slow);
         self.panels(&panels);
         self.dialogs();
         self.shutdown();
@@ -650,8 +673,25 @@ impl Session<'_> {
         panels
     }
 
-    fn tools(&mut self, reg: &Registered) {
+    /// Waits for call `id`'s answer, past its `tool_progress` frames;
+    /// says whether any came.
+    fn result_of(&mut self, id: &str, t: Duration) -> (Wait, bool) {
+        let deadline = Instant::now() + t;
+        let mut progressed = false;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.d.until(left, |f| at(f, "id") == id) {
+                Wait::Frame(f) if at(&f, "type") == "tool_progress" => progressed = true,
+                other => return (other, progressed),
+            }
+        }
+    }
+
+    /// Calls every tool; returns the first that sent `tool_progress` while
+    /// answering a valid call (the one the `cancel` check uses).
+    fn tools(&mut self, reg: &Registered) -> Option<Slow> {
         let t = self.opts.tool_timeout;
+        let mut slow = None;
         for (i, (name, schema)) in reg.tools.iter().enumerate() {
             let mut calls = vec![(format!("tt{i}"), schema::valid_args(schema), None)];
             if let Some((args, how)) = schema::invalid_args(schema) {
@@ -660,7 +700,15 @@ impl Session<'_> {
             for (id, args, violation) in calls {
                 self.d
                     .send(&json!({"type":"tool_call","id":id,"name":name,"args":args}));
-                let got = self.d.until(t, |f| at(f, "id") == id.as_str());
+                let started = Instant::now();
+                let (got, progressed) = self.result_of(&id, t);
+                if progressed && violation.is_none() && slow.is_none() {
+                    slow = Some(Slow {
+                        name: name.clone(),
+                        args: args.clone(),
+                        took: started.elapsed(),
+                    });
+                }
                 let what = match &violation {
                     None => format!("'{name}' called with {args}"),
                     Some(how) => format!(
@@ -677,7 +725,8 @@ impl Session<'_> {
                     Wait::Closed => Some(fail("tools", LIFECYCLE, format!("{what}: it exited"), None, "catch errors in the handler and answer is_error instead of crashing")),
                 };
                 if let Some(c) = c {
-                    return self.checks.push(c);
+                    self.checks.push(c);
+                    return None;
                 }
             }
         }
@@ -691,6 +740,90 @@ impl Session<'_> {
         };
         self.checks
             .push(check("tools", REFERENCE, Status::Pass, detail));
+        slow
+    }
+
+    /// `tool_cancel` stops a slow tool: the tool that sent `tool_progress`
+    /// in the `tools` check is called again with the same arguments and
+    /// cancelled at its first progress frame. What arrives for that id
+    /// within [`CANCEL_GRACE`] was in flight and is fine; anything later,
+    /// until the uncancelled call had ended (plus the grace), fails.
+    fn cancel(&mut self, slow: Option<Slow>) {
+        let Some(Slow { name, args, took }) = slow else {
+            return self.checks.push(check(
+                "cancel",
+                LONG_CALLS,
+                Status::Skip,
+                "no tool sent tool_progress, so none is slow enough to cancel".into(),
+            ));
+        };
+        let id = "tcancel";
+        let t = self.opts.tool_timeout;
+        let started = Instant::now();
+        self.d
+            .send(&json!({"type":"tool_call","id":id,"name":name,"args":args}));
+        let first = self.d.until(t, |f| at(f, "id") == id);
+        let c = match first {
+            Wait::Frame(f) if at(&f, "type") == "tool_progress" => None,
+            Wait::Frame(_) => Some(check(
+                "cancel",
+                LONG_CALLS,
+                Status::Skip,
+                format!("'{name}' answered before its first tool_progress this time, so there was nothing to cancel"),
+            )),
+            Wait::Timeout => Some(fail("cancel", LONG_CALLS, format!("'{name}' called again with {args}: neither progress nor an answer within {} s", t.as_secs_f32()), None, "answer every tool_call")),
+            Wait::Garbage(line) => Some(fail("cancel", LONG_CALLS, format!("'{name}': wrote a line that is not JSON"), Some(line), "print logs to stderr, never stdout")),
+            Wait::Closed => Some(fail("cancel", LONG_CALLS, format!("'{name}' called again: it exited"), None, "read its log (see below) for the error")),
+        };
+        if let Some(c) = c {
+            return self.checks.push(c);
+        }
+        self.d
+            .send(&json!({"type":"tool_cancel","id":id,"reason":"aborted"}));
+        let cancelled = Instant::now();
+        let grace_end = cancelled + CANCEL_GRACE;
+        // A tool that ignores the cancel would go on until about when the
+        // uncancelled call ended; watch at least one more grace.
+        let end = (started + took + CANCEL_GRACE)
+            .max(grace_end + CANCEL_GRACE)
+            .min(cancelled + t);
+        // Frames already on their way when the cancel arrived.
+        let _ = self
+            .d
+            .until(grace_end.saturating_duration_since(Instant::now()), |_| {
+                false
+            });
+        let late = self
+            .d
+            .until(end.saturating_duration_since(Instant::now()), |f| {
+                at(f, "id") == id
+            });
+        let grace = CANCEL_GRACE.as_secs_f32();
+        let c = match late {
+            Wait::Frame(f) => fail(
+                "cancel",
+                LONG_CALLS,
+                format!(
+                    "'{name}' sent {} for call {id} {:.1} s after tool_cancel (a {grace} s grace allowed)",
+                    at(&f, "type").as_str().unwrap_or("?"),
+                    cancelled.elapsed().as_secs_f32()
+                ),
+                Some(f.to_string()),
+                "stop the work on tool_cancel and send nothing more for its id (the SDKs' cancellation signal: call.cancelled, call.signal, call.token())",
+            ),
+            Wait::Garbage(line) => fail("cancel", LONG_CALLS, format!("'{name}': wrote a line that is not JSON after tool_cancel"), Some(line), "print logs to stderr, never stdout"),
+            Wait::Closed => fail("cancel", LONG_CALLS, format!("'{name}': it exited after tool_cancel"), None, "stop the call's work on tool_cancel, not the process"),
+            Wait::Timeout => check(
+                "cancel",
+                LONG_CALLS,
+                Status::Pass,
+                format!(
+                    "'{name}' stopped on tool_cancel: nothing for its id in the {:.1} s after a {grace} s grace",
+                    end.saturating_duration_since(grace_end).as_secs_f32()
+                ),
+            ),
+        };
+        self.checks.push(c);
     }
 
     fn panels(&mut self, panels: &[String]) {

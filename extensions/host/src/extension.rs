@@ -682,6 +682,24 @@ impl Ext {
         pending && self.complete(id, reply)
     }
 
+    /// Before `shutdown` (the host stops, the project closes, the
+    /// extension is reloaded or disabled): each pending tool call gets
+    /// `tool_cancel{reason}`, so the extension can stop its work rather
+    /// than finish it, and its caller fails at once as a stop fails it.
+    pub fn cancel_pending_tools(&self, reason: &str) {
+        let run = self.run();
+        let drained: Vec<(u64, Pending)> = run
+            .pending()
+            .map
+            .extract_if(.., |_, r| r.tool.is_some())
+            .collect();
+        let why = Closed::Stopped("it was stopped".into());
+        for (id, p) in drained {
+            cancel_tool(&run, id, reason);
+            let _ = p.tx.send(Err(self.closed_error(&why, p.during)));
+        }
+    }
+
     /// Fails every pending request and refuses new ones.
     pub fn close_pending(&self, why: Closed) {
         let drained: Vec<Pending> = {

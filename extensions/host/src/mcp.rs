@@ -10,9 +10,9 @@
 //! budget, logs) is therefore the one native extensions have.
 //!
 //! What has no zot frame is done here with the host's own methods:
-//! `notifications/tools/list_changed` replaces the entry's tools
-//! ([`Shared::update`], then fresh `register_tool`s), progress goes to the
-//! entry's log, and a call the agent abandons (`abort`) is cancelled with
+//! `notifications/tools/list_changed` replaces the entry's tools in one
+//! step with the registry (`router::replace_tools`), progress becomes
+//! `tool_progress`, and a call the agent abandons (`abort`) is cancelled with
 //! `notifications/cancelled` ([`FrameSink::cancel`]).
 
 use std::collections::HashMap;
@@ -40,6 +40,7 @@ use crate::codec::encode_ext;
 use crate::connection::{FrameSink, FrameSource, SendError};
 use crate::extension::Ext;
 use crate::state::Shared;
+use zot_ext_protocol::rpc::ExtState;
 
 /// More tools than this and the server's tools are registered deferred,
 /// behind one search tool (`<name>_tools`) that activates the ones a query
@@ -255,9 +256,16 @@ impl Bridge {
         }
     }
 
-    /// Registers `tools` (after a `list_changed`, in place of the old
-    /// ones): deferred behind a search tool when there are many.
+    /// Registers `tools` (the first listing, framed after `hello`):
+    /// deferred behind a search tool when there are many.
     fn register_tools(&self, tools: Vec<Tool>) {
+        for f in self.tool_frames(tools) {
+            self.frame(&ExtToHost::RegisterTool(f));
+        }
+    }
+
+    /// The registrations for `tools`; the zot → MCP names take their place.
+    fn tool_frames(&self, tools: Vec<Tool>) -> Vec<RegisterTool> {
         let deferred = tools.len() > DEFER_TOOLS_OVER;
         let mut names = Names::default();
         let mut frames = Vec::new();
@@ -311,9 +319,7 @@ impl Bridge {
             names.prompts = std::mem::take(&mut n.prompts);
             *n = names;
         }
-        for f in frames {
-            self.frame(&ExtToHost::RegisterTool(f));
-        }
+        frames
     }
 
     fn register_prompts(&self, prompts: Vec<Prompt>) {
@@ -334,23 +340,48 @@ impl Bridge {
         }
     }
 
-    /// `notifications/tools/list_changed`: the old tools leave the registry
-    /// and the new list registers in their place.
+    /// `notifications/tools/list_changed`: the new list replaces the old
+    /// one in the registry in one step, so the old list serves until the
+    /// new one is in and a call to a tool the server still has never fails
+    /// on the swap. Servers announce a change right after the handshake:
+    /// the swap then waits until the first listing's frames are routed
+    /// (the entry is ready), or they would land on top of it.
     async fn tools_changed(&self, peer: Peer<RoleClient>) {
         let _listing = self.listing.lock().await;
         match peer.list_all_tools().await {
             Ok(tools) => {
+                if !self.first_listing_routed().await {
+                    return;
+                }
                 self.log(&format!(
                     "MCP: the tool list changed; now {} tools",
                     tools.len()
                 ));
-                self.inner.update(&self.ext, |m| m.tools.clear());
-                self.register_tools(tools);
-                self.inner.rebuild_soon();
+                let frames = self.tool_frames(tools);
+                crate::router::replace_tools(&self.inner, &self.ext, frames);
             }
             Err(e) => self.log(&format!(
                 "MCP: the tool list changed but tools/list failed: {e}; kept the old list"
             )),
+        }
+    }
+
+    /// Waits until the entry has left `loading` (its `ready`, framed after
+    /// the first listing, was routed); false when the run ended instead.
+    async fn first_listing_routed(&self) -> bool {
+        let deadline = tokio::time::Instant::now() + crate::config::HELLO_TIMEOUT;
+        loop {
+            match self.ext.lock().state {
+                Some(ExtState::Ready) => return true,
+                None | Some(ExtState::Loading) => {}
+                Some(_) => return false,
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            // The router takes the frames in its own task; a short nap
+            // between looks costs nothing next to a tools/list.
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
     }
 

@@ -425,14 +425,48 @@ fn register_command(inner: &Arc<Shared>, ext: &Arc<Ext>, c: RegisterCommand) {
 }
 
 fn register_tool(inner: &Arc<Shared>, ext: &Arc<Ext>, t: RegisterTool) {
-    let problem = if let Some(p) = limits::name_problem(&t.name) {
+    let count = ext.lock().tools.len();
+    if let Some(p) = tool_problem(&t, count) {
+        ext.refuse(format!("register_tool '{}' refused: {p}", t.name));
+        return;
+    }
+    let ready = {
+        let mut m = ext.lock();
+        m.tools.push(t);
+        m.state == Some(ExtState::Ready)
+    };
+    if ready {
+        inner.rebuild_soon();
+    }
+}
+
+/// Replaces all of `ext`'s tools with `tools` in one step with the
+/// registry (an MCP server's `tools/list_changed`): a call made meanwhile
+/// finds the old list or the new one, never neither. Each tool is checked
+/// as `register_tool` checks it.
+pub(crate) fn replace_tools(inner: &Arc<Shared>, ext: &Arc<Ext>, tools: Vec<RegisterTool>) {
+    let mut accepted: Vec<RegisterTool> = Vec::with_capacity(tools.len());
+    for t in tools {
+        match tool_problem(&t, accepted.len()) {
+            Some(p) => ext.refuse(format!("register_tool '{}' refused: {p}", t.name)),
+            None => accepted.push(t),
+        }
+    }
+    inner.update(ext, |m| m.tools = accepted);
+    // Announces the change (the registry itself is already rebuilt).
+    inner.rebuild_soon();
+}
+
+/// Why `t` cannot be registered next to `count` tools of its extension.
+fn tool_problem(t: &RegisterTool, count: usize) -> Option<String> {
+    if let Some(p) = limits::name_problem(&t.name) {
         Some(p)
     } else if !matches!(t.schema, Value::Object(_)) {
         Some(format!(
             "its schema must be a JSON Schema object, not {}",
             kind_of(&t.schema)
         ))
-    } else if ext.lock().tools.len() >= limits::MAX_TOOLS {
+    } else if count >= limits::MAX_TOOLS {
         Some(format!(
             "this extension already has {} tools, the most one may register",
             limits::MAX_TOOLS
@@ -445,18 +479,6 @@ fn register_tool(inner: &Arc<Shared>, ext: &Arc<Ext>, t: RegisterTool) {
                 limits::MAX_SCHEMA_BYTES / 1024
             )
         })
-    };
-    if let Some(p) = problem {
-        ext.refuse(format!("register_tool '{}' refused: {p}", t.name));
-        return;
-    }
-    let ready = {
-        let mut m = ext.lock();
-        m.tools.push(t);
-        m.state == Some(ExtState::Ready)
-    };
-    if ready {
-        inner.rebuild_soon();
     }
 }
 

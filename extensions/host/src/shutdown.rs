@@ -17,6 +17,10 @@ use crate::extension::Ext;
 use crate::process::{kill_group_and_wait, signal_group};
 use crate::state::Shared;
 
+/// The `tool_cancel` reason for calls still pending when an extension is
+/// stopped (docs/protocol.md "Long tool calls").
+pub(crate) const SHUTDOWN_REASON: &str = "shutdown";
+
 /// How long to wait for the OS to report a killed group empty.
 pub(crate) const GROUP_GONE_CAP: Duration = Duration::from_secs(1);
 use crate::router::{route_line, Routed};
@@ -34,6 +38,7 @@ pub(crate) async fn stop_child(
         kill_group_and_wait(pgid, GROUP_GONE_CAP).await;
         return Some(s);
     }
+    ext.cancel_pending_tools(SHUTDOWN_REASON);
     ext.send_one_way(&encode(&HostToExt::Shutdown(Shutdown {})));
     // Then end its input, as the reference zot and the MCP stdio lifecycle
     // do: an extension that exits at end of input (rather than on the
@@ -104,6 +109,7 @@ pub(crate) async fn stop_remote(
     ext: &Arc<Ext>,
     source: &mut Box<dyn FrameSource>,
 ) {
+    ext.cancel_pending_tools(SHUTDOWN_REASON);
     ext.send_one_way(&encode(&HostToExt::Shutdown(Shutdown {})));
     if let Some(sink) = ext.sink() {
         sink.finish();

@@ -233,6 +233,57 @@ async fn list_changed_updates_the_registry() {
 }
 
 #[tokio::test]
+async fn a_call_made_while_the_tool_list_is_refreshed_never_misses_its_tool() {
+    let env = Env::new();
+    stdio_entry(&env, "pyserver", json!({}));
+    let (host, _rx) = start_settled(env.config()).await;
+    let host = std::sync::Arc::new(host);
+    // Thirty refreshes of the same list while `echo` is called over and
+    // over: the old list serves until the new one is in.
+    let churning = host.clone();
+    let churn =
+        tokio::spawn(async move { churning.call_tool("churn", json!({"times": 30})).await });
+    let mut calls = 0;
+    while !churn.is_finished() || calls < 30 {
+        let out = host
+            .call_tool("echo", json!({"text": format!("call {calls}")}))
+            .await
+            .unwrap_or_else(|e| panic!("call {calls} failed during a refresh: {e}"));
+        assert_eq!(text_of(&out.content), format!("echo: call {calls}"));
+        calls += 1;
+    }
+    churn.await.unwrap().unwrap();
+    let log = env.log("pyserver");
+    assert!(log.contains("MCP: the tool list changed"), "{log}");
+    assert_eq!(host.tools().iter().filter(|t| t.name == "echo").count(), 1);
+    host.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_announces_a_change_after_its_handshake_serves_calls_throughout() {
+    // The list_changed arrives while zot registers the first listing; a
+    // call made from the moment the tool is listed must never miss it.
+    for run in 0..8 {
+        let env = Env::new();
+        stdio_entry(&env, "pyserver", json!({"ANNOUNCE_AT_START": "1"}));
+        let (host, _rx) = start(env.config()).await;
+        eventually(|| host.tools().iter().any(|t| t.name == "echo")).await;
+        let mut calls = 0;
+        while calls < 5 || !env.log("pyserver").contains("MCP: the tool list changed") {
+            let out = host
+                .call_tool("echo", json!({"text": "x"}))
+                .await
+                .unwrap_or_else(|e| panic!("run {run}, call {calls}: {e}"));
+            assert_eq!(text_of(&out.content), "echo: x");
+            calls += 1;
+            assert!(calls < 2000, "run {run}: the change was never applied");
+        }
+        assert_eq!(host.tools().iter().filter(|t| t.name == "echo").count(), 1);
+        host.shutdown().await;
+    }
+}
+
+#[tokio::test]
 async fn a_prompt_list_change_updates_the_commands() {
     let env = Env::new();
     stdio_entry(&env, "pyserver", json!({}));

@@ -94,3 +94,92 @@ async fn shutdown_fails_calls_in_flight_and_refuses_new_ones() {
     assert!(err.to_string().contains("'busy' is not running"), "{err}");
     assert!(host.call_tool("wait", json!({})).await.is_err());
 }
+
+/// What the scripted extension read from stdin, one frame per line.
+fn received(dir: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(dir.join("received"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn pending_tool_calls_hear_tool_cancel_shutdown_before_shutdown() {
+    let env = Env::new();
+    let dir = env.global(
+        "busy",
+        json!({"register":[{"type":"register_tool","name":"wait","schema":{"type":"object"}}],
+               "tools":{"wait":"hang"}, "received": true}),
+    );
+    let (host, _rx) = start(env.config()).await;
+    let host = std::sync::Arc::new(host);
+    let calling = host.clone();
+    let call = tokio::spawn(async move { calling.call_tool("wait", json!({})).await });
+    // The call is pending once the extension has read it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let id = loop {
+        if let Some(f) = received(&dir).iter().find(|f| f["type"] == "tool_call") {
+            break f["id"].clone();
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never arrived"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    host.shutdown().await;
+    let err = call.await.unwrap().unwrap_err();
+    assert!(err.to_string().contains("it was stopped"), "{err}");
+    let frames = received(&dir);
+    let types: Vec<&str> = frames.iter().filter_map(|f| f["type"].as_str()).collect();
+    let cancel = types.iter().position(|t| *t == "tool_cancel");
+    let shutdown = types.iter().position(|t| *t == "shutdown");
+    assert!(
+        cancel.is_some() && cancel < shutdown,
+        "tool_cancel, then shutdown: {types:?}"
+    );
+    let c = &frames[cancel.unwrap()];
+    assert_eq!(c["id"], id);
+    assert_eq!(c["reason"], "shutdown");
+    // The extension answered nothing; a late answer would have been quiet.
+    assert!(
+        !env.log("busy").contains("unknown id"),
+        "{}",
+        env.log("busy")
+    );
+}
+
+#[tokio::test]
+async fn reloading_an_extension_cancels_its_pending_tool_calls_first() {
+    let env = Env::new();
+    let dir = env.global(
+        "busy",
+        json!({"register":[{"type":"register_tool","name":"wait","schema":{"type":"object"}}],
+               "tools":{"wait":"hang"}, "received": true}),
+    );
+    let (host, _rx) = start(env.config()).await;
+    let host = std::sync::Arc::new(host);
+    let calling = host.clone();
+    let call = tokio::spawn(async move { calling.call_tool("wait", json!({})).await });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !received(&dir).iter().any(|f| f["type"] == "tool_call") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the call never arrived"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    host.reload_one("busy").await.unwrap();
+    assert!(call.await.unwrap().is_err());
+    let frames = received(&dir);
+    let types: Vec<&str> = frames.iter().filter_map(|f| f["type"].as_str()).collect();
+    let cancel = types.iter().position(|t| *t == "tool_cancel");
+    let shutdown = types.iter().position(|t| *t == "shutdown");
+    assert!(
+        cancel.is_some() && cancel < shutdown,
+        "tool_cancel, then shutdown: {types:?}"
+    );
+    assert_eq!(frames[cancel.unwrap()]["reason"], "shutdown");
+    host.shutdown().await;
+}

@@ -108,7 +108,7 @@ pub struct ToolCall {
 pub struct ToolCancel {
     /// The `tool_call` id.
     pub id: RequestId,
-    /// Why, for its log: `aborted`, `idle_timeout`, `timeout`, `turn_ended`.
+    /// Why, for its log: `aborted`, `idle_timeout`, `timeout`, `shutdown`.
     pub reason: String,
 }
 

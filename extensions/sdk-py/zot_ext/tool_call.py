@@ -33,7 +33,8 @@ class ToolCall:
         self._ctx = ctx
         #: Set when zot stops waiting (Stop, a timeout, the turn ended).
         self.cancelled = threading.Event()
-        #: Why, once cancelled: ``aborted``, ``idle_timeout`` or ``timeout``.
+        #: Why, once cancelled: ``aborted``, ``idle_timeout``, ``timeout`` or
+        #: ``shutdown``.
         self.reason: Optional[str] = None
 
     def is_cancelled(self) -> bool:

@@ -39,7 +39,7 @@ const MEANING = {
   hello_ack: "Answers `hello` with host metadata; `cwd` is the user's project, `data_dir` is where to keep state, `config` holds the extension's settings (defaults filled in, secrets included).",
   command_invoked: "The user ran one of the extension's commands; `args` is the trimmed rest of the line.",
   tool_call: "The model called one of the extension's tools; reply within the idle timeout (60 s, restarted by each `tool_progress`) and the manifest's `tool_timeout_s` (600 s by default, at most 3600).",
-  tool_cancel: "zot stopped waiting for the `tool_call` `id` (one-way; `reason`: `aborted`, `idle_timeout` or `timeout`): stop its work. A `tool_result` for it afterwards is dropped quietly.",
+  tool_cancel: "zot stopped waiting for the `tool_call` `id` (one-way; `reason`: `aborted`, `idle_timeout`, `timeout` or `shutdown`): stop its work. A `tool_result` for it afterwards is dropped quietly.",
   event: "A subscribed lifecycle event (one-way). Which payload fields are present depends on `event`.",
   event_intercept: "A chance to block or rewrite `tool_call`, to block `turn_start`, or to block or replace `assistant_message`.",
   panel_key: "A key pressed while the extension's panel is focused; `text` carries the character for `rune`.",

@@ -25,7 +25,7 @@ impl CancelToken {
         self.reason().is_some()
     }
 
-    /// Why (`aborted`, `idle_timeout`, `timeout`), once cancelled.
+    /// Why (`aborted`, `idle_timeout`, `timeout`, `shutdown`), once cancelled.
     pub fn reason(&self) -> Option<String> {
         self.0 .0.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }

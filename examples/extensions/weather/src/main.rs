@@ -1,10 +1,44 @@
 //! The weather example: an LLM tool with offline data (no network), plus a
-//! deferred forecast tool that the first weather lookup switches on.
+//! deferred forecast tool that the first weather lookup switches on, and a
+//! slow history tool that reports progress and stops when cancelled.
 
 mod data;
 
+use std::time::Duration;
+
 use serde_json::{json, Value};
-use zot_ext::{Context, Extension, Response, ToolResult};
+use zot_ext::{Context, Extension, Response, ToolCall, ToolResult};
+
+/// How long the history tool spends on each month: slow on purpose, as a
+/// real archive download would be.
+const MONTH: Duration = Duration::from_millis(250);
+
+/// A year of the city's records, one month at a time: each month is a
+/// `tool_progress` (n of 12, and its line as partial output); a
+/// `tool_cancel` ends the loop at once and nothing more is sent.
+fn history(ctx: &Context, args: &Value, call: &ToolCall) -> ToolResult {
+    let c = match check_source(ctx).and_then(|()| city_arg(args)) {
+        Ok(c) => c,
+        Err(e) => return e,
+    };
+    let mut lines = Vec::new();
+    for (i, month) in data::MONTHS.iter().enumerate() {
+        // Sleeping on the token wakes at once when zot cancels.
+        if call.token().wait_timeout(MONTH) {
+            ctx.log(format!(
+                "history of {} stopped after {i} of 12 months: {}",
+                c.name,
+                call.token().reason().unwrap_or_default()
+            ));
+            return ToolResult::error("cancelled");
+        }
+        let line = format!("{month}: {}", temp(ctx, data::monthly_mean(c, i)));
+        call.progress(&format!("reading {month}"), (i + 1) as f64, Some(12.0));
+        call.output(&format!("{line}\n"));
+        lines.push(line);
+    }
+    ToolResult::text(format!("{}, monthly means:\n{}", c.name, lines.join("\n")))
+}
 
 /// A temperature in the user's units (the `units` setting).
 fn temp(ctx: &Context, celsius: i32) -> String {
@@ -68,6 +102,14 @@ fn main() {
             ),
             Err(e) => e,
         },
+    )
+    .tool_with_call(
+        "weather_history",
+        "Get a year of monthly mean temperatures for a city (offline sample data; slow: it reads the archive month by month).",
+        // `examples` gives `zot ext test` a city to call it with, so its
+        // cancel check has a slow call to cancel.
+        json!({"type":"object","properties":{"city":{"type":"string","description":"city name, e.g. Berlin","examples":["Berlin"]}},"required":["city"]}),
+        |ctx, args, call| history(ctx, &args, call),
     )
     .command("weather-key", "say whether the API key setting arrived", |ctx, _| {
         // Whether the secret arrived, never what it is.

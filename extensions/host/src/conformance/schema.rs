@@ -37,7 +37,9 @@ pub(crate) fn problem(schema: &Value) -> Option<String> {
 }
 
 /// Arguments that satisfy `schema`: every required property (and the
-/// optional ones with a type) with a plausible value.
+/// optional ones with a type) with a plausible value: the first of its
+/// `enum`, else its `default`, else the first of its `examples`, else one
+/// made from its type.
 pub(crate) fn valid_args(schema: &Value) -> Value {
     let mut out = Map::new();
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
@@ -55,6 +57,13 @@ fn sample(p: &Value) -> Value {
         .and_then(|e| e.first())
     {
         return first.clone();
+    }
+    if let Some(v) = p.get("default").or_else(|| {
+        p.get("examples")
+            .and_then(Value::as_array)
+            .and_then(|e| e.first())
+    }) {
+        return v.clone();
     }
     match p.get("type").and_then(Value::as_str) {
         Some("string") => json!("test"),
@@ -109,5 +118,7 @@ mod tests {
         assert!(problem(&json!({"type":"string"})).is_some());
         assert!(problem(&json!({"type":"object","required":["x"]})).is_some());
         assert_eq!(invalid_args(&json!({"type":"object"})), None);
+        let s = json!({"type":"object","properties":{"city":{"type":"string","examples":["Oslo"]},"units":{"type":"string","default":"metric","examples":["imperial"]}}});
+        assert_eq!(valid_args(&s), json!({"city":"Oslo","units":"metric"}));
     }
 }

@@ -13,6 +13,6 @@ export type ToolCancel = {
  */
 id: RequestId, 
 /**
- * Why, for its log: `aborted`, `idle_timeout`, `timeout`, `turn_ended`.
+ * Why, for its log: `aborted`, `idle_timeout`, `timeout`, `shutdown`.
  */
 reason: string, };
