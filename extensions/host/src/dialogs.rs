@@ -26,7 +26,7 @@ use crate::codec::encode;
 use crate::dialog_queue::{Waiting, PER_EXTENSION};
 use crate::dialog_rules::{check_answer, check_request_from};
 use crate::events::HostEvent;
-use crate::ext_log::Admit;
+use crate::ext_log::{Admit, REFUSED_LINES_PER_MINUTE};
 use crate::extension::Ext;
 use crate::state::Shared;
 
@@ -34,10 +34,6 @@ use crate::state::Shared;
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The longest a dialog may wait.
 pub const MAX_TIMEOUT_MS: u64 = 600_000;
-
-/// Log lines about refused requests per extension per minute; a flood of
-/// bad requests costs one more line, not one each.
-pub const REFUSED_LINES_PER_MINUTE: u32 = 10;
 
 /// The reason sent when the user aborts the prompt that raised a dialog.
 pub const ABORTED: &str = "aborted";

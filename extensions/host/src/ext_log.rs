@@ -201,6 +201,12 @@ impl Throttle {
     }
 }
 
+/// Log lines about refused `ui_request`s per extension per minute
+/// (`dialogs.rs`); a flood of bad requests costs one more line, not one
+/// each. Here, beside [`PerMinute`], so the extension record that holds the
+/// cap does not import the dialogs it serves.
+pub const REFUSED_LINES_PER_MINUTE: u32 = 10;
+
 /// Caps one kind of host line per extension per minute: the first
 /// `per_minute` in a minute are written, the next one says that more are
 /// only counted, and the first one of a later minute says how many were.

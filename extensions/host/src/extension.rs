@@ -352,7 +352,7 @@ impl ExtRuntime {
             dropped_out: Throttle::default(),
             bad_lines: Throttle::default(),
             stray_progress: Throttle::default(),
-            refused_dialogs: PerMinute::new(crate::dialogs::REFUSED_LINES_PER_MINUTE),
+            refused_dialogs: PerMinute::new(crate::ext_log::REFUSED_LINES_PER_MINUTE),
         }
     }
 
