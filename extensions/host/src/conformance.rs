@@ -314,34 +314,25 @@ struct Registered {
     frames: Vec<Value>,
 }
 
+/// The checks after `hello` that a missing `hello` skips, in the order
+/// [`Session::run`] makes them; a missing `ready` skips all but the first.
+const AFTER_HELLO: [&str; 7] = [
+    "ready",
+    "registrations",
+    "commands",
+    "tools",
+    "cancel",
+    "panels",
+    "shutdown",
+];
+
 impl Session<'_> {
     fn run(mut self) {
         if !self.hello() {
-            return self.skip_rest(
-                &[
-                    "ready",
-                    "registrations",
-                    "commands",
-                    "tools",
-                    "cancel",
-                    "panels",
-                    "shutdown",
-                ],
-                "no hello",
-            );
+            return self.skip_rest(&AFTER_HELLO, "no hello");
         }
         let Some(reg) = self.ready() else {
-            return self.skip_rest(
-                &[
-                    "registrations",
-                    "commands",
-                    "tools",
-                    "cancel",
-                    "panels",
-                    "shutdown",
-                ],
-                "not ready",
-            );
+            return self.skip_rest(&AFTER_HELLO[1..], "not ready");
         };
         self.registrations(&reg);
         let panels = self.commands(&reg);
