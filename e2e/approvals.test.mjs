@@ -23,9 +23,10 @@ before(async () => {
 });
 after(async () => app?.stop());
 
+// Open cards, and answered ones folded into their tool card's line.
 const cards = () =>
   s.exec(
-    `return [...document.querySelectorAll('[data-test=approval-card]')].map((c) => c.dataset.state)`,
+    `return [...document.querySelectorAll('[data-test=approval-card], [data-test=tool-approval]')].map((c) => c.dataset.state)`,
   );
 const focusedCard = () =>
   s.exec(

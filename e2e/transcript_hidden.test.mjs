@@ -25,7 +25,17 @@ before(async () => {
   s = app.s;
   for (let i = 0; i < PROMPTS; i++) {
     await send(s, `question ${i}`);
-    await s.until(`answer ${i}`, async () => (await s.texts(".row-assistant")).length > i);
+    // The newest rows are at the bottom, where the list follows; counting
+    // every answer in the DOM would depend on how many rows the virtual
+    // list keeps there.
+    await s.until(`answer ${i}`, () =>
+      s.exec(
+        `const rows = [...document.querySelectorAll('[data-test=transcript] .row')];
+         const users = rows.filter((r) => r.classList.contains('row-user'));
+         return rows.at(-1)?.classList.contains('row-assistant') && users.at(-1)?.querySelector('.bubble')?.textContent === arguments[0];`,
+        [`question ${i}`],
+      ),
+    );
     await s.until("the turn to end", async () => !(await s.exec(`return !!document.querySelector('[data-test=busy]')`)));
   }
 });

@@ -216,4 +216,32 @@ describe("ApprovalCard", () => {
     expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
     done();
   });
+
+  it("an answer folds the card into its tool card's line", async () => {
+    const { el, key, app, id, done } = card();
+    el.focus();
+    key("Escape");
+    await tick();
+    expect(app.chat.findApproval(id)).toMatchObject({ state: "denied", folded: true });
+    const tool = app.chat.items.find((i) => i.kind === "tool");
+    expect(tool).toMatchObject({ approval: { state: "denied" } });
+    const target = document.createElement("div");
+    document.body.append(target);
+    const c = mount(ChatRow, { target, props: { item: tool!, app } });
+    flushSync();
+    const line = target.querySelector<HTMLElement>("[data-test=tool-approval]")!;
+    expect(line.dataset.state).toBe("denied");
+    expect(line.textContent).toMatch(/Denied by you at \d\d:\d\d/);
+    unmount(c);
+    target.remove();
+    done();
+  });
+
+  it("a card whose call ended unanswered folds as not answered", () => {
+    const { app, id, done } = card();
+    app.handle({ type: "tool_result", id: "t1", content: [], is_error: true } as UiEvent);
+    expect(app.chat.findApproval(id)).toMatchObject({ state: "expired", folded: true });
+    expect(app.chat.items.find((i) => i.kind === "tool")).toMatchObject({ approval: { state: "expired" } });
+    done();
+  });
 });

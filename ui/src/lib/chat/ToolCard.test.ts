@@ -67,4 +67,18 @@ describe("ToolCard", () => {
     expect(diff.querySelector(".hljs-keyword")?.textContent).toBe("const");
     done();
   });
+
+  it("an edit's head says +N −M, and its path label keeps its case", () => {
+    const { target, done } = render({
+      name: "edit",
+      args: { path: "src/MyFile.RS", old_string: "a\nb", new_string: "a\nB\nc" },
+      result: [{ type: "text", text: "ok" }],
+    });
+    expect(target.querySelector(".tool-head [data-test=diff-count]")?.textContent).toBe("+2 −1");
+    const label = target.querySelector<HTMLElement>("[data-test=tool-path]")!;
+    expect(label.textContent).toContain("src/MyFile.RS");
+    // The label class upper-cases; the path's own class undoes it.
+    expect(label.classList.contains("path")).toBe(true);
+    done();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalView, cardKey, lineDiff } from "./approval";
+import { approvalView, cardKey, foldLine, lineDiff } from "./approval";
 
 describe("approvalView", () => {
   it("shows bash's exact command, chained parts and all", () => {
@@ -77,5 +77,17 @@ describe("cardKey", () => {
     expect(cardKey(k("Enter"), true)).toBeNull();
     expect(cardKey(k("y", { ctrl: true }), false)).toBeNull();
     expect(cardKey({ ...k("y"), isComposing: true }, false)).toBeNull();
+  });
+});
+
+describe("foldLine", () => {
+  const at = new Date(2026, 11, 3, 9, 5).getTime();
+  it("says the decision, who made it and when", () => {
+    expect(foldLine({ state: "allowed", at })).toEqual({ icon: "✓", text: "Allowed once by you at 09:05" });
+    expect(foldLine({ state: "denied", at })).toEqual({ icon: "✗", text: "Denied by you at 09:05" });
+    expect(foldLine({ state: "always", at, remember: 'the bash command "ls"' }).text).toBe(
+      'Always allowed by you at 09:05: the bash command "ls"',
+    );
+    expect(foldLine({ state: "expired", at }).text).toBe("Not answered: the prompt ended at 09:05");
   });
 });

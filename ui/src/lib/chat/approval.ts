@@ -115,3 +115,24 @@ export function cardKey(e: CardKey, onButton: boolean): "allow" | "deny" | null 
   if ((key === "enter" && !onButton) || key === "y") return "allow";
   return null;
 }
+
+/** The line a tool card shows for its answered approval: the decision,
+ * who made it and at what time (local HH:MM). */
+export function foldLine(fold: {
+  state: "allowed" | "always" | "denied" | "expired";
+  at: number;
+  remember?: string;
+}): { icon: string; text: string } {
+  const d = new Date(fold.at);
+  const time = `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  switch (fold.state) {
+    case "allowed":
+      return { icon: "✓", text: `Allowed once by you at ${time}` };
+    case "always":
+      return { icon: "✓", text: `Always allowed by you at ${time}: ${fold.remember ?? "this call"}` };
+    case "denied":
+      return { icon: "✗", text: `Denied by you at ${time}` };
+    case "expired":
+      return { icon: "–", text: `Not answered: the prompt ended at ${time}` };
+  }
+}

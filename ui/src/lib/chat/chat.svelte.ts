@@ -26,6 +26,8 @@ export type ChatItem =
       awaiting?: boolean;
       /** What a running extension tool reported (`tool_progress`). */
       progress?: ToolProgressState;
+      /** Its approval, once answered: folded into this card's line. */
+      approval?: ApprovalFold;
     }
   | {
       id: number;
@@ -46,6 +48,8 @@ export type ChatItem =
       state: ApprovalState;
       /** Why the last answer failed (the card stays open). */
       problem?: string;
+      /** Answered and shown on its tool card: the transcript leaves it out. */
+      folded?: boolean;
     }
   | { id: number; kind: "error"; text: string }
   | { id: number; kind: "status"; level: NoteLevel; text: string; extension?: string }
@@ -61,6 +65,18 @@ export type ChatItem =
 /** Where an approval card is: waiting for the user, answered, or gone
  * unanswered (the prompt was aborted or ended). */
 export type ApprovalState = "waiting" | "sending" | "allowed" | "always" | "denied" | "expired";
+
+/** An answered approval as its tool card tells it: what was decided, when,
+ * and what "always" remembered. Only this window's user answers cards (a
+ * call a remembered rule or the policy lets through sends no event), so
+ * "by whom" is the user. */
+export interface ApprovalFold {
+  state: "allowed" | "always" | "denied" | "expired";
+  /** When it was answered (ms since the epoch). */
+  at: number;
+  /** For "always": the rule remembered, in words. */
+  remember?: string;
+}
 
 /** One message of `get_messages` (the agent's transcript). `system`
  * messages hold Kimi's tool announcements and loaded schemas, and blocks
@@ -189,9 +205,26 @@ export class ChatState {
   }
 
   /** An approval was answered: its call runs (or not) from here. */
-  settleApproval(approvalId: string): void {
+  settleApproval(approvalId: string, at = Date.now()): void {
     const card = this.findApproval(approvalId);
-    if (card) this.#markAwaiting(card.callId, false);
+    if (!card) return;
+    this.#markAwaiting(card.callId, false);
+    this.#fold(card, at);
+  }
+
+  /** Folds an answered card into its call's tool card, which then says
+   * what was decided and when; without a tool card the card stays. */
+  #fold(card: Extract<ChatItem, { kind: "approval" }>, at: number): void {
+    const s = card.state;
+    if (s === "waiting" || s === "sending") return;
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "tool" && it.callId === card.callId) {
+        it.approval = { state: s, at, ...(s === "always" ? { remember: card.remember } : {}) };
+        card.folded = true;
+        return;
+      }
+    }
   }
 
   /** Cards still waiting when their call ended without an answer (an
@@ -202,6 +235,7 @@ export class ChatState {
         if (callId === undefined || it.callId === callId) {
           it.state = "expired";
           this.#markAwaiting(it.callId, false);
+          this.#fold(it, Date.now());
         }
   }
 

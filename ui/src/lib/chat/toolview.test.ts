@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
-import { collapse, endLabel, parseBashResult, toolView, toolViewCached } from "./toolview";
+import { collapse, endLabel, parseBashResult, toolView, toolViewCached, diffCounts } from "./toolview";
 import { highlightLine, languageFor } from "./markdown";
 import type { ContentBlock } from "../bindings/ContentBlock";
 
@@ -104,5 +104,12 @@ describe("tool views", () => {
   it("maps extensions to languages", () => {
     expect(languageFor("x/y.ts")).toBe("ts");
     expect(languageFor("Makefile")).toBeUndefined();
+  });
+});
+
+describe("diffCounts", () => {
+  it("counts added and removed lines, not context", () => {
+    expect(diffCounts([{ op: "+" }, { op: "+" }, { op: "-" }, { op: " " }])).toBe("+2 −1");
+    expect(diffCounts([])).toBe("+0 −0");
   });
 });

@@ -158,3 +158,14 @@ export function toolViewCached(
   cache.set(result, { view, highlighted: !!highlight });
   return view;
 }
+
+/** "+N −M": the lines a diff adds and removes, for a collapsed card. */
+export function diffCounts(lines: { op: string }[]): string {
+  let add = 0;
+  let del = 0;
+  for (const l of lines) {
+    if (l.op === "+") add++;
+    else if (l.op === "-") del++;
+  }
+  return `+${add} −${del}`;
+}
