@@ -197,8 +197,8 @@ export class AppState {
       card.state = decision === "deny" ? "denied" : remember ? "always" : "allowed";
       this.chat.settleApproval(approvalId);
     } catch (e) {
-      card.state = card.state === "sending" ? "waiting" : card.state;
       card.problem = errorMessage(e);
+      if (card.state === "sending") this.chat.answerRefused(card);
     }
   }
 

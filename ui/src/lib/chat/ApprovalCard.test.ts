@@ -237,6 +237,27 @@ describe("ApprovalCard", () => {
     done();
   });
 
+  it("the call's result arriving before approve_tool's response keeps the user's answer", async () => {
+    const { app, id, done } = card();
+    const answering = app.answerApproval(id, "allow");
+    app.handle({ type: "tool_result", id: "t1", content: [], is_error: false } as UiEvent);
+    expect(app.chat.findApproval(id)?.state).toBe("sending");
+    await answering;
+    expect(app.chat.findApproval(id)).toMatchObject({ state: "allowed", folded: true });
+    expect(app.chat.items.find((i) => i.kind === "tool")).toMatchObject({ approval: { state: "allowed" } });
+    done();
+  });
+
+  it("a refused answer for a call that has ended expires the card", async () => {
+    const { backend, app, id, done } = card();
+    backend.approveError = "approve_tool: no approval is waiting with that id";
+    const answering = app.answerApproval(id, "allow");
+    app.handle({ type: "tool_result", id: "t1", content: [], is_error: true } as UiEvent);
+    await answering;
+    expect(app.chat.findApproval(id)).toMatchObject({ state: "expired", folded: true });
+    done();
+  });
+
   it("a card whose call ended unanswered folds as not answered", () => {
     const { app, id, done } = card();
     app.handle({ type: "tool_result", id: "t1", content: [], is_error: true } as UiEvent);

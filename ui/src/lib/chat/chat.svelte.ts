@@ -48,6 +48,9 @@ export type ChatItem =
       state: ApprovalState;
       /** Why the last answer failed (the card stays open). */
       problem?: string;
+      /** The call ended while the user's answer was on its way: the
+       * answer decides the fold, and a refused one expires the card. */
+      ended?: boolean;
       /** Answered and shown on its tool card: the transcript leaves it out. */
       folded?: boolean;
     }
@@ -233,10 +236,24 @@ export class ChatState {
     for (const it of this.items)
       if (it.kind === "approval" && (it.state === "waiting" || it.state === "sending"))
         if (callId === undefined || it.callId === callId) {
-          it.state = "expired";
           this.#markAwaiting(it.callId, false);
-          this.#fold(it, Date.now());
+          // zot can run (or refuse) the call and send its result before
+          // `approve_tool`'s own response arrives: that answer decides.
+          if (it.state === "sending") it.ended = true;
+          else this.#expire(it);
         }
+  }
+
+  /** An answer that was refused for a call that has ended: the card can
+   * no longer be answered. */
+  answerRefused(card: Extract<ChatItem, { kind: "approval" }>): void {
+    if (card.ended) this.#expire(card);
+    else card.state = "waiting";
+  }
+
+  #expire(card: Extract<ChatItem, { kind: "approval" }>): void {
+    card.state = "expired";
+    this.#fold(card, Date.now());
   }
 
   /** `tool_progress`, matched to its card by call id: the latest
