@@ -103,6 +103,22 @@ export class Session {
     await this.cmd("DELETE", "/actions");
   }
 
+  /** A press at one point of the viewport, a move to another, a release. */
+  async pointerDrag(x0, y0, x1, y1) {
+    const at = (x, y) => ({ type: "pointerMove", duration: 50, origin: "viewport", x: Math.round(x), y: Math.round(y) });
+    await this.cmd("POST", "/actions", {
+      actions: [
+        {
+          type: "pointer",
+          id: "mouse",
+          parameters: { pointerType: "mouse" },
+          actions: [at(x0, y0), { type: "pointerDown", button: 0 }, at(x1, y1), { type: "pointerUp", button: 0 }],
+        },
+      ],
+    });
+    await this.cmd("DELETE", "/actions");
+  }
+
   /** A wheel turn of `deltaY` pixels over a point of the viewport. */
   async wheelAt(x, y, deltaY) {
     await this.cmd("POST", "/actions", {

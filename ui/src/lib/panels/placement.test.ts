@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clampSideWidth, dockOf, nextPlace, placementOf } from "./placement";
+import { clampBottomHeight, clampSideWidth, dockOf, nextPlace, placementOf } from "./placement";
 import { PanelsState } from "./panels.svelte";
 
 describe("placement", () => {
@@ -26,6 +26,13 @@ describe("placement", () => {
     expect(clampSideWidth(600, 800)).toBe(400);
     expect(clampSideWidth(100, 800)).toBe(220);
     expect(clampSideWidth(300, 300)).toBe(220);
+  });
+
+  it("keeps a sized bottom dock between three lines and 60% of the window", () => {
+    expect(clampBottomHeight(200, 600)).toBe(200);
+    expect(clampBottomHeight(500, 600)).toBe(360);
+    expect(clampBottomHeight(10, 600)).toBe(64);
+    expect(clampBottomHeight(100, 80)).toBe(64);
   });
 });
 

@@ -40,3 +40,11 @@ export function clampSideWidth(width: number, windowWidth: number): number {
   const max = Math.max(220, Math.floor(windowWidth / 2));
   return Math.round(Math.min(max, Math.max(220, width)));
 }
+
+/** The bottom dock's body height once the user has sized it: at least
+ * three lines, and at most 60% of the window, so the transcript and the
+ * editor stay on screen (a 600 px window: 64–360). */
+export function clampBottomHeight(height: number, windowHeight: number): number {
+  const max = Math.max(64, Math.floor(windowHeight * 0.6));
+  return Math.round(Math.min(max, Math.max(64, height)));
+}
