@@ -26,6 +26,7 @@ pub mod compaction;
 pub mod ext_host;
 pub mod extensions;
 pub mod fault;
+pub mod rewind;
 pub mod session;
 pub mod session_catalog;
 pub mod session_index;
@@ -58,6 +59,12 @@ pub struct State {
     model: String,
     /// Where messages are appended, unless `--no-session`.
     session: Option<Session>,
+    /// The extensions' state in this session (`state_set`), as the
+    /// session file records it.
+    ext_state: zot_ext_host::SessionState,
+    /// That state just before each checkpointed prompt, by checkpoint id:
+    /// what a rewind of the conversation restores.
+    state_at: std::collections::HashMap<String, zot_ext_host::SessionState>,
 }
 
 /// The model backend in use, swapped whole when the user picks another
@@ -110,6 +117,10 @@ pub struct Opened {
     pub messages: Vec<Message>,
     /// Where messages are appended, unless `--no-session`.
     pub session: Option<Session>,
+    /// The extensions' state in it.
+    pub state: zot_ext_host::SessionState,
+    /// Their state at each checkpointed prompt.
+    pub state_at: std::collections::HashMap<String, zot_ext_host::SessionState>,
 }
 
 /// What `get_state` reports of the agent, read under one lock.
@@ -183,6 +194,8 @@ impl Agent {
                 usage: Default::default(),
                 model: opened.model,
                 session: opened.session,
+                ext_state: opened.state,
+                state_at: opened.state_at,
             }),
         }
     }
@@ -242,18 +255,22 @@ impl Agent {
         let mut st = self.state();
         st.messages.clear();
         st.usage = Default::default();
+        st.ext_state.clear();
+        st.state_at.clear();
         if st.session.is_some() {
             st.session = fresh;
         }
     }
 
-    /// Continues the conversation of `session`, whose messages are
-    /// `messages`; usage totals start again.
-    pub fn open_transcript(&self, messages: Vec<Message>, session: Session) {
+    /// Continues the conversation of `session`, whose messages and
+    /// extension state are `loaded`; usage totals start again.
+    pub fn open_transcript(&self, loaded: session::Loaded, session: Session) {
         let mut st = self.state();
-        st.messages = messages;
+        st.messages = loaded.messages;
         st.usage = Default::default();
         st.session = Some(session);
+        st.ext_state = loaded.state;
+        st.state_at = loaded.state_at;
     }
 
     /// The provider in use now.

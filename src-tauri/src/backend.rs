@@ -7,6 +7,7 @@ pub mod commands;
 pub mod events;
 pub mod options;
 mod prompt_queue;
+mod rewind;
 mod sessions;
 mod trust;
 mod worker;
@@ -52,6 +53,9 @@ struct Inner {
     started: AtomicBool,
     /// Masks this run's keys in everything handed to a front end.
     redactor: Arc<redact::Redactor>,
+    /// The project's checkpoints (`checkpoints`), taken by the worker
+    /// before each prompt.
+    checkpoints: Arc<crate::checkpoints::Checkpoints>,
 }
 
 /// A cheap handle on the running agent and extension host.
@@ -77,13 +81,26 @@ impl Backend {
         let out_rx = events::pump(urx, redactor.clone());
 
         let model = opts.model_or_default();
-        let (host, hrx) = Host::start(opts.host_config());
+        // The session first: its extension state is in each `hello_ack`.
+        let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
+        let (host, hrx) = Host::start_with_state(opts.host_config(), opened.state.clone());
         if opts.watch && !opts.explicit.is_empty() {
             // Ends by itself when the host is dropped.
             zot_ext_host::watch::watch(&host, opts.explicit.clone(), zot_ext_host::watch::DEBOUNCE);
         }
 
-        let agent = build_agent(&opts, &host, model, &tx, redactor.clone())?;
+        let agent = build_agent(&opts, &host, model, opened, &tx, redactor.clone())?;
+        let checkpoints = Arc::new(crate::checkpoints::Checkpoints::new(
+            &opts.zot_home,
+            &opts.cwd,
+            crate::checkpoints::size::Limits::from_config(
+                crate::config::Config::read(&opts.zot_home).json(),
+            ),
+        ));
+        // Old sessions' checkpoints go, at most once a day, off the
+        // prompt's path.
+        let home = opts.zot_home.clone();
+        tokio::task::spawn_blocking(move || crate::checkpoints::prune::prune_if_due(&home));
         if let Some(problem) = agent.approvals().problem() {
             let _ = tx.send(UiEvent::Error { message: problem });
         }
@@ -100,6 +117,7 @@ impl Backend {
             models: tokio::sync::Mutex::new(None),
             started: AtomicBool::new(false),
             redactor,
+            checkpoints,
         });
 
         // The worker: one prompt at a time, in order, surviving panics.
@@ -254,15 +272,16 @@ fn build_agent(
     opts: &BackendOptions,
     host: &Host,
     model: String,
+    opened: session::Opened,
     tx: &mpsc::UnboundedSender<UiEvent>,
     redactor: Arc<redact::Redactor>,
 ) -> anyhow::Result<Arc<Agent>> {
     let provider = opts.connect(opts.provider);
-    let opened = session::choose(&opts.session, &opts.zot_home, &opts.cwd)?;
     if let Some(w) = opened.warning {
         let _ = tx.send(UiEvent::Error { message: w });
     }
     let (messages, session) = (opened.messages, opened.session);
+    let (state, state_at) = (opened.state, opened.state_at);
     let exts: Arc<dyn Extensions> = Arc::new(host.clone());
     let _ = NoExtensions; // the bare loop's seam, used in tests
     let parts = Parts {
@@ -295,6 +314,8 @@ fn build_agent(
         model,
         messages,
         session,
+        state,
+        state_at,
     };
     Ok(Arc::new(Agent::new(parts, opened)))
 }
@@ -330,6 +351,11 @@ fn forward_host_events(
                 HostEvent::Ui(ev) => {
                     let _ = inner.events.send(ev);
                 }
+                HostEvent::StateSet {
+                    extension,
+                    key,
+                    value,
+                } => inner.agent.record_state(&extension, &key, value),
                 HostEvent::Submit { text, .. } if inner.opts.interactive => {
                     Backend {
                         inner: inner.clone(),

@@ -4,6 +4,7 @@
 
 pub mod agent;
 pub mod backend;
+pub mod checkpoints;
 pub mod cli;
 pub mod config;
 #[cfg(feature = "desktop")]

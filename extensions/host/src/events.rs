@@ -38,6 +38,16 @@ pub enum HostEvent {
         /// The prompt.
         text: String,
     },
+    /// An extension's accepted `state_set`, for the app to persist in the
+    /// session file (`null` removed the key).
+    StateSet {
+        /// Whose state.
+        extension: String,
+        /// The key.
+        key: String,
+        /// The value stored.
+        value: serde_json::Value,
+    },
 }
 
 /// The sending end of the event queue.

@@ -61,8 +61,18 @@ impl Host {
     /// Discovers extensions and spawns them in parallel; returns at once.
     /// Call inside a tokio runtime.
     pub fn start(cfg: HostConfig) -> (Host, mpsc::Receiver<HostEvent>) {
+        Host::start_with_state(cfg, crate::SessionState::new())
+    }
+
+    /// [`Host::start`] in a session whose extensions already stored
+    /// `state`: each one's `hello_ack.state` carries its part.
+    pub fn start_with_state(
+        cfg: HostConfig,
+        state: crate::SessionState,
+    ) -> (Host, mpsc::Receiver<HostEvent>) {
         let (bus, rx) = Bus::new();
         let inner = Arc::new(Shared::new(cfg, bus));
+        *inner.session_state.lock() = state;
         tokio::spawn(deadlines::sweep(inner.deadlines.clone()));
         load(&inner);
         (Host { inner }, rx)

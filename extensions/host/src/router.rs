@@ -133,6 +133,10 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             crate::dialogs::raise(inner, ext, r);
             Routed::Other
         }
+        ExtToHost::StateSet(s) => {
+            crate::session_state::set(inner, ext, s);
+            Routed::Other
+        }
     }
 }
 
@@ -141,7 +145,12 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
 /// for its action, the permission [`action_permission`] names.
 fn permission_of(frame: &ExtToHost) -> Option<Permission> {
     Some(match frame {
-        ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => return None,
+        // Its own state in the session: nothing another extension or
+        // the user sees, so no permission.
+        ExtToHost::Hello(_)
+        | ExtToHost::Ready(_)
+        | ExtToHost::ShutdownAck(_)
+        | ExtToHost::StateSet(_) => return None,
         ExtToHost::RegisterCommand(_) | ExtToHost::CommandResponse(_) => Permission::Commands,
         ExtToHost::RegisterTool(_) | ExtToHost::ToolResult(_) | ExtToHost::ToolProgress(_) => {
             Permission::Tools
@@ -299,6 +308,7 @@ fn describe(frame: &ExtToHost) -> String {
         ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => "frame".to_owned(),
         ExtToHost::Subscribe(_) => "subscribe".to_owned(),
         ExtToHost::UiRequest(r) => format!("ui_request '{}' (answered cancel)", r.id),
+        ExtToHost::StateSet(s) => format!("state_set '{}'", s.key),
     }
 }
 

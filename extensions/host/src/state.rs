@@ -56,6 +56,8 @@ pub(crate) struct Shared {
     pub activation_gate: Mutex<()>,
     /// Set when shutdown begins: a first use then starts nothing.
     pub closing: AtomicBool,
+    /// The extensions' state in the current session (`session_state.rs`).
+    pub session_state: crate::session_state::StateTable,
 }
 
 impl Drop for Shared {
@@ -150,6 +152,7 @@ impl Shared {
             dev: Mutex::new(Vec::new()),
             activation_gate: Mutex::new(()),
             closing: AtomicBool::new(false),
+            session_state: Default::default(),
         }
     }
 

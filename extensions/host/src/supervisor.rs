@@ -258,6 +258,7 @@ pub(crate) async fn connect(inner: &Arc<Shared>, ext: &Arc<Ext>) -> Result<Sessi
         extension_dir: ext.dir.display().to_string(),
         data_dir: ext.dir.display().to_string(),
         config,
+        state: inner.session_state.of(&ext.name),
     });
     if sink.send(&encode(&ack)).is_err() {
         let status = match (child.as_mut(), guard.as_ref()) {

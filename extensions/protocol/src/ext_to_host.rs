@@ -43,6 +43,9 @@ pub enum ExtToHost {
     ShutdownAck(ShutdownAck),
     /// Asks the user (a dialog); answered by exactly one `ui_response`.
     UiRequest(crate::UiRequest),
+    /// Stores a value in the current session (docs/protocol.md
+    /// "Session state").
+    StateSet(crate::StateSet),
 }
 
 /// `hello`: who the extension is.

@@ -37,6 +37,8 @@ pub enum HostToExt {
     ConfigChanged(ConfigChanged),
     /// The one answer to a `ui_request`.
     UiResponse(crate::UiResponse),
+    /// The session changed under the extension; its state there (one-way).
+    StateRestored(crate::StateRestored),
 }
 
 /// `hello_ack`.
@@ -62,6 +64,11 @@ pub struct HelloAck {
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[ts(as = "Option<std::collections::BTreeMap<String, Value>>", optional)]
     pub config: crate::settings::SettingValues,
+    /// The extension's values in the session being loaded (`{}` for
+    /// none), as its `state_set` frames left them.
+    #[serde(default)]
+    #[ts(as = "std::collections::BTreeMap<String, Value>")]
+    pub state: crate::ExtSessionState,
 }
 
 /// `config_changed`: every setting's value after the change, as in

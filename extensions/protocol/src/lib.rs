@@ -31,6 +31,7 @@
 pub mod approvals;
 pub mod builtins;
 pub mod catalog;
+pub mod checkpoints;
 pub mod consent;
 pub mod content;
 pub mod desktop;
@@ -48,6 +49,7 @@ pub mod theme;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
+pub use checkpoints::{ExtSessionState, StateRestored, StateSet};
 pub use consent::Widening;
 pub use content::ContentBlock;
 pub use dialogs::{DialogAction, DialogKind, UiRequest, UiRequestEvent, UiResponse};

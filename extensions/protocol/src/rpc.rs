@@ -234,6 +234,37 @@ pub enum RpcCommand {
         #[ts(optional)]
         value: Option<Value>,
     },
+    /// Lists the checkpoints of the prompts in the transcript (docs/rpc.md
+    /// "Checkpoints and rewind"); answers a `CheckpointsResult`.
+    Checkpoints {},
+    /// What `rewind{scope:"code"}` to `checkpoint` would change, file by
+    /// file, without changing anything; answers a
+    /// `CheckpointPreviewResult`.
+    CheckpointPreview {
+        /// A checkpoint id from `checkpoints`.
+        checkpoint: String,
+    },
+    /// Restores the files, truncates the transcript to before that
+    /// prompt, or both; refused while a prompt runs. Answers a
+    /// `RewindResult`.
+    Rewind {
+        /// A checkpoint id from `checkpoints` (for `code`, also a
+        /// `RewindResult.undo`).
+        checkpoint: String,
+        /// What to restore.
+        scope: crate::checkpoints::RewindScope,
+    },
+    /// Continues in a new session holding the conversation before that
+    /// checkpoint's prompt (and the extensions' state then), with the
+    /// files restored to it when `code` is true. Answers a `ForkResult`.
+    Fork {
+        /// A checkpoint id from `checkpoints`.
+        checkpoint: String,
+        /// Also restore the files.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        code: Option<bool>,
+    },
 }
 
 /// One session of the project, for the sidebar.

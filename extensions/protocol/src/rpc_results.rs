@@ -67,6 +67,14 @@ pub enum RpcResult {
     Config(ExtConfigResult),
     /// `ui_respond`.
     UiResponded(UiRespondResult),
+    /// `checkpoints`.
+    Checkpoints(crate::checkpoints::CheckpointsResult),
+    /// `checkpoint_preview`.
+    CheckpointPreview(crate::checkpoints::CheckpointPreviewResult),
+    /// `rewind`.
+    Rewound(crate::checkpoints::RewindResult),
+    /// `fork`.
+    Forked(crate::checkpoints::ForkResult),
 }
 
 /// `ui_respond`: the answer went to the extension.

@@ -194,9 +194,25 @@ fn shutdown_and_ack() {
 #[test]
 fn hello_ack() {
     host(
-        r#"{"type":"hello_ack","protocol_version":1,"zot_version":"0.0.7","provider":"anthropic","model":"claude-opus-4-7","cwd":"/Users/pat/Developer/zot","extension_dir":"/Users/pat/Developer/zot/.zot/extensions/todos","data_dir":"/Users/pat/Developer/zot/.zot/extensions/todos"}"#,
+        r#"{"type":"hello_ack","protocol_version":1,"zot_version":"0.0.7","provider":"anthropic","model":"claude-opus-4-7","cwd":"/Users/pat/Developer/zot","extension_dir":"/Users/pat/Developer/zot/.zot/extensions/todos","data_dir":"/Users/pat/Developer/zot/.zot/extensions/todos","state":{}}"#,
         |f| matches!(f, HostToExt::HelloAck(a) if a.protocol_version == PROTOCOL_VERSION && a.model == "claude-opus-4-7"),
     );
+    // The reference zot's hello_ack has no `state`: it reads as none.
+    let old: HostToExt = serde_json::from_str(
+        r#"{"type":"hello_ack","protocol_version":1,"zot_version":"0.0.7","provider":"anthropic","model":"m","cwd":"/p","extension_dir":"/e","data_dir":"/e"}"#,
+    )
+    .unwrap();
+    assert!(matches!(old, HostToExt::HelloAck(a) if a.state.is_empty()));
+}
+
+#[test]
+fn state_set_and_state_restored() {
+    ext(r#"{"type":"state_set","key":"plan","value":["a",{"done":true}]}"#, |f| {
+        matches!(f, ExtToHost::StateSet(s) if s.key == "plan")
+    });
+    host(r#"{"type":"state_restored","state":{"plan":["a"]}}"#, |f| {
+        matches!(f, HostToExt::StateRestored(s) if s.state.len() == 1)
+    });
 }
 
 #[test]

@@ -17,6 +17,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
+use std::collections::HashMap;
+
+use zot_ext_host::SessionState;
+
 use crate::providers::transcript::{self, Message};
 
 /// One line of a session file.
@@ -43,6 +47,42 @@ enum Line {
         /// Messages kept verbatim after the summary.
         kept: usize,
     },
+    /// An extension's `state_set` (a `null` value removed the key). Older
+    /// zots skip this line.
+    State {
+        /// Whose state.
+        extension: String,
+        /// The key.
+        key: String,
+        /// The value.
+        value: serde_json::Value,
+    },
+    /// A rewind of the conversation: the user message carrying
+    /// `checkpoint` and everything after it are dropped, and the
+    /// extensions' state goes back to what it was when that message was
+    /// written. Older zots skip this line (and load everything).
+    Rewind {
+        /// The checkpoint of the first message dropped.
+        checkpoint: String,
+        /// The undo checkpoint of a rewind of code done with it (kept so
+        /// pruning keeps it while this session lives).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        undo: Option<String>,
+    },
+}
+
+/// A session file read whole: the messages, the extensions' state, and
+/// that state as it was at each prompt with a checkpoint.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The messages to resume.
+    pub messages: Vec<Message>,
+    /// Lines skipped as damaged.
+    pub skipped: usize,
+    /// Every extension's session state now.
+    pub state: SessionState,
+    /// The state just before each prompt, by its checkpoint id.
+    pub state_at: HashMap<String, SessionState>,
 }
 
 /// An open session file, appended to as messages complete.
@@ -104,10 +144,19 @@ pub fn load(path: &Path) -> anyhow::Result<Vec<Message>> {
 /// Like [`load`], also counting the lines skipped because they were not
 /// UTF-8, not JSON, or a message line that does not parse.
 pub fn load_counted(path: &Path) -> anyhow::Result<(Vec<Message>, usize)> {
+    let l = load_full(path)?;
+    Ok((l.messages, l.skipped))
+}
+
+/// Reads a session file whole: messages (as [`load_counted`]), the
+/// extensions' state, and that state at each checkpointed prompt.
+pub fn load_full(path: &Path) -> anyhow::Result<Loaded> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read session {}", path.display()))?;
-    let mut out = Vec::new();
+    let mut out: Vec<Message> = Vec::new();
     let mut skipped = 0usize;
+    let mut state = SessionState::new();
+    let mut state_at: HashMap<String, SessionState> = HashMap::new();
     for raw in bytes.split(|b| *b == b'\n') {
         let Ok(line) = std::str::from_utf8(raw) else {
             skipped = skipped.saturating_add(1);
@@ -121,7 +170,28 @@ pub fn load_counted(path: &Path) -> anyhow::Result<(Vec<Message>, usize)> {
             continue;
         };
         match serde_json::from_value::<Line>(v.clone()) {
-            Ok(Line::Message { message }) => out.push(message),
+            Ok(Line::Message { message }) => {
+                if let Some(cp) = &message.checkpoint {
+                    state_at.insert(cp.clone(), state.clone());
+                }
+                out.push(message)
+            }
+            Ok(Line::State {
+                extension,
+                key,
+                value,
+            }) => apply_state(&mut state, extension, key, value),
+            Ok(Line::Rewind { checkpoint, .. }) => {
+                // A rewind to a prompt no longer in the transcript (a
+                // compaction summarised it) changes nothing.
+                let at = out
+                    .iter()
+                    .position(|m| m.checkpoint.as_deref() == Some(checkpoint.as_str()));
+                if let Some(at) = at {
+                    out.truncate(at);
+                    state = state_at.get(&checkpoint).cloned().unwrap_or_default();
+                }
+            }
             Ok(Line::Compaction { summary, kept }) => {
                 let rest = out.split_off(out.len().saturating_sub(kept));
                 out = std::iter::once(summary).chain(rest).collect();
@@ -136,7 +206,31 @@ pub fn load_counted(path: &Path) -> anyhow::Result<(Vec<Message>, usize)> {
         }
     }
     transcript::repair(&mut out);
-    Ok((out, skipped))
+    Ok(Loaded {
+        messages: out,
+        skipped,
+        state,
+        state_at,
+    })
+}
+
+/// Applies one `state_set` to `state` (`null` removes the key).
+pub fn apply_state(
+    state: &mut SessionState,
+    extension: String,
+    key: String,
+    value: serde_json::Value,
+) {
+    if value.is_null() {
+        if let Some(mine) = state.get_mut(&extension) {
+            mine.remove(&key);
+            if mine.is_empty() {
+                state.remove(&extension);
+            }
+        }
+    } else {
+        state.entry(extension).or_default().insert(key, value);
+    }
 }
 
 /// The one warning for a session with skipped lines.
@@ -172,6 +266,10 @@ pub struct Opened {
     pub session: Option<Session>,
     /// Said once to the user (damaged lines skipped).
     pub warning: Option<String>,
+    /// The extensions' state in it.
+    pub state: SessionState,
+    /// Their state at each checkpointed prompt.
+    pub state_at: HashMap<String, SessionState>,
 }
 
 /// Opens the chosen session: an existing file is locked for writing first
@@ -181,14 +279,18 @@ pub fn choose(choice: &SessionChoice, zot_home: &Path, cwd: &Path) -> anyhow::Re
         messages: Vec::new(),
         session: Some(session),
         warning: None,
+        state: SessionState::new(),
+        state_at: HashMap::new(),
     };
     let existing = |p: &Path| -> anyhow::Result<Opened> {
         let session = Session::open(p)?;
-        let (messages, skipped) = load_counted(p)?;
+        let l = load_full(p)?;
         Ok(Opened {
-            messages,
+            messages: l.messages,
             session: Some(session),
-            warning: skipped_warning(p, skipped),
+            warning: skipped_warning(p, l.skipped),
+            state: l.state,
+            state_at: l.state_at,
         })
     };
     match choice {
@@ -196,6 +298,8 @@ pub fn choose(choice: &SessionChoice, zot_home: &Path, cwd: &Path) -> anyhow::Re
             messages: Vec::new(),
             session: None,
             warning: None,
+            state: SessionState::new(),
+            state_at: HashMap::new(),
         }),
         SessionChoice::New => Ok(fresh(Session::create(zot_home, cwd)?)),
         SessionChoice::Continue => match latest(zot_home, cwd) {
@@ -307,6 +411,39 @@ impl Session {
             summary: summary.clone(),
             kept,
         })
+    }
+
+    /// Records an extension's `state_set`.
+    pub fn append_state(
+        &mut self,
+        extension: &str,
+        key: &str,
+        value: &serde_json::Value,
+    ) -> anyhow::Result<()> {
+        self.append_line(&Line::State {
+            extension: extension.to_owned(),
+            key: key.to_owned(),
+            value: value.clone(),
+        })
+    }
+
+    /// Records a rewind of the conversation to before `checkpoint`'s prompt.
+    pub fn append_rewind(&mut self, checkpoint: &str, undo: Option<&str>) -> anyhow::Result<()> {
+        self.append_line(&Line::Rewind {
+            checkpoint: checkpoint.to_owned(),
+            undo: undo.map(str::to_owned),
+        })
+    }
+
+    /// Writes the header if this is the first line, then `line`.
+    fn append_line(&mut self, line: &Line) -> anyhow::Result<()> {
+        if self.file.is_none() {
+            self.file = Some(open_append(&self.path)?);
+        }
+        if let Some(h) = self.header.take() {
+            self.write(&h)?;
+        }
+        self.write(line)
     }
 
     fn write(&mut self, line: &Line) -> anyhow::Result<()> {

@@ -91,6 +91,7 @@ pub fn announcement(messages: &[Message], loadable: &[ToolDef]) -> Option<Messag
         return None;
     }
     Some(Message {
+        checkpoint: None,
         role: Role::System,
         content: vec![Block::ToolsAnnounced { added, removed }],
     })
@@ -167,6 +168,7 @@ pub fn select(
 /// field, no content).
 pub fn schemas(tools: Vec<ToolDef>) -> Message {
     Message {
+        checkpoint: None,
         role: Role::System,
         content: vec![Block::ToolSchemas { tools }],
     }

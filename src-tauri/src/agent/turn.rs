@@ -21,7 +21,12 @@ impl Agent {
     /// sends the closing `done` (see `backend/worker.rs`): only it knows
     /// when the backend is no longer busy, and a client that reads `done`
     /// must find `get_state.busy` false.
-    pub async fn run_prompt(&self, content: Vec<Block>, cancel: CancellationToken) {
+    pub async fn run_prompt(
+        &self,
+        content: Vec<Block>,
+        checkpoint: Option<String>,
+        cancel: CancellationToken,
+    ) {
         // One prompt or compaction at a time on the transcript.
         let _turn = self.turn.lock().await;
         if let Some(problem) = &self.provider().problem {
@@ -32,13 +37,14 @@ impl Agent {
             return;
         }
         let user = Message {
+            checkpoint,
             role: Role::User,
             content,
         };
         let text = user.text();
         // Saved before it is announced: a client that saw `user_message`
         // can rely on it surviving a crash.
-        self.push(user);
+        self.push_prompt(user);
         self.send(UiEvent::UserMessage {
             content: text.clone(),
         });
@@ -172,6 +178,7 @@ impl Agent {
                 .record(provider_name, &req.model, completion.usage);
             self.send(UiEvent::Usage(report));
             let msg = Message {
+                checkpoint: None,
                 role: Role::Assistant,
                 content: completion.content,
             };
@@ -277,6 +284,7 @@ impl Agent {
                 // was cut off.
                 if !partial.is_empty() {
                     self.push(Message {
+                        checkpoint: None,
                         role: Role::Assistant,
                         content: vec![Block::text(partial)],
                     });
@@ -367,6 +375,7 @@ impl Agent {
             });
         }
         self.push(Message {
+            checkpoint: None,
             role: Role::User,
             content: results,
         });

@@ -196,6 +196,18 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .await
             .map(RpcResult::Config)
             .map_err(|e| format!("ext_config_get: {e}")),
+        RpcCommand::Checkpoints {} => super::rewind::list(b).await.map(RpcResult::Checkpoints),
+        RpcCommand::CheckpointPreview { checkpoint } => super::rewind::preview(b, checkpoint)
+            .await
+            .map(RpcResult::CheckpointPreview),
+        RpcCommand::Rewind { checkpoint, scope } => super::rewind::rewind(b, checkpoint, scope)
+            .await
+            .map(RpcResult::Rewound),
+        RpcCommand::Fork { checkpoint, code } => {
+            super::rewind::fork(b, checkpoint, code.unwrap_or(false))
+                .await
+                .map(RpcResult::Forked)
+        }
         RpcCommand::ExtConfigSet { name, values } => {
             let r = b
                 .inner
@@ -291,6 +303,8 @@ async fn clear(b: &Backend) -> Result<ClearedResult, String> {
         ),
     };
     b.inner.agent.start_over(fresh);
+    // The new conversation holds no extension state.
+    b.inner.host.restore_state(Default::default());
     // A cleared conversation is a new session for subscribers.
     b.inner.started.store(false, Ordering::SeqCst);
     b.announce_session();

@@ -63,13 +63,19 @@ pub(super) async fn open(
     if b.abort() {
         b.idle().await;
     }
-    let (messages, skipped) = session::load_counted(&p).map_err(|e| format!("{e:#}"))?;
+    let loaded = session::load_full(&p).map_err(|e| format!("{e:#}"))?;
+    let (messages, skipped) = (&loaded.messages, loaded.skipped);
     let (sess, warning) = if newer.is_some() {
         // A copy: the newer file is left exactly as it was.
         let mut copy = Session::create(&b.inner.opts.zot_home, &b.inner.opts.cwd)
             .map_err(|e| format!("{e:#}"))?;
-        for m in &messages {
+        for m in messages {
             copy.append(m).map_err(|e| format!("{e:#}"))?;
+        }
+        for (ext, keys) in &loaded.state {
+            for (k, v) in keys {
+                copy.append_state(ext, k, v).map_err(|e| format!("{e:#}"))?;
+            }
         }
         let note = format!(
             "opened a copy of what this zot could read of {path} ({} messages); the original is unchanged",
@@ -85,7 +91,10 @@ pub(super) async fn open(
     };
     let now = sess.path().display().to_string();
     let n = messages.len();
-    b.inner.agent.open_transcript(messages, sess);
+    let state = loaded.state.clone();
+    b.inner.agent.open_transcript(loaded, sess);
+    // The extensions now live in this session's state.
+    b.inner.host.restore_state(state);
     b.inner.started.store(false, Ordering::SeqCst);
     b.announce_session();
     Ok(SessionOpenResult {

@@ -26,7 +26,11 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
             // Dialogs raised from here to `done` belong to this prompt; an
             // abort cancels them (docs/rpc.md "Dialogs").
             inner.host.dialogs_turn(Some(inner.prompts.finished() + 1));
-            let run = tokio::spawn(async move { agent.run_prompt(q.content, token).await });
+            // The files as they are before anything of this prompt runs
+            // (bash, extensions and edits alike): its checkpoint.
+            let checkpoint = take_checkpoint(&inner).await;
+            let cp = checkpoint.clone();
+            let run = tokio::spawn(async move { agent.run_prompt(q.content, cp, token).await });
             if let Err(e) = run.await {
                 let what = if e.is_panic() {
                     panic_text(e.into_panic().as_ref())
@@ -35,6 +39,10 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
                 };
                 inner.agent.fail_after_panic(&what);
             }
+            if let Some(id) = checkpoint {
+                let cps = inner.checkpoints.clone();
+                let _ = tokio::task::spawn_blocking(move || cps.after_prompt(&id)).await;
+            }
             // No longer busy before the client can read `done`, so a
             // `get_state` sent on seeing it says `busy: false`.
             inner.host.dialogs_turn(None);
@@ -42,6 +50,20 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
             inner.agent.send(UiEvent::Done {});
         }
     });
+}
+
+/// Takes the checkpoint before a prompt off the async threads; a problem
+/// (git missing, the project over the limit, unreadable files) is said as
+/// an `error` event and the prompt runs regardless.
+async fn take_checkpoint(inner: &Inner) -> Option<String> {
+    let cps = inner.checkpoints.clone();
+    let taken = tokio::task::spawn_blocking(move || cps.before_prompt())
+        .await
+        .unwrap_or_default();
+    if let Some(message) = taken.problem {
+        inner.agent.send(UiEvent::Error { message });
+    }
+    taken.id
 }
 
 /// The message a panic carried, if it was text.

@@ -322,6 +322,10 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::ExtConfigGet { .. } => "ext_config_get",
         RpcCommand::ExtConfigSet { .. } => "ext_config_set",
         RpcCommand::UiRespond { .. } => "ui_respond",
+        RpcCommand::Checkpoints {} => "checkpoints",
+        RpcCommand::CheckpointPreview { .. } => "checkpoint_preview",
+        RpcCommand::Rewind { .. } => "rewind",
+        RpcCommand::Fork { .. } => "fork",
     }
 }
 

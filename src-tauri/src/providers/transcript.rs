@@ -108,12 +108,18 @@ pub struct Message {
     pub role: Role,
     /// What was said.
     pub content: Vec<Block>,
+    /// On a prompt's user message: the checkpoint of the project's files
+    /// taken just before it ran (`checkpoints`), so a rewind finds it by
+    /// id, never by counting messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
 }
 
 impl Message {
     /// A user message with plain text.
     pub fn user_text(t: impl Into<String>) -> Self {
         Message {
+            checkpoint: None,
             role: Role::User,
             content: vec![Block::text(t)],
         }
@@ -186,6 +192,7 @@ pub fn repair(messages: &mut Vec<Message>) {
                         _ => messages.insert(
                             i.saturating_add(1),
                             Message {
+                                checkpoint: None,
                                 role: Role::User,
                                 content: missing,
                             },

@@ -9,6 +9,7 @@ import type { PanelKeyFrame } from "./PanelKeyFrame";
 import type { PanelMouseFrame } from "./PanelMouseFrame";
 import type { PanelResizeFrame } from "./PanelResizeFrame";
 import type { Shutdown } from "./Shutdown";
+import type { StateRestored } from "./StateRestored";
 import type { ToolCall } from "./ToolCall";
 import type { ToolCancel } from "./ToolCancel";
 import type { UiResponse } from "./UiResponse";
@@ -16,4 +17,4 @@ import type { UiResponse } from "./UiResponse";
 /**
  * Every frame the host may send, tagged by `type`.
  */
-export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "tool_cancel" } & ToolCancel | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged | { "type": "ui_response" } & UiResponse;
+export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "tool_cancel" } & ToolCancel | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged | { "type": "ui_response" } & UiResponse | { "type": "state_restored" } & StateRestored;

@@ -4,6 +4,7 @@ import type { DialogAction } from "./DialogAction";
 import type { ImageInput } from "./ImageInput";
 import type { MouseAction } from "./MouseAction";
 import type { PanelKey } from "./PanelKey";
+import type { RewindScope } from "./RewindScope";
 import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
@@ -171,4 +172,25 @@ action: DialogAction,
 /**
  * With `accept`: the answer (see `ui_response.value`).
  */
-value?: JsonValue, });
+value?: JsonValue, } | { "type": "checkpoints", } | { "type": "checkpoint_preview", 
+/**
+ * A checkpoint id from `checkpoints`.
+ */
+checkpoint: string, } | { "type": "rewind", 
+/**
+ * A checkpoint id from `checkpoints` (for `code`, also a
+ * `RewindResult.undo`).
+ */
+checkpoint: string, 
+/**
+ * What to restore.
+ */
+scope: RewindScope, } | { "type": "fork", 
+/**
+ * A checkpoint id from `checkpoints`.
+ */
+checkpoint: string, 
+/**
+ * Also restore the files.
+ */
+code?: boolean, });
