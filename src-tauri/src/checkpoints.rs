@@ -134,7 +134,10 @@ impl Checkpoints {
         };
         with_lock(&shadow, || {
             let created = shadow.created()?;
-            let kept: Vec<_> = marks.iter().filter(|(_, id)| created.contains_key(id)).collect();
+            let kept: Vec<_> = marks
+                .iter()
+                .filter(|(_, id)| created.contains_key(id))
+                .collect();
             if kept.is_empty() {
                 return Ok(Vec::new());
             }
@@ -221,7 +224,10 @@ fn unreadable_note(paths: &[String]) -> String {
 
 /// Runs `f` holding the shadow repository's lock file, so two zots on one
 /// project never write its index at the same time.
-pub(crate) fn with_lock<T>(shadow: &Shadow, f: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+pub(crate) fn with_lock<T>(
+    shadow: &Shadow,
+    f: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
     let path = shadow.dir().join("lock");
     let file = File::options()
         .create(true)

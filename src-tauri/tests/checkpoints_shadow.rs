@@ -32,7 +32,11 @@ fn git(cwd: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_EMAIL", "t@t")
         .output()
         .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -57,7 +61,10 @@ fn a_restore_brings_back_edits_deletions_and_new_files_and_can_be_undone() {
     assert_eq!(files, ["a.txt", "new/deep/file.txt", "src/lib.rs"]);
     assert_eq!(read(p, "a.txt").as_deref(), Some("one\n"));
     assert_eq!(read(p, "src/lib.rs").as_deref(), Some("fn main() {}\n"));
-    assert!(!p.join("new").exists(), "the new file and its empty directories are gone");
+    assert!(
+        !p.join("new").exists(),
+        "the new file and its empty directories are gone"
+    );
 
     // The rewind recorded the tree before it: rewinding to that undoes it.
     shadow.restore(&undo).unwrap();
@@ -87,9 +94,14 @@ fn ignored_files_and_git_internals_stay_out_and_are_never_touched() {
 
     let shadow = Shadow::open(home.path(), p).unwrap();
     let cp = shadow.checkpoint("before").unwrap();
-    let all = shadow.changes("4b825dc642cb6eb9a060e54bf8d69288fbee4904", &cp.id).unwrap();
+    let all = shadow
+        .changes("4b825dc642cb6eb9a060e54bf8d69288fbee4904", &cp.id)
+        .unwrap();
     let paths: Vec<&str> = all.iter().map(|(p, _)| p.as_str()).collect();
-    assert_eq!(paths, [".gitignore", "kept.txt", "staged.txt", "stash-me.txt"]);
+    assert_eq!(
+        paths,
+        [".gitignore", "kept.txt", "staged.txt", "stash-me.txt"]
+    );
     assert!(all.iter().all(|(_, c)| *c == Change::Added));
 
     write(p, "run.log", "log 2\n");
@@ -97,7 +109,11 @@ fn ignored_files_and_git_internals_stay_out_and_are_never_touched() {
     write(p, "kept.txt", "changed\n");
     shadow.restore(&cp.id).unwrap();
     assert_eq!(read(p, "kept.txt").as_deref(), Some("k\n"));
-    assert_eq!(read(p, "run.log").as_deref(), Some("log 2\n"), "ignored: untouched");
+    assert_eq!(
+        read(p, "run.log").as_deref(),
+        Some("log 2\n"),
+        "ignored: untouched"
+    );
     assert_eq!(read(p, "target/big.bin").as_deref(), Some("rebuilt\n"));
 
     assert_eq!(git(p, &["status", "--porcelain"]), status);
@@ -140,7 +156,10 @@ fn a_project_over_the_size_limit_is_skipped_once_with_a_reason() {
     let first = cps.before_prompt();
     assert!(first.id.is_none());
     let why = first.problem.unwrap();
-    assert!(why.contains("more than 3 files") && why.contains("max_files"), "{why}");
+    assert!(
+        why.contains("more than 3 files") && why.contains("max_files"),
+        "{why}"
+    );
     // Said once: later prompts are skipped silently.
     assert_eq!(cps.before_prompt(), Default::default());
 
@@ -181,7 +200,10 @@ fn an_unreadable_file_is_left_out_with_one_note_and_the_rest_is_kept() {
     let taken = cps.before_prompt();
     assert!(taken.id.is_some());
     let note = taken.problem.unwrap();
-    assert!(note.contains("locked.txt") && note.contains("could not be read"), "{note}");
+    assert!(
+        note.contains("locked.txt") && note.contains("could not be read"),
+        "{note}"
+    );
 }
 
 #[test]

@@ -232,6 +232,9 @@ mod tests {
         let why = state_set_problem(&cur, "one_more", &chunk).unwrap();
         assert!(why.contains("over the limit of 1048576"), "{why}");
         assert!(state_set_problem(&cur, "k0", &Value::Null).is_none());
-        assert!(state_set_problem(&cur, "k0", &chunk).is_none(), "replacing a key");
+        assert!(
+            state_set_problem(&cur, "k0", &chunk).is_none(),
+            "replacing a key"
+        );
     }
 }

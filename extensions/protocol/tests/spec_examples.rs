@@ -207,12 +207,14 @@ fn hello_ack() {
 
 #[test]
 fn state_set_and_state_restored() {
-    ext(r#"{"type":"state_set","key":"plan","value":["a",{"done":true}]}"#, |f| {
-        matches!(f, ExtToHost::StateSet(s) if s.key == "plan")
-    });
-    host(r#"{"type":"state_restored","state":{"plan":["a"]}}"#, |f| {
-        matches!(f, HostToExt::StateRestored(s) if s.state.len() == 1)
-    });
+    ext(
+        r#"{"type":"state_set","key":"plan","value":["a",{"done":true}]}"#,
+        |f| matches!(f, ExtToHost::StateSet(s) if s.key == "plan"),
+    );
+    host(
+        r#"{"type":"state_restored","state":{"plan":["a"]}}"#,
+        |f| matches!(f, HostToExt::StateRestored(s) if s.state.len() == 1),
+    );
 }
 
 #[test]

@@ -33,6 +33,9 @@ pub struct HostInfo {
     /// The settings at start (the manifest's `config`, defaults filled
     /// in, secrets included); [`Context::config`] has the current ones.
     pub config: SettingValues,
+    /// The extension's session state at start (`hello_ack.state`);
+    /// [`Context::state`] has the current values.
+    pub state: zot_ext_protocol::ExtSessionState,
 }
 
 impl From<HelloAck> for HostInfo {
@@ -46,6 +49,7 @@ impl From<HelloAck> for HostInfo {
             extension_dir: a.extension_dir.into(),
             data_dir: a.data_dir.into(),
             config: a.config,
+            state: a.state,
         }
     }
 }
@@ -69,17 +73,23 @@ pub struct Context {
     config: Arc<RwLock<SettingValues>>,
     /// Dialogs waiting for their `ui_response`.
     pub(crate) dialogs: Arc<crate::dialogs::Dialogs>,
+    /// The session state: `hello_ack.state`, replaced by each
+    /// `state_restored`.
+    state: crate::session_state::State,
 }
 
 impl Context {
     pub(crate) fn new(name: &str, host: HostInfo, out: Arc<Writer>) -> Self {
         let config = Arc::new(RwLock::new(host.config.clone()));
+        let name: Arc<str> = name.into();
+        let state = crate::session_state::State::new(name.clone(), host.state.clone(), out.clone());
         Context {
-            name: name.into(),
+            name,
             host: Arc::new(host),
             out,
             config,
             dialogs: Arc::default(),
+            state,
         }
     }
 
@@ -103,6 +113,13 @@ impl Context {
 
     pub(crate) fn set_config(&self, values: SettingValues) {
         *self.config.write().unwrap_or_else(|e| e.into_inner()) = values;
+    }
+
+    /// The extension's state in the current session (`state.get` /
+    /// `state.set`): it follows the conversation through resume, clear,
+    /// fork and rewind.
+    pub fn state(&self) -> &crate::session_state::State {
+        &self.state
     }
 
     /// zot's metadata from `hello_ack`.

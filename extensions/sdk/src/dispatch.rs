@@ -34,6 +34,7 @@ pub(crate) struct Handlers {
     on_panel_resize: Option<PanelResizeFn>,
     on_shutdown: Option<ShutdownFn>,
     on_config_change: Option<ConfigFn>,
+    on_state_restored: Option<crate::extension::StateFn>,
 }
 
 impl Handlers {
@@ -66,6 +67,7 @@ impl Handlers {
             on_panel_resize: ext.on_panel_resize.clone(),
             on_shutdown: ext.on_shutdown.clone(),
             on_config_change: ext.on_config_change.clone(),
+            on_state_restored: ext.on_state_restored.clone(),
         }
     }
 }
@@ -113,7 +115,7 @@ pub(crate) fn parse(line: &[u8]) -> Parsed {
     match ty {
         "command_invoked" | "tool_call" | "event_intercept" | "event" | "panel_key"
         | "panel_close" | "hello_ack" | "shutdown" | "config_changed" | "panel_mouse"
-        | "panel_resize" => Parsed::Bad(reply, format!("{msg}: {preview}")),
+        | "panel_resize" | "state_restored" => Parsed::Bad(reply, format!("{msg}: {preview}")),
         _ => Parsed::Bad(
             None,
             format!("ignoring unknown frame type {ty:?} from zot: {preview}"),
@@ -130,6 +132,7 @@ pub(crate) fn is_ordered(frame: &HostToExt) -> bool {
             | HostToExt::PanelKey(_)
             | HostToExt::PanelClose(_)
             | HostToExt::ConfigChanged(_)
+            | HostToExt::StateRestored(_)
             | HostToExt::PanelMouse(_)
             | HostToExt::PanelResize(_)
     )
@@ -263,6 +266,12 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
                 ctx.log(format!(
                     "ignoring a ui_response for {id:?}: no dialog waits for it"
                 ));
+            }
+        }
+        HostToExt::StateRestored(r) => {
+            ctx.state().replace(r.state.clone());
+            if let Some(f) = &h.on_state_restored {
+                let _ = guarded(ctx, "state_restored handler", "", || f(ctx, &r.state));
             }
         }
         HostToExt::ConfigChanged(c) => {

@@ -24,6 +24,7 @@ pub(crate) type PanelMouseFn = Arc<dyn Fn(&Context, &PanelMouseFrame) + Send + S
 pub(crate) type PanelResizeFn = Arc<dyn Fn(&Context, &PanelResizeFrame) + Send + Sync>;
 pub(crate) type ShutdownFn = Arc<dyn Fn(&Context) + Send + Sync>;
 pub(crate) type ConfigFn = Arc<dyn Fn(&Context, &SettingValues) + Send + Sync>;
+pub(crate) type StateFn = Arc<dyn Fn(&Context, &zot_ext_protocol::ExtSessionState) + Send + Sync>;
 pub(crate) type HelloFn = Box<dyn FnOnce(&mut Extension, &HostInfo)>;
 
 /// A registered slash command.
@@ -61,6 +62,7 @@ pub struct Extension {
     pub(crate) on_panel_resize: Option<PanelResizeFn>,
     pub(crate) on_shutdown: Option<ShutdownFn>,
     pub(crate) on_config_change: Option<ConfigFn>,
+    pub(crate) on_state_restored: Option<StateFn>,
     /// Taken out and run once, between `hello_ack` and the registrations.
     pub(crate) on_hello: Option<HelloFn>,
 }
@@ -84,6 +86,7 @@ impl Extension {
             on_panel_resize: None,
             on_shutdown: None,
             on_config_change: None,
+            on_state_restored: None,
             on_hello: None,
         }
     }
@@ -291,6 +294,18 @@ impl Extension {
         F: Fn(&Context, &SettingValues) + Send + Sync + 'static,
     {
         self.on_config_change = Some(Arc::new(handler));
+        self
+    }
+
+    /// Runs on `state_restored`: the session changed under the extension
+    /// (clear, another session opened, a rewind of the conversation, a
+    /// fork). [`Context::state`] already holds the new values; redraw
+    /// whatever shows them.
+    pub fn on_state_restored<F>(&mut self, handler: F) -> &mut Self
+    where
+        F: Fn(&Context, &zot_ext_protocol::ExtSessionState) + Send + Sync + 'static,
+    {
+        self.on_state_restored = Some(Arc::new(handler));
         self
     }
 

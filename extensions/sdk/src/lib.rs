@@ -38,6 +38,7 @@ mod error;
 mod extension;
 mod response;
 mod runtime;
+mod session_state;
 mod tool_call;
 mod wire;
 
@@ -47,6 +48,7 @@ pub use dialogs::DialogAnswer;
 pub use error::Error;
 pub use extension::Extension;
 pub use response::{Response, ToolResult};
+pub use session_state::{State, StateError};
 pub use tool_call::{CancelToken, ToolCall};
 
 /// The protocol crate, re-exported so authors name frames without a second

@@ -55,7 +55,11 @@ pub(super) async fn preview(
         .position(|(_, id)| *id == checkpoint)
         .ok_or_else(|| not_in_transcript("checkpoint_preview", &checkpoint))?;
     let index = marks.get(at).map(|(i, _)| *i).unwrap_or_default();
-    let later: Vec<String> = marks.iter().skip(at + 1).map(|(_, id)| id.clone()).collect();
+    let later: Vec<String> = marks
+        .iter()
+        .skip(at + 1)
+        .map(|(_, id)| id.clone())
+        .collect();
     let cps = b.inner.checkpoints.clone();
     let id = checkpoint.clone();
     let files = blocking(move || cps.preview(&id, &later))
@@ -126,9 +130,9 @@ pub(super) async fn fork(
     let (undo, files) = if code {
         let cps = b.inner.checkpoints.clone();
         let id = checkpoint.clone();
-        let (undo, files) = blocking(move || cps.restore(&id))
-            .await
-            .map_err(|e| format!("fork: the new session was written, but the files were not restored: {e}"))?;
+        let (undo, files) = blocking(move || cps.restore(&id)).await.map_err(|e| {
+            format!("fork: the new session was written, but the files were not restored: {e}")
+        })?;
         (Some(undo), files)
     } else {
         (None, Vec::new())

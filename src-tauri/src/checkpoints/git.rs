@@ -132,7 +132,9 @@ pub fn init(git_dir: &Path) -> anyhow::Result<()> {
         .arg(git_dir)
         .stdin(Stdio::null())
         .output()
-        .context("cannot run git init for the checkpoint repository (is git installed and on PATH?)")?;
+        .context(
+            "cannot run git init for the checkpoint repository (is git installed and on PATH?)",
+        )?;
     if !out.status.success() {
         anyhow::bail!(
             "cannot create the checkpoint repository {}: {}",
@@ -141,8 +143,8 @@ pub fn init(git_dir: &Path) -> anyhow::Result<()> {
         );
     }
     let cfg = git_dir.join("config");
-    let mut text = std::fs::read_to_string(&cfg)
-        .with_context(|| format!("cannot read {}", cfg.display()))?;
+    let mut text =
+        std::fs::read_to_string(&cfg).with_context(|| format!("cannot read {}", cfg.display()))?;
     text = text.replace("bare = true", "bare = false");
     std::fs::write(&cfg, text).with_context(|| format!("cannot write {}", cfg.display()))?;
     Ok(())

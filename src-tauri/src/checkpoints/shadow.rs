@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
 
@@ -67,7 +68,10 @@ pub fn project_key(cwd: &Path) -> String {
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
         .take(40)
         .collect();
-    format!("{}-{hash:016x}", if name.is_empty() { "root" } else { &name })
+    format!(
+        "{}-{hash:016x}",
+        if name.is_empty() { "root" } else { &name }
+    )
 }
 
 /// Whether `id` looks like a full object id (what the RPC accepts).
@@ -131,10 +135,23 @@ impl Shadow {
         Ok(Snapshot { id, unreadable })
     }
 
-    /// A checkpoint: a snapshot as a commit, kept by its own ref.
+    /// A checkpoint: a snapshot as a commit, kept by its own ref. Two
+    /// checkpoints of the same tree in the same second still get two ids
+    /// (a prompt that changed nothing is followed by one with the same
+    /// files): the message carries this process and a counter.
     pub fn checkpoint(&self, note: &str) -> anyhow::Result<Snapshot> {
+        static SEQ: AtomicU64 = AtomicU64::new(0);
         let tree = self.tree()?;
-        let id = self.git.text(["commit-tree", &tree.id, "-m", note])?;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        let message = format!(
+            "{note}\n\nzot {} {nanos} {}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        );
+        let id = self.git.text(["commit-tree", &tree.id, "-m", &message])?;
         self.write_ref(&format!("refs/zot/cp/{id}"), &id)?;
         Ok(Snapshot {
             id,

@@ -35,7 +35,11 @@ impl Limits {
     /// The limits `config.json` sets, defaults for what it does not.
     pub fn from_config(config: &Value) -> Limits {
         let c = config.get("checkpoints");
-        let n = |k: &str, d: u64| c.and_then(|c| c.get(k)).and_then(Value::as_u64).unwrap_or(d);
+        let n = |k: &str, d: u64| {
+            c.and_then(|c| c.get(k))
+                .and_then(Value::as_u64)
+                .unwrap_or(d)
+        };
         Limits {
             max_files: n("max_files", MAX_FILES),
             max_bytes: n("max_bytes", MAX_BYTES),
@@ -67,7 +71,9 @@ pub fn measure(git: &Git, limits: Limits) -> anyhow::Result<Measured> {
         use std::os::unix::ffi::OsStrExt;
         let path = git.work_tree.join(std::ffi::OsStr::from_bytes(rel));
         m.files += 1;
-        m.bytes += std::fs::symlink_metadata(&path).map(|md| md.len()).unwrap_or(0);
+        m.bytes += std::fs::symlink_metadata(&path)
+            .map(|md| md.len())
+            .unwrap_or(0);
         if m.files > limits.max_files || m.bytes > limits.max_bytes {
             break;
         }
