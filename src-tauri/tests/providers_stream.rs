@@ -98,6 +98,7 @@ async fn anthropic_sends_tool_results_and_images_in_its_own_shape() {
     let p = provider(ProviderKind::Anthropic, &s.url);
     let msgs = vec![
         Message {
+            checkpoint: None,
             role: Role::User,
             content: vec![
                 Block::text("see"),
@@ -108,6 +109,7 @@ async fn anthropic_sends_tool_results_and_images_in_its_own_shape() {
             ],
         },
         Message {
+            checkpoint: None,
             role: Role::Assistant,
             content: vec![Block::ToolUse {
                 id: "t1".into(),
@@ -116,6 +118,7 @@ async fn anthropic_sends_tool_results_and_images_in_its_own_shape() {
             }],
         },
         Message {
+            checkpoint: None,
             role: Role::User,
             content: vec![Block::ToolResult {
                 tool_use_id: "t1".into(),
@@ -190,10 +193,12 @@ async fn openai_assembles_tool_call_args_and_maps_tool_results_to_tool_messages(
     let msgs = vec![
         Message::user_text("hi"),
         Message {
+            checkpoint: None,
             role: Role::Assistant,
             content: c.content,
         },
         Message {
+            checkpoint: None,
             role: Role::User,
             content: vec![Block::ToolResult {
                 tool_use_id: "call_9".into(),

@@ -53,13 +53,16 @@ class Ext:
             raise f
         return f
 
-    def handshake(self, cwd: str = "/proj", config: Any = None) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
+    def handshake(self, cwd: str = "/proj", config: Any = None,
+                  state: Any = None) -> Tuple[Dict[str, Any], List[Dict[str, Any]]]:
         hello = self.recv()
         assert hello["type"] == "hello", hello
         ack = {"type": "hello_ack", "protocol_version": 1, "zot_version": "0.1.0", "provider": "test",
                "model": "m", "cwd": cwd, "extension_dir": "/tmp", "data_dir": "/tmp"}
         if config is not None:
             ack["config"] = config
+        if state is not None:
+            ack["state"] = state
         self.send(ack)
         regs = []
         while True:

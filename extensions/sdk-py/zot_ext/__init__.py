@@ -21,6 +21,7 @@ from .decisions import AssistantMessageDecision, ToolCallDecision, TurnStartDeci
 from .extension import Extension
 from .panel_input import PanelMouse, PanelResize
 from .responses import Response, ToolResult
+from .state import SessionState, StateError
 from .tool_call import ToolCall
 
 #: This copy's version. zot compares it with the copy it bundles when an
@@ -32,6 +33,8 @@ __version__ = "0.1.0"
 PROTOCOL_VERSION = 1
 
 __all__ = [
+    "SessionState",
+    "StateError",
     "ToolCall",
     "PROTOCOL_VERSION",
     "AssistantMessageDecision",

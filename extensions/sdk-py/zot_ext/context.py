@@ -6,6 +6,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
+from .state import SessionState
 from .wire import Writer, drop_none, log
 
 LEVELS = ("info", "success", "warn", "error")
@@ -27,6 +28,9 @@ class HostInfo:
     config: Dict[str, Any] = field(default_factory=dict)
     """The settings at start (the manifest's ``config``, defaults filled in,
     secrets included); ``Context.config`` has the current ones."""
+    state: Dict[str, Any] = field(default_factory=dict)
+    """The session state at start (``hello_ack.state``); ``Context.state``
+    has the current values."""
 
     @classmethod
     def from_frame(cls, f: Dict[str, Any]) -> "HostInfo":
@@ -40,6 +44,7 @@ class HostInfo:
             extension_dir=str(f.get("extension_dir") or ""),
             data_dir=str(f.get("data_dir") or ""),
             config=dict(f.get("config") or {}) if isinstance(f.get("config"), dict) else {},
+            state=dict(f.get("state") or {}) if isinstance(f.get("state"), dict) else {},
         )
 
 
@@ -73,6 +78,10 @@ class Context:
         """zot's metadata from ``hello_ack``."""
         self._out = out
         self._config: Dict[str, Any] = dict(host.config)
+        self.state = SessionState(host.state, self.send)
+        """The extension's state in the current session (``state.get`` /
+        ``state.set``): it follows the conversation through resume, clear,
+        fork and rewind."""
         self._dialog_ids = itertools.count(1)
         self._dialogs: Dict[str, Tuple[threading.Event, List[DialogResult]]] = {}
         self._dialogs_lock = threading.Lock()

@@ -35,6 +35,7 @@ class Extension:
         self.panel_resize_handler: Optional[Callable[[Context, PanelResize], None]] = None
         self.shutdown_handler: Optional[Callable[[Context], None]] = None
         self.config_change_handler: Optional[Callable[[Context, Dict[str, Any]], None]] = None
+        self.state_restored_handler: Optional[Callable[[Context, Dict[str, Any]], None]] = None
         self.hello_hook: Optional[Callable[["Extension", HostInfo], None]] = None
 
     def command(self, name: str, description: str = "") -> Callable[[F], F]:
@@ -111,6 +112,13 @@ class Extension:
         """Decorator: ``(ctx, config)`` when the user changed the settings
         while the extension runs; ``ctx.config`` already holds them."""
         self.config_change_handler = fn
+        return fn
+
+    def on_state_restored(self, fn: F) -> F:
+        """Decorator: ``(ctx, state)`` when the session changed under the
+        extension (clear, another session opened, a rewind of the
+        conversation, a fork); ``ctx.state`` already holds the new values."""
+        self.state_restored_handler = fn
         return fn
 
     def on_shutdown(self, fn: F) -> F:

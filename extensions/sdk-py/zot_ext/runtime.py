@@ -25,9 +25,10 @@ from .tool_call import ToolCall, wants_call
 from .wire import Writer, log
 
 MAX_IDLE = 4
-ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize")
+ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize",
+           "state_restored")
 KNOWN = ("hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept",
-         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize",
+         "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "state_restored",
          "ui_response")
 
 
@@ -367,6 +368,12 @@ class _Pool:
             ctx._dialog_answer(f)
         elif ty == "hello_ack":
             ctx.log("ignoring a second hello_ack")
+        elif ty == "state_restored":
+            st = f.get("state")
+            ctx.state._replace(st if isinstance(st, dict) else {})
+            h5 = self.ext.state_restored_handler
+            if h5 is not None:
+                self._guard("state_restored handler", lambda: h5(ctx, ctx.state.all()))
         elif ty == "config_changed":
             values = f.get("config")
             ctx._set_config(values if isinstance(values, dict) else {})

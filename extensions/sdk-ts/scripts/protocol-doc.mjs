@@ -48,6 +48,8 @@ const MEANING = {
   shutdown: "zot is exiting or reloading: answer `shutdown_ack` within 2 s, then exit.",
   config_changed: "The user changed the extension's settings while it runs (one-way): every value again, as in `hello_ack.config`.",
   ui_request: "Asks the user (`confirm`, `select`, `input` or `form`); needs the `dialogs` permission. Answered by exactly one `ui_response` with the same `id`.",
+  state_set: "Stores a JSON value under `key` in the current session (`null` removes it); at most 64 KiB a value and 1 MiB per extension, else refused with a logged reason. No permission needed.",
+  state_restored: "The session changed under the extension (clear, another session opened, a rewind of the conversation, a fork): its whole state there (one-way).",
   ui_response: "The one answer to `ui_request`: `accept` with `value`, `decline`, or `cancel` with `reason` (`timeout`, `too many`, `no user`, a refused field).",
 };
 

@@ -1,6 +1,7 @@
 // What a handler can do besides return: push notes, prompts and panel
 // frames, and read what zot said about itself in `hello_ack`.
 import type { ExtToHost, HelloAck, JsonValue, NoteLevel, PanelSpec, UiRequest, UiResponse } from "./protocol/index.js";
+import { SessionState } from "./state.js";
 
 /**
  * The one answer to a dialog: `accept` with `value` (true for a confirm,
@@ -35,7 +36,15 @@ export class Context {
     private readonly out: Send,
   ) {
     this.currentConfig = { ...(host.config ?? {}) };
+    this.state = new SessionState(host.state, out);
   }
+
+  /**
+   * The extension's state in the current session (`state.get` /
+   * `state.set`): it follows the conversation through resume, clear,
+   * fork and rewind.
+   */
+  readonly state: SessionState;
 
   /** @internal */ currentConfig: Record<string, unknown>;
 

@@ -20,6 +20,7 @@ export class Extension implements Registrations {
   /** @internal */ panelMouseHandler?: (ctx: Context, ev: PanelMouseFrame) => MaybePromise<void>;
   /** @internal */ panelResizeHandler?: (ctx: Context, ev: PanelResizeFrame) => MaybePromise<void>;
   /** @internal */ shutdownHandler?: (ctx: Context) => MaybePromise<void>;
+  /** @internal */ stateRestoredHandler?: (ctx: Context, state: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   /** @internal */ configChangeHandler?: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   /** @internal */ helloHook?: (ext: Extension, host: HostInfo) => MaybePromise<void>;
 
@@ -112,6 +113,16 @@ export class Extension implements Registrations {
    */
   onConfigChange(handler: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>): this {
     this.configChangeHandler = handler;
+    return this;
+  }
+
+  /**
+   * The session changed under the extension (`state_restored`: clear,
+   * another session opened, a rewind of the conversation, a fork);
+   * `ctx.state` already holds the new values. Redraw what shows them.
+   */
+  onStateRestored(handler: (ctx: Context, state: Readonly<Record<string, unknown>>) => MaybePromise<void>): this {
+    this.stateRestoredHandler = handler;
     return this;
   }
 

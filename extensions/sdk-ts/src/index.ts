@@ -11,5 +11,6 @@ export { Extension } from "./extension.js";
 export type { CommandHandler, JsonSchema, MaybePromise, ToolArgs, ToolHandler } from "./registrations.js";
 export { Decision, Response, ToolResult } from "./responses.js";
 export type { RunOptions } from "./runtime.js";
+export { SessionState, STATE_EXT_MAX, STATE_KEY_MAX, STATE_VALUE_MAX } from "./state.js";
 export { ToolCall, type Progress } from "./tool_call.js";
 export type * from "./protocol/index.js";

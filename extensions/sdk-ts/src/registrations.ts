@@ -41,6 +41,7 @@ export interface Registrations {
   panelResizeHandler?: (ctx: Context, ev: PanelResizeFrame) => MaybePromise<void>;
   shutdownHandler?: (ctx: Context) => MaybePromise<void>;
   configChangeHandler?: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>;
+  stateRestoredHandler?: (ctx: Context, state: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   helloHook?: (ext: this, host: HostInfo) => MaybePromise<void>;
   /** The capabilities announced in `hello`. */
   inferredCapabilities(): string[];

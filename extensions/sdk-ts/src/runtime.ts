@@ -19,8 +19,8 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response"]);
-const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response", "state_restored"]);
+const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize", "state_restored"]);
 
 function describe(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -240,6 +240,12 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
         case "tool_cancel":
           calls.get(f.id)?.cancel(f.reason);
           return;
+        case "state_restored": {
+          c.state.replace(f.state);
+          const h = ext.stateRestoredHandler;
+          if (h) await guard("state_restored handler", () => h(c, c.state.all()));
+          return;
+        }
         case "config_changed": {
           c.currentConfig = { ...(f.config ?? {}) };
           const h = ext.configChangeHandler;

@@ -77,11 +77,12 @@ export class Ext {
     return v;
   }
 
-  async handshake(cwd = "/proj", config = undefined) {
+  async handshake(cwd = "/proj", config = undefined, state = undefined) {
     const hello = await this.recv();
     if (hello.type !== "hello") throw new Error(`first frame was ${JSON.stringify(hello)}`);
     const ack = { type: "hello_ack", protocol_version: 1, zot_version: "0.1.0", provider: "test", model: "m", cwd, extension_dir: "/tmp", data_dir: "/tmp" };
     if (config !== undefined) ack.config = config;
+    if (state !== undefined) ack.state = state;
     this.send(ack);
     const regs = [];
     for (;;) {

@@ -355,6 +355,7 @@ mod tests {
         vec![
             Message::user_text(format!("task {i}")),
             Message {
+                checkpoint: None,
                 role: Role::Assistant,
                 content: vec![Block::ToolUse {
                     id: format!("t{i}"),
@@ -363,6 +364,7 @@ mod tests {
                 }],
             },
             Message {
+                checkpoint: None,
                 role: Role::User,
                 content: vec![Block::ToolResult {
                     tool_use_id: format!("t{i}"),

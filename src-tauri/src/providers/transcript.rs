@@ -214,6 +214,7 @@ mod tests {
         let mut m = vec![
             Message::user_text("hi"),
             Message {
+                checkpoint: None,
                 role: Role::Assistant,
                 content: vec![Block::ToolUse {
                     id: "t1".into(),

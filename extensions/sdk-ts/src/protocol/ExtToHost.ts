@@ -10,6 +10,7 @@ import type { Ready } from "./Ready.js";
 import type { RegisterCommand } from "./RegisterCommand.js";
 import type { RegisterTool } from "./RegisterTool.js";
 import type { ShutdownAck } from "./ShutdownAck.js";
+import type { StateSet } from "./StateSet.js";
 import type { Submit } from "./Submit.js";
 import type { Subscribe } from "./Subscribe.js";
 import type { ToolProgress } from "./ToolProgress.js";
@@ -19,4 +20,4 @@ import type { UiRequest } from "./UiRequest.js";
 /**
  * Every frame an extension may send, tagged by `type`.
  */
-export type ExtToHost = { "type": "hello" } & Hello | { "type": "register_command" } & RegisterCommand | { "type": "register_tool" } & RegisterTool | { "type": "ready" } & Ready | { "type": "tool_result" } & ToolResult | { "type": "tool_progress" } & ToolProgress | { "type": "subscribe" } & Subscribe | { "type": "event_intercept_response" } & EventInterceptResponse | { "type": "command_response" } & CommandResponse | { "type": "submit" } & Submit | { "type": "panel_render" } & PanelRender | { "type": "panel_close" } & PanelClose | { "type": "notify" } & Notify | { "type": "clear_notes" } & ClearNotes | { "type": "shutdown_ack" } & ShutdownAck | { "type": "ui_request" } & UiRequest;
+export type ExtToHost = { "type": "hello" } & Hello | { "type": "register_command" } & RegisterCommand | { "type": "register_tool" } & RegisterTool | { "type": "ready" } & Ready | { "type": "tool_result" } & ToolResult | { "type": "tool_progress" } & ToolProgress | { "type": "subscribe" } & Subscribe | { "type": "event_intercept_response" } & EventInterceptResponse | { "type": "command_response" } & CommandResponse | { "type": "submit" } & Submit | { "type": "panel_render" } & PanelRender | { "type": "panel_close" } & PanelClose | { "type": "notify" } & Notify | { "type": "clear_notes" } & ClearNotes | { "type": "shutdown_ack" } & ShutdownAck | { "type": "ui_request" } & UiRequest | { "type": "state_set" } & StateSet;

@@ -37,4 +37,9 @@ data_dir: string,
  * The extension's settings (its manifest's `config`), defaults filled
  * in, secrets included; absent when it declares none.
  */
-config?: { [key in string]: JsonValue }, };
+config?: { [key in string]: JsonValue }, 
+/**
+ * The extension's values in the session being loaded (`{}` for
+ * none), as its `state_set` frames left them.
+ */
+state: { [key in string]: JsonValue }, };

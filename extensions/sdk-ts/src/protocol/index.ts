@@ -41,6 +41,8 @@ export type { SettingSpec } from "./SettingSpec.js";
 export type { SettingType } from "./SettingType.js";
 export type { Shutdown } from "./Shutdown.js";
 export type { ShutdownAck } from "./ShutdownAck.js";
+export type { StateRestored } from "./StateRestored.js";
+export type { StateSet } from "./StateSet.js";
 export type { Submit } from "./Submit.js";
 export type { Subscribe } from "./Subscribe.js";
 export type { ToolCall } from "./ToolCall.js";
