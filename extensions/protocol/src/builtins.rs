@@ -37,7 +37,7 @@ const fn cmd(
 
 /// Every built-in slash command, in the order `/help` lists them. They win
 /// over any extension command of the same name (case-insensitively).
-pub const BUILTIN_COMMANDS: [BuiltinCommand; 8] = [
+pub const BUILTIN_COMMANDS: [BuiltinCommand; 9] = [
     cmd(
         "clear",
         "/clear",
@@ -76,6 +76,12 @@ pub const BUILTIN_COMMANDS: [BuiltinCommand; 8] = [
         true,
     ),
     cmd("settings", "/settings", "provider, model and API key", true),
+    cmd(
+        "rewind",
+        "/rewind",
+        "preview and undo the last prompt: its files, the conversation, or both",
+        true,
+    ),
 ];
 
 #[cfg(test)]

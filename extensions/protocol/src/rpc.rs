@@ -826,6 +826,11 @@ pub enum UiEvent {
     UserMessage {
         /// The text.
         content: String,
+        /// The checkpoint taken before this prompt (`rewind` takes it),
+        /// unless checkpoints are off for the project.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        checkpoint: Option<String>,
     },
     /// The model began answering.
     AssistantStart {},

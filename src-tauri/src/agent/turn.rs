@@ -42,10 +42,12 @@ impl Agent {
             content,
         };
         let text = user.text();
+        let checkpoint = user.checkpoint.clone();
         // Saved before it is announced: a client that saw `user_message`
         // can rely on it surviving a crash.
         self.push_prompt(user);
         self.send(UiEvent::UserMessage {
+            checkpoint,
             content: text.clone(),
         });
         super::fault::inject(&text);

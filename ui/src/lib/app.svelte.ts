@@ -21,6 +21,7 @@ import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
 import { AnnouncerState } from "./a11y/announcer.svelte";
+import { RewindState } from "./rewind/rewind.svelte";
 import { SessionsState } from "./sessions/sessions.svelte";
 import type { Settings } from "./backend/backend";
 import { DialogsState, type DialogAnswer } from "./dialogs/dialogs.svelte";
@@ -44,6 +45,8 @@ export class AppState {
   focusDialog: (fromPanel?: boolean) => boolean = () => false;
   /** The sessions sidebar (sessions/). */
   readonly sessions: SessionsState = new SessionsState(this);
+  /** "Rewind to here" and `/rewind` (docs/desktop.md "Checkpoints"). */
+  readonly rewind: RewindState = new RewindState(this);
   /** Whether this folder's own extensions may run (the trust banner). */
   readonly trust: TrustState;
   /** This window's project and the recent list. */
@@ -232,7 +235,12 @@ export class AppState {
         // window just sent with it.
         const images = this.#sentImages;
         this.#sentImages = [];
-        this.chat.push({ kind: "user", text: e.content, ...(images.length ? { images } : {}) });
+        this.chat.push({
+          kind: "user",
+          text: e.content,
+          ...(images.length ? { images } : {}),
+          ...(e.checkpoint ? { checkpoint: e.checkpoint } : {}),
+        });
         break;
       }
       case "assistant_start":
@@ -415,6 +423,9 @@ export class AppState {
         return;
       case "settings":
         this.view = "settings";
+        return;
+      case "rewind":
+        await this.rewind.openLatest();
         return;
       case "theme":
         if (args) await this.setTheme(args);

@@ -36,6 +36,10 @@ import type { UntrustedResult } from "../bindings/UntrustedResult";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
+import type { CheckpointsResult } from "../bindings/CheckpointsResult";
+import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
+import type { RewindResult } from "../bindings/RewindResult";
+import type { ForkResult } from "../bindings/ForkResult";
 
 /** What each rpc.md command answers (the protocol crate's result types). */
 export type RpcResultOf = {
@@ -67,6 +71,10 @@ export type RpcResultOf = {
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
   ui_respond: UiRespondResult;
+  checkpoints: CheckpointsResult;
+  checkpoint_preview: CheckpointPreviewResult;
+  rewind: RewindResult;
+  fork: ForkResult;
 };
 
 // Fails to compile when a command has no result type above.

@@ -1,6 +1,7 @@
 // An in-memory backend for unit tests and for opening the UI in a plain
 // browser (`npm run dev`). It records every call and lets a test push
 // UiEvents as if the real backend had sent them.
+import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
@@ -83,6 +84,15 @@ export class FakeBackend implements Backend {
     };
   }
 
+  /** What `checkpoint_preview` answers; tests replace it. */
+  preview: CheckpointPreviewResult = {
+    checkpoint: "cp-1",
+    message_index: 0,
+    files: [{ path: "a.txt", change: "modified", outside: false, now: "two\n", then: "one\n" }],
+    outside: 0,
+  };
+  #prompts = 0;
+
   /** The state an `ext_restart` answers; tests replace it. */
   restartState: "ready" | "failed" | "crashed" = "ready";
 
@@ -122,6 +132,16 @@ export class FakeBackend implements Backend {
         }
         return this.#configView(cmd.name, true);
       }
+      case "checkpoint_preview":
+        return { ...this.preview, checkpoint: cmd.checkpoint };
+      case "rewind":
+        return {
+          files: cmd.scope === "conversation" ? [] : this.preview.files.map((f) => f.path),
+          ...(cmd.scope === "conversation" ? {} : { undo: "cp-undo" }),
+          messages: 0,
+        };
+      case "fork":
+        return { path: "/sessions/fork.jsonl", messages: 0, files: [] };
       case "get_state":
         return { provider: this.settings.provider, model: this.settings.model, busy: false };
       case "get_models":
@@ -143,7 +163,7 @@ export class FakeBackend implements Backend {
   }
 
   #answer(message: string): void {
-    this.emit({ type: "user_message", content: message });
+    this.emit({ type: "user_message", content: message, checkpoint: `cp-${++this.#prompts}` });
     if (this.reply === null) return;
     this.emit({ type: "assistant_start" });
     for (const word of this.reply.split(/(?<= )/)) this.emit({ type: "text_delta", delta: word });

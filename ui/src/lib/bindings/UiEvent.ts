@@ -33,7 +33,12 @@ step: number, } | { "type": "user_message",
 /**
  * The text.
  */
-content: string, } | { "type": "assistant_start", } | { "type": "text_delta", 
+content: string, 
+/**
+ * The checkpoint taken before this prompt (`rewind` takes it),
+ * unless checkpoints are off for the project.
+ */
+checkpoint?: string, } | { "type": "assistant_start", } | { "type": "text_delta", 
 /**
  * The new text.
  */

@@ -11,4 +11,5 @@ export const BUILTIN_COMMANDS: BuiltinCommand[] = [
   {"name":"theme","usage":"/theme NAME","description":"switch the theme: /theme NAME","desktop_only":true},
   {"name":"extensions","usage":"/extensions","description":"open the extension manager","desktop_only":true},
   {"name":"settings","usage":"/settings","description":"provider, model and API key","desktop_only":true},
+  {"name":"rewind","usage":"/rewind","description":"preview and undo the last prompt: its files, the conversation, or both","desktop_only":true},
 ];

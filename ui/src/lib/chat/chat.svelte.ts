@@ -10,7 +10,14 @@ import { appendPartial, type ToolProgressState } from "./toolprogress";
 
 /** One row of the chat. */
 export type ChatItem =
-  | { id: number; kind: "user"; text: string; images?: ImageInput[] }
+  | {
+      id: number;
+      kind: "user";
+      text: string;
+      images?: ImageInput[];
+      /** The checkpoint taken before this prompt ("Rewind to here"). */
+      checkpoint?: string;
+    }
   | { id: number; kind: "assistant"; text: string; streaming: boolean }
   | {
       id: number;
@@ -87,6 +94,8 @@ export interface ApprovalFold {
  * chat shows neither. */
 export interface TranscriptMessage {
   role: "user" | "assistant" | "system";
+  /** On a prompt's user message: its checkpoint. */
+  checkpoint?: string;
   content: (
     | { type: "text"; text: string }
     | { type: "image"; mime_type: string; data: string }
@@ -320,7 +329,13 @@ export class ChatState {
           ? m.content.flatMap((b) => (b.type === "image" ? [{ mime_type: b.mime_type, data: b.data }] : []))
           : [];
       if (m.role === "user" && (text || images.length)) {
-        rows.push({ id: this.#next++, kind: "user", text, ...(images.length ? { images } : {}) });
+        rows.push({
+          id: this.#next++,
+          kind: "user",
+          text,
+          ...(images.length ? { images } : {}),
+          ...(m.checkpoint ? { checkpoint: m.checkpoint } : {}),
+        });
       } else if (text) {
         rows.push({ id: this.#next++, kind: "assistant", text, streaming: false });
       }

@@ -119,6 +119,19 @@ export function toolView(
     const newS = str(args, "new_string") ?? "";
     return { kind: "diff", path, lines: shown(lineDiff(oldS, newS), path, highlight) };
   }
+  if (tool === "rewind_file" && path !== undefined) {
+    // A rewind's preview (rewind/rewind.svelte.ts): the whole file now →
+    // at the checkpoint.
+    const oldS = str(args, "old_string") ?? "";
+    const newS = str(args, "new_string") ?? "";
+    const note = resultText(result);
+    return {
+      kind: "diff",
+      path,
+      lines: shown(lineDiff(oldS, newS), path, highlight),
+      ...(note ? { note } : {}),
+    };
+  }
   if (tool === "write" && path !== undefined) {
     // Neither the call nor its result carries the file's previous text, so
     // this shows what was written rather than inventing a diff.
