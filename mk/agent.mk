@@ -24,3 +24,12 @@ FUZZ_TARGETS += fuzz-rpc
 .PHONY: fuzz-rpc
 fuzz-rpc:
 	cd src-tauri && ZOT_FUZZ_INPUTS=$${ZOT_FUZZ_INPUTS:-1000000} cargo test --release --no-default-features --test fuzz_rpc -- --nocapture
+
+# Checkpoints (docs/desktop.md "Checkpoints"): the checkpoint before a
+# prompt on a 10 000-file repository with 10 changed files, against
+# `git add -A && git write-tree` on a copy in the same run.
+BENCH_TARGETS += bench-checkpoints
+
+.PHONY: bench-checkpoints
+bench-checkpoints:
+	cd src-tauri && cargo test --release --no-default-features --test bench_checkpoints -- --ignored --nocapture

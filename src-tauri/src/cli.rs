@@ -2,4 +2,5 @@
 
 pub mod args;
 pub mod backend_options;
+pub mod checkpoints;
 pub mod ext;

@@ -60,6 +60,11 @@ fn run_cli(mut cli: Cli) -> anyhow::Result<i32> {
         };
         return Ok(cli::ext::run(args, &globals));
     }
+    if let Some(Command::Checkpoints(args)) = &cli.command {
+        let zot_home = backend::options::zot_home()?;
+        state_dir::prepare(&zot_home)?;
+        return Ok(cli::checkpoints::run(args, &zot_home));
+    }
     if cli.list_models {
         let text = if cli.json {
             serde_json::to_string_pretty(providers::catalog::CATALOG)? + "\n"

@@ -74,6 +74,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
             None => crate::backend::options::approval_mode(None, true, start.zot_home),
         },
         notifications: notifications_in(&config),
+        checkpoints_bytes: crate::checkpoints::prune::disk_usage(start.zot_home),
     }
 }
 

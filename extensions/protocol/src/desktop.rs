@@ -92,6 +92,10 @@ pub struct Settings {
     /// Which OS notifications the window sends while it is not focused
     /// (saved as `notifications` in `config.json`; each off by default).
     pub notifications: NotificationSettings,
+    /// Bytes the checkpoints of every project take under
+    /// `$ZOT_HOME/checkpoints` (docs/desktop.md "Checkpoints").
+    #[ts(type = "number")]
+    pub checkpoints_bytes: u64,
 }
 
 /// Which events raise an OS notification while the window is not focused.

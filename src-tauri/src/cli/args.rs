@@ -168,6 +168,8 @@ pub enum Command {
     Rpc,
     /// Manage extensions.
     Ext(ExtArgs),
+    /// Manage the checkpoints taken before each prompt (`prune`).
+    Checkpoints(super::checkpoints::CheckpointsArgs),
 }
 
 impl Cli {

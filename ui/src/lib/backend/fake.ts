@@ -38,6 +38,7 @@ export class FakeBackend implements Backend {
     providers: ["anthropic", "openai", "ollama", "kimi"],
     approvals: "ask",
     notifications: { turn_end: false, approval: false, extension_crash: false },
+    checkpoints_bytes: 3 * 1024 * 1024,
   };
   themes: ThemeFile[] = [];
   /** When set, `prompt` streams this reply back as events. */
