@@ -36,4 +36,9 @@ approvals: ApprovalMode,
  * Which OS notifications the window sends while it is not focused
  * (saved as `notifications` in `config.json`; each off by default).
  */
-notifications: NotificationSettings, };
+notifications: NotificationSettings, 
+/**
+ * Bytes the checkpoints of every project take under
+ * `$ZOT_HOME/checkpoints` (docs/desktop.md "Checkpoints").
+ */
+checkpoints_bytes: number, };
