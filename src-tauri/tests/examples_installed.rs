@@ -312,6 +312,28 @@ async fn todo_installed_keeps_its_list_in_its_data_dir_across_restarts() {
 }
 
 #[tokio::test]
+async fn plan_installed_keeps_its_plan_in_the_conversation() {
+    let e = Env::new().await;
+    e.install(&example("plan"));
+    let mut z = e.start("plan").await;
+    let steps = json!({"steps": [{"text": "read the code", "done": true}, {"text": "fix it"}]});
+    let r = model_calls(&e, &mut z, "plan_update", steps).await;
+    assert!(text(&r).contains("plan saved: 1/2 done"), "{r}");
+    command(&mut z, "plan", "test it").await;
+    let r = command(&mut z, "plan", "").await;
+    assert_eq!(
+        r["open_panel"]["lines"],
+        json!(["1. [x] read the code", "2. [ ] fix it", "3. [ ] test it"]),
+        "{r}"
+    );
+    // The plan belongs to the conversation: a new one starts without it.
+    z.call(json!({"type":"clear"})).await;
+    let r = command(&mut z, "plan", "").await;
+    assert!(r["open_panel"]["lines"][0].as_str().unwrap().contains("no plan yet"), "{r}");
+    assert!(z.close().await.success());
+}
+
+#[tokio::test]
 async fn scratchpad_installed_shares_notes_with_the_model() {
     let built = example("scratchpad").join("scratchpad.js");
     assert!(

@@ -128,7 +128,11 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::SessionOpen { .. }
             | RpcCommand::Compact { .. }
             | RpcCommand::ExtConfigGet { .. }
-            | RpcCommand::ExtConfigSet { .. } => {
+            | RpcCommand::ExtConfigSet { .. }
+            | RpcCommand::Checkpoints {}
+            | RpcCommand::CheckpointPreview { .. }
+            | RpcCommand::Rewind { .. }
+            | RpcCommand::Fork { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
