@@ -329,7 +329,13 @@ async fn plan_installed_keeps_its_plan_in_the_conversation() {
     // The plan belongs to the conversation: a new one starts without it.
     z.call(json!({"type":"clear"})).await;
     let r = command(&mut z, "plan", "").await;
-    assert!(r["open_panel"]["lines"][0].as_str().unwrap().contains("no plan yet"), "{r}");
+    assert!(
+        r["open_panel"]["lines"][0]
+            .as_str()
+            .unwrap()
+            .contains("no plan yet"),
+        "{r}"
+    );
     assert!(z.close().await.success());
 }
 

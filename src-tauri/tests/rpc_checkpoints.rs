@@ -301,3 +301,37 @@ async fn a_project_over_the_size_limit_is_skipped_with_one_error_and_the_prompt_
     assert!(checkpoints(&z.call(json!({"type":"checkpoints"})).await).is_empty());
     z.close().await;
 }
+
+#[tokio::test]
+async fn a_fork_with_code_restores_the_files_into_a_new_session_and_leaves_the_old_one() {
+    let s = FakeLlm::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let p = cwd.path();
+    std::fs::write(p.join("a.txt"), "one\n").unwrap();
+    let mut z = Rpc::start(home.path(), p, &args(&s.url), &[]).await;
+    s.push(anthropic_text(&["first"]));
+    z.prompt("first").await;
+    let bash = json!({"command":"echo two > a.txt"});
+    s.push(anthropic_tool("", "t1", "bash", &[&bash.to_string()]));
+    s.push(anthropic_text(&["done"]));
+    z.prompt("second").await;
+    assert_eq!(read(p, "a.txt").as_deref(), Some("two\n"));
+    let old = z.call(json!({"type":"get_state"})).await["data"]["session"].clone();
+    let cps = checkpoints(&z.call(json!({"type":"checkpoints"})).await);
+
+    let f = z
+        .call(json!({"type":"fork","checkpoint":cps[1]["id"],"code":true}))
+        .await;
+    assert_eq!(f["success"], true, "{f}");
+    assert_eq!(strings(&f["data"]["files"]), ["a.txt"]);
+    assert_eq!(f["data"]["messages"], 2);
+    assert_eq!(read(p, "a.txt").as_deref(), Some("one\n"));
+    let now = z.call(json!({"type":"get_state"})).await["data"]["session"].clone();
+    assert_ne!(now, old);
+    assert_eq!(now, f["data"]["path"]);
+    z.close().await;
+    // The old session still holds both prompts.
+    let text = std::fs::read_to_string(old.as_str().unwrap()).unwrap();
+    assert!(text.contains("second"), "{text}");
+}
