@@ -57,7 +57,7 @@ pub(crate) struct Shared {
     /// Set when shutdown begins: a first use then starts nothing.
     pub closing: AtomicBool,
     /// The extensions' state in the current session (`session_state.rs`).
-    pub session_state: crate::session_state::StateTable,
+    pub session_state: crate::state_table::StateTable,
 }
 
 impl Drop for Shared {
