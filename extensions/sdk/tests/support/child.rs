@@ -117,13 +117,26 @@ impl Ext {
 
     /// [`Ext::handshake`] with `hello_ack.config`.
     pub fn handshake_with(&mut self, cwd: &str, config: Value) -> (Value, Vec<Value>) {
+        self.handshake_full(cwd, config, Value::Null)
+    }
+
+    /// [`Ext::handshake`] with `hello_ack.config` and `hello_ack.state`
+    /// (none when `null`, as an older zot sends it).
+    pub fn handshake_full(
+        &mut self,
+        cwd: &str,
+        config: Value,
+        state: Value,
+    ) -> (Value, Vec<Value>) {
         let hello = self.recv();
         assert_eq!(hello["type"], "hello", "first frame must be hello");
-        self.send(
-            json!({"type":"hello_ack","protocol_version":1,"zot_version":"0.1.0",
+        let mut ack = json!({"type":"hello_ack","protocol_version":1,"zot_version":"0.1.0",
             "provider":"test","model":"m","cwd":cwd,"extension_dir":"/tmp","data_dir":"/tmp",
-            "config":config}),
-        );
+            "config":config});
+        if !state.is_null() {
+            ack["state"] = state;
+        }
+        self.send(ack);
         let mut regs = Vec::new();
         loop {
             let f = self.recv();
