@@ -135,7 +135,7 @@ fn bench_checkpoints() {
         .and_then(|l| l.split_whitespace().next().map(str::to_owned))
         .unwrap_or_else(|| "?".into());
     let section = format!(
-        "Measured by `make bench-checkpoints` (`src-tauri/tests/bench_checkpoints.rs`, release build); load average {load} when it ran.\n\n\
+        "Measured by `make bench-checkpoints` (`src-tauri/tests/bench_checkpoints.rs`, {profile} build); load average {load} when it ran.\n\n\
          | what | median of {ROUNDS} | floor (same run) | ratio | goal |\n\
          |---|---|---|---|---|\n\
          | checkpoint before a prompt, {FILES} files, {CHANGED} changed since the last one | {} | {} (`git add -A && git write-tree` on a copy) | {ratio:.2}× | ≤ 1.2× |\n\
@@ -144,6 +144,7 @@ fn bench_checkpoints() {
         ms(o),
         ms(f),
         ms(first),
+        profile = if cfg!(debug_assertions) { "debug" } else { "release" },
     );
     print!("{section}");
     write_report(&section);
