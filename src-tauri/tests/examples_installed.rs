@@ -319,7 +319,8 @@ async fn plan_installed_keeps_its_plan_in_the_conversation() {
     let steps = json!({"steps": [{"text": "read the code", "done": true}, {"text": "fix it"}]});
     let r = model_calls(&e, &mut z, "plan_update", steps).await;
     assert!(text(&r).contains("plan saved: 1/2 done"), "{r}");
-    command(&mut z, "plan", "test it").await;
+    let added = command(&mut z, "plan", "test it").await;
+    assert_eq!(added["display"], "added step 3: test it", "{added}");
     let r = command(&mut z, "plan", "").await;
     assert_eq!(
         r["open_panel"]["lines"],
