@@ -5,10 +5,8 @@
 //! installed copies live outside this repository, so the Python and
 //! TypeScript examples can only find their SDK through zot.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

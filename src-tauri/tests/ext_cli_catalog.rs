@@ -4,12 +4,9 @@
 //! the ordinary install path, and shows broken entries as unavailable with
 //! the reason instead of failing.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "ext_cli/support.rs"]
-mod support;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::support;
+use crate::zot_proc;
 
 use serde_json::{json, Value};
 use support::Env;

@@ -6,12 +6,9 @@
 //! really point; a bash prefix rule never lets chained commands through;
 //! a broken rule section never allows anything.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 

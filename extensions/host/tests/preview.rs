@@ -5,8 +5,7 @@
 //! enabled. A fixture whose program writes a marker file when run proves
 //! it: the marker appears only once the user enables it.
 
-#[path = "fixtures/ext_fixtures.rs"]
-mod ext_fixtures;
+use crate::ext_fixtures;
 
 use std::path::{Path, PathBuf};
 
