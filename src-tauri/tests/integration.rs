@@ -47,6 +47,7 @@ mod provider_tool_loading;
 mod providers_bounds;
 mod providers_errors;
 mod providers_stream;
+mod rpc_approval_scopes;
 mod rpc_approvals;
 mod rpc_approvals_claims;
 mod rpc_approvals_places;

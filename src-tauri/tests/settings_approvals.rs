@@ -60,6 +60,7 @@ async fn switching_to_auto_in_settings_applies_to_the_next_call_and_is_kept() {
         decision: ApprovalDecision::Allow,
         remember: None,
         rule: None,
+        scope: None,
     })
     .await
     .unwrap();

@@ -28,6 +28,10 @@ pub const EVENT_QUEUE: usize = 1024;
 /// Something the app should show or do, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+// Nearly every event is `Ui`, the large one: boxing it, as the lint
+// suggests, would cost an allocation per panel frame to shrink the rare
+// `Submit`.
+#[allow(clippy::large_enum_variant)]
 pub enum HostEvent {
     /// Notes, panel frames, errors and registry changes, ready for the UI.
     Ui(UiEvent),

@@ -203,6 +203,20 @@ pub enum RpcCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         rule: Option<String>,
+        /// With `remember`: which of the call's offered `scopes` to
+        /// remember; the first offered one when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        scope: Option<crate::approvals::ApprovalScope>,
+    },
+    /// Every rule remembered in `config.json`'s `approvals` section;
+    /// answers an [`ApprovalRulesResult`](crate::rpc_results::ApprovalRulesResult).
+    ApprovalRules {},
+    /// Forgets one remembered rule (as `approval_rules` listed it) and
+    /// answers the rules left.
+    ApprovalRuleForget {
+        /// The rule.
+        rule: crate::approvals::RememberedRule,
     },
     /// An extension's settings: the values (secrets masked) and the schema
     /// (docs/rpc.md "Extension settings").
@@ -1033,6 +1047,12 @@ pub enum UiEvent {
         /// What "always allow" would remember, in words (e.g. `bash
         /// command "git status"`, `every write call`).
         remember: String,
+        /// The scopes "always allow" may remember, narrowest first (the
+        /// first is what `remember` says); empty when the call may only
+        /// be allowed once (zot's own state, `/proc`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<crate::approvals::ScopeChoice>>", optional)]
+        scopes: Vec<crate::approvals::ScopeChoice>,
         /// For `write`/`edit`: the file's current text (absent when the
         /// file does not exist, is not text, or is over 256 KiB), so a
         /// client can show a diff.

@@ -169,12 +169,28 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             decision,
             remember,
             rule,
+            scope,
         } => b
             .inner
             .agent
             .approvals()
-            .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
+            .answer(
+                &id,
+                decision,
+                remember.unwrap_or(false),
+                rule.as_deref(),
+                scope,
+            )
             .map(RpcResult::Approved),
+        RpcCommand::ApprovalRules {} => Ok(RpcResult::ApprovalRules(
+            b.inner.agent.approvals().remembered(),
+        )),
+        RpcCommand::ApprovalRuleForget { rule } => b
+            .inner
+            .agent
+            .approvals()
+            .forget(&rule)
+            .map(RpcResult::ApprovalRules),
         RpcCommand::UiRespond {
             request_id,
             action,

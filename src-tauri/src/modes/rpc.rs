@@ -319,6 +319,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SessionDelete { .. } => "session_delete",
         RpcCommand::Compact { .. } => "compact",
         RpcCommand::ApproveTool { .. } => "approve_tool",
+        RpcCommand::ApprovalRules {} => "approval_rules",
+        RpcCommand::ApprovalRuleForget { .. } => "approval_rule_forget",
         RpcCommand::ExtConfigGet { .. } => "ext_config_get",
         RpcCommand::ExtConfigSet { .. } => "ext_config_set",
         RpcCommand::UiRespond { .. } => "ui_respond",

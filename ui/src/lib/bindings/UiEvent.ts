@@ -7,6 +7,7 @@ import type { PanelCapability } from "./PanelCapability";
 import type { PanelPlacement } from "./PanelPlacement";
 import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
+import type { ScopeChoice } from "./ScopeChoice";
 import type { StopReason } from "./StopReason";
 import type { UiRequestEvent } from "./UiRequestEvent";
 import type { UntrustedExtension } from "./UntrustedExtension";
@@ -307,6 +308,12 @@ reason: string,
  * command "git status"`, `every write call`).
  */
 remember: string, 
+/**
+ * The scopes "always allow" may remember, narrowest first (the
+ * first is what `remember` says); empty when the call may only
+ * be allowed once (zot's own state, `/proc`).
+ */
+scopes?: Array<ScopeChoice>, 
 /**
  * For `write`/`edit`: the file's current text (absent when the
  * file does not exist, is not text, or is over 256 KiB), so a
