@@ -1,6 +1,7 @@
 // The app's state and the one place UiEvents are dispatched. Components read
 // these fields and call these methods; they never talk to the backend.
 import { ProjectsState } from "./projects/projects.svelte";
+import type { ApprovalScope } from "./bindings/ApprovalScope";
 import type { Backend, DroppedImage } from "./backend/backend";
 import { errorMessage } from "./backend/errors";
 import type { UiEvent } from "./bindings/UiEvent";
@@ -187,13 +188,19 @@ export class AppState {
   /** Answers an approval card: `allow` (with `remember` for "Always
    * allow") or `deny`. A refused answer stays on the card, which can be
    * answered again. */
-  async answerApproval(approvalId: string, decision: "allow" | "deny", remember = false): Promise<void> {
+  async answerApproval(
+    approvalId: string,
+    decision: "allow" | "deny",
+    remember = false,
+    scope?: ApprovalScope,
+  ): Promise<void> {
     const card = this.chat.findApproval(approvalId);
     if (!card || card.state !== "waiting") return;
     card.state = "sending";
     card.problem = undefined;
     try {
-      await this.backend.rpc({ type: "approve_tool", id: approvalId, decision, remember });
+      const r = await this.backend.rpc({ type: "approve_tool", id: approvalId, decision, remember, scope });
+      if (r.remembered) card.remember = r.remembered;
       card.state = decision === "deny" ? "denied" : remember ? "always" : "allowed";
       this.chat.settleApproval(approvalId);
     } catch (e) {

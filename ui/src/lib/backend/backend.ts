@@ -14,6 +14,7 @@ import type { DeliveredResult } from "../bindings/DeliveredResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
+import type { ApprovalRulesResult } from "../bindings/ApprovalRulesResult";
 import type { UiRespondResult } from "../bindings/UiRespondResult";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
@@ -64,6 +65,8 @@ export type RpcResultOf = {
   session_rename: DoneResult;
   session_delete: SessionDeletedResult;
   approve_tool: ApproveToolResult;
+  approval_rules: ApprovalRulesResult;
+  approval_rule_forget: ApprovalRulesResult;
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
   ui_respond: UiRespondResult;

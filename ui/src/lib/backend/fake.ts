@@ -1,6 +1,7 @@
 // An in-memory backend for unit tests and for opening the UI in a plain
 // browser (`npm run dev`). It records every call and lets a test push
 // UiEvents as if the real backend had sent them.
+import type { RememberedRule } from "../bindings/RememberedRule";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
@@ -48,6 +49,8 @@ export class FakeBackend implements Backend {
     for (const h of this.#handlers) h(e);
   }
 
+  /** The rules remembered in config.json, as `approval_rules` lists them. */
+  rules: RememberedRule[] = [];
   /** When set, `approve_tool` fails with this message. */
   approveError: string | null = null;
   /** Settings per extension, as the host stores them (secrets in full, as
@@ -101,6 +104,25 @@ export class FakeBackend implements Backend {
       case "approve_tool":
         if (this.approveError) throw { code: "backend", message: this.approveError };
         return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };
+      case "approval_rules":
+        return { rules: this.rules };
+      case "approval_rule_forget": {
+        const at = this.rules.findIndex(
+          (r) =>
+            r.kind === cmd.rule.kind &&
+            r.value === cmd.rule.value &&
+            r.tool === cmd.rule.tool &&
+            r.extension === cmd.rule.extension,
+        );
+        if (at < 0)
+          throw {
+            code: "backend",
+            message:
+              "approval_rule_forget: config.json has no such rule; list the rules again with approval_rules",
+          };
+        this.rules.splice(at, 1);
+        return { rules: this.rules };
+      }
       case "ext_config_get":
         return this.#configView(cmd.name);
       case "ext_config_set": {

@@ -1,6 +1,7 @@
 // The transcript as the user sees it: their messages, streamed assistant
 // text, tool cards, errors, status lines and extension failures. Extension
 // failures live here (not in the model's transcript) until /clear.
+import type { ScopeChoice } from "../bindings/ScopeChoice";
 import type { ContentBlock } from "../bindings/ContentBlock";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { NoteLevel } from "../bindings/NoteLevel";
@@ -41,8 +42,12 @@ export type ChatItem =
       /** The extension says the tool only reads: its claim, shown as such. */
       readOnlyClaim: boolean;
       reason: string;
-      /** What "Always allow" remembers, in words. */
+      /** What "Always allow" remembers, in words: the chosen scope's
+       * label once answered, the narrowest one before. */
       remember: string;
+      /** What "Always allow" may remember, narrowest first; empty when the
+       * call can only be allowed once. */
+      scopes: ScopeChoice[];
       /** write/edit: the file's current text, for the diff. */
       before?: string;
       state: ApprovalState;
@@ -176,6 +181,7 @@ export class ChatState {
       readOnlyClaim: e.read_only_claim === true,
       reason: e.reason,
       remember: e.remember,
+      scopes: e.scopes ?? [],
       before: e.before,
       state: "waiting",
     });
