@@ -1,5 +1,6 @@
 // The app's state and the one place UiEvents are dispatched. Components read
 // these fields and call these methods; they never talk to the backend.
+import type { ChatItem } from "./chat/chat.svelte";
 import { ProjectsState } from "./projects/projects.svelte";
 import type { ApprovalScope } from "./bindings/ApprovalScope";
 import type { Backend, DroppedImage } from "./backend/backend";
@@ -76,6 +77,10 @@ export class AppState {
   dragging = $state(false);
   /** The images of the prompt in flight, for its `user_message` row. */
   #sentImages: ImageInput[] = [];
+  /** Each extension's last slash command, and the one that opened its
+   * panel last: a crash row's "Reopen panel" runs it again. */
+  #lastCommand = new Map<string, string>();
+  #panelCommand = new Map<string, string>();
   /** Every command for autocomplete. */
   commands = $derived(allCommands(this.extensions));
 
@@ -180,9 +185,32 @@ export class AppState {
     try {
       const data = await this.backend.rpc({ type: "ext_list" });
       this.extensions = data?.extensions ?? [];
+      this.chat.extensionStates(this.extensions);
     } catch (e) {
       this.status.show(`could not list extensions: ${errorMessage(e)}`, "error");
     }
+  }
+
+  /** A crash row's Restart: starts the extension again with a fresh
+   * restart budget; the row follows from the next `ext_list`. Answers
+   * whether it came back ready (the reason goes on the row otherwise). */
+  async restartExtension(row: Extract<ChatItem, { kind: "ext_error" }>): Promise<boolean> {
+    try {
+      const r = await this.backend.rpc({ type: "ext_restart", name: row.extension });
+      if (r.state !== "ready") row.text = `restart: it is ${r.state} again${r.error ? `: ${r.error}` : ""}`;
+    } catch (e) {
+      row.text = `restart failed: ${errorMessage(e)}`;
+    }
+    await this.refreshExtensions();
+    return row.recovery === "back";
+  }
+
+  /** A crash row's "Reopen panel": runs the command that had opened the
+   * closed panel again, starting the extension first when it is down. */
+  async reopenPanel(row: Extract<ChatItem, { kind: "ext_error" }>): Promise<void> {
+    if (!row.reopen) return;
+    if (row.recovery !== "back" && !(await this.restartExtension(row))) return;
+    await this.submit(row.reopen);
   }
 
   /** Answers an approval card: `allow` (with `remember` for "Always
@@ -302,20 +330,31 @@ export class AppState {
         break;
       case "ext_panel_open":
         this.view = "chat";
+        // What opened it, so a crash row can open it again.
+        if (this.#lastCommand.has(e.extension))
+          this.#panelCommand.set(e.extension, this.#lastCommand.get(e.extension)!);
         this.panels.open(e.extension, e.panel, e.capabilities);
         break;
       case "ext_panel_render":
         this.panels.render(e.panel_id, e.lines, e.title, e.footer);
         break;
-      case "ext_panel_close":
+      case "ext_panel_close": {
+        // A crash closes its panels itself and its row says so: the host's
+        // reason for a panel already gone would repeat it.
+        const open = this.panels.panels.some((p) => p.id === e.panel_id);
         this.panels.remove(e.panel_id);
-        if (e.reason)
+        if (e.reason && open)
           this.chat.push({ kind: "status", level: "warn", text: e.reason, extension: e.extension });
         break;
+      }
       case "ext_restarting": {
-        const how = e.exit_status ? ` (${e.exit_status})` : "";
-        const text = `${e.extension} crashed${how}; restarting in ${e.delay_ms / 1000} s (attempt ${e.attempt} of 3)`;
-        this.chat.push({ kind: "status", level: "warn", text, extension: e.extension });
+        // The crash's row (its ext_error came first) says it; a line only
+        // when there is none.
+        if (!this.chat.restarting(e.extension, e.attempt, e.delay_ms)) {
+          const how = e.exit_status ? ` (${e.exit_status})` : "";
+          const text = `${e.extension} crashed${how}; restarting in ${e.delay_ms / 1000} s (attempt ${e.attempt} of 3)`;
+          this.chat.push({ kind: "status", level: "warn", text, extension: e.extension });
+        }
         void this.refreshExtensions();
         break;
       }
@@ -324,13 +363,15 @@ export class AppState {
         break;
       case "ext_error": {
         const closed = this.panels.removeOwnedBy(e.extension);
-        const why = closed.length ? ` Its panel${closed.length > 1 ? "s were" : " was"} closed.` : "";
         this.chat.push({
           kind: "ext_error",
           extension: e.extension,
-          text: e.message + why,
+          text: e.message,
           logPath: e.log_path,
           exitStatus: e.exit_status,
+          recovery: "none",
+          closedPanels: closed.length,
+          reopen: closed.length ? this.#panelCommand.get(e.extension) : undefined,
         });
         void this.refreshExtensions();
         break;
@@ -456,6 +497,7 @@ export class AppState {
         return;
     }
     this.notes.clearAll();
+    if (known?.extension) this.#lastCommand.set(known.extension, `/${known.name}${args ? ` ${args}` : ""}`);
     try {
       // An extension's `error` also arrives as an ext_status event, which
       // shows it; the response needs no handling here.

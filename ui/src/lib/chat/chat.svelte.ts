@@ -8,6 +8,8 @@ import type { NoteLevel } from "../bindings/NoteLevel";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ImageInput } from "../bindings/ImageInput";
 import { appendPartial, type ToolProgressState } from "./toolprogress";
+import { afterState, type Recovery } from "./crash";
+import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 
 /** One row of the chat. */
 export type ChatItem =
@@ -68,6 +70,15 @@ export type ChatItem =
       text: string;
       logPath: string;
       exitStatus?: string;
+      /** What supervision did since (chat/crash.ts). */
+      recovery: Recovery;
+      attempt?: number;
+      delayMs?: number;
+      backAt?: number;
+      /** How many of its panels the crash closed, and the command that
+       * had opened them (to open them again), when one did. */
+      closedPanels: number;
+      reopen?: string;
     };
 
 /** Where an approval card is: waiting for the user, answered, or gone
@@ -165,6 +176,33 @@ export class ChatState {
   toolCall(callId: string, name: string, args: JsonValue, extension?: string): void {
     this.endStream();
     this.push({ kind: "tool", callId, name, args, extension, isError: false, done: false });
+  }
+
+  /** The latest crash row of `extension`, if any. */
+  crashRow(extension: string): Extract<ChatItem, { kind: "ext_error" }> | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "ext_error" && it.extension === extension) return it;
+    }
+    return undefined;
+  }
+
+  /** `ext_restarting`: the crash row says supervision restarts it; false
+   * when there is no row to tell (the caller then says it another way). */
+  restarting(extension: string, attempt: number, delayMs: number): boolean {
+    const row = this.crashRow(extension);
+    if (!row || row.recovery === "back") return false;
+    Object.assign(row, { recovery: "restarting", attempt, delayMs });
+    return true;
+  }
+
+  /** A fresh `ext_list`: crash rows learn whether their extension is back. */
+  extensionStates(exts: ExtensionSummary[]): void {
+    for (const it of this.items) {
+      if (it.kind !== "ext_error") continue;
+      const state = exts.find((e) => e.name === it.extension)?.state;
+      Object.assign(it, afterState(it, state));
+    }
   }
 
   /** `tool_approval`: a card under the call, waiting for the user. */
