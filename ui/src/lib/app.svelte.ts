@@ -20,7 +20,7 @@ import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
-import { mergeThemes } from "./settings/themes";
+import { mergeThemes, isThemeChoice, SYSTEM_THEME } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
 import { AnnouncerState } from "./a11y/announcer.svelte";
 import { SessionsState } from "./sessions/sessions.svelte";
@@ -470,7 +470,7 @@ export class AppState {
           this.chat.push({
             kind: "status",
             level: "info",
-            text: `themes: ${this.themes.map((t) => t.name).join(", ")}`,
+            text: `themes: ${[SYSTEM_THEME, ...this.themes.map((t) => t.name)].join(", ")}`,
           });
         return;
       case "model":
@@ -530,11 +530,11 @@ export class AppState {
 
   /** Switches the theme live and saves the choice. */
   async setTheme(name: string): Promise<void> {
-    if (!this.themes.some((t) => t.name === name)) {
+    if (!isThemeChoice(this.themes, name)) {
       this.chat.push({
         kind: "status",
         level: "error",
-        text: `no theme named "${name}"; try one of: ${this.themes.map((t) => t.name).join(", ")}`,
+        text: `no theme named "${name}"; try one of: ${[SYSTEM_THEME, ...this.themes.map((t) => t.name)].join(", ")}`,
       });
       return;
     }
