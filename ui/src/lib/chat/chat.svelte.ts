@@ -118,6 +118,8 @@ type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "id"> : 
 export class ChatState {
   items: ChatItem[] = $state([]);
   /** A turn is in flight (Stop button, Esc aborts). */
+  /** The last user row, the one Retry and Edit are offered on. */
+  lastUserId = $derived(this.items.findLast((it) => it.kind === "user")?.id ?? -1);
   busy = $state(false);
   #next = 1;
   #streaming: number | null = null;
