@@ -86,6 +86,47 @@ async fn a_catalog_name_installs_and_the_installed_copy_runs() {
 }
 
 #[test]
+fn the_catalog_the_install_summary_and_ext_list_say_the_same_words() {
+    let env = Env::new();
+    let entries = catalog(&env, &[]);
+    let words =
+        |name: &str| entries.iter().find(|e| e["name"] == name).unwrap()["permissions"].clone();
+    // A theme runs no code; an example names what it may do, not "unrestricted".
+    assert_eq!(
+        words("dusk"),
+        json!(["theme: runs no code (it only adds colour themes)"])
+    );
+    let todo = words("todo");
+    let todo: Vec<&str> = todo
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        todo.contains(&"can open interactive panels that read your keys while focused"),
+        "{todo:?}"
+    );
+    assert!(todo.iter().all(|w| !w.contains("unrestricted")), "{todo:?}");
+    assert!(todo.contains(&"has no network access"), "{todo:?}");
+    // The install summary prints the same lines.
+    let out = env.zot(&["ext", "install", "todo"]).ok();
+    for w in &todo {
+        assert!(out.contains(w), "{w}: {out}");
+    }
+    // And ext_list carries them for the manager's card.
+    let list = env.zot(&["ext", "list", "--json"]).ok();
+    let list: Value = serde_json::from_str(&list).unwrap();
+    let card = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "todo")
+        .unwrap();
+    assert_eq!(card["permission_words"], json!(todo), "{card}");
+}
+
+#[test]
 fn broken_entries_show_as_unavailable_with_the_reason_and_do_not_install() {
     let env = Env::new();
     let root = env.path("my-catalog");

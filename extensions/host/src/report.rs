@@ -141,6 +141,9 @@ impl Host {
                 .unwrap_or_default(),
             sandboxed: man.is_some_and(|m| m.sandbox.is_some()),
             permissions: e.grant.grant(),
+            permission_words: man
+                .map(|m| crate::permission_words::manifest_words(m, &e.dir))
+                .unwrap_or_default(),
             refused: e.refusals.counts(),
             unaccepted: e.unaccepted.clone(),
             unaccepted_words: e

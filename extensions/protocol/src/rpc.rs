@@ -685,6 +685,12 @@ pub struct ExtensionSummary {
     #[serde(default)]
     #[ts(as = "Option<crate::PermissionGrant>", optional)]
     pub permissions: crate::PermissionGrant,
+    /// What it may do, in the words of the install summary and the
+    /// catalog (its permissions, then its sandbox; a theme says it runs no
+    /// code), so the three say the same thing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub permission_words: Vec<String>,
     /// Frames refused because their permission was not granted, counted
     /// per permission (its manifest spelling) in this load.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

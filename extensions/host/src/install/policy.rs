@@ -210,7 +210,7 @@ pub fn install_and_describe(
     let registers = registers(&installed.dir, &manifest);
     Ok(InstallOutcome {
         settings_required,
-        words: manifest_words(&manifest),
+        words: manifest_words(&manifest, &installed.dir),
         notes: install_notes::install_notes(&installed.dir),
         name: installed.name,
         version: installed.version,

@@ -108,6 +108,12 @@ sandboxed: boolean,
  */
 permissions?: PermissionGrant, 
 /**
+ * What it may do, in the words of the install summary and the
+ * catalog (its permissions, then its sandbox; a theme says it runs no
+ * code), so the three say the same thing.
+ */
+permission_words?: Array<string>, 
+/**
  * Frames refused because their permission was not granted, counted
  * per permission (its manifest spelling) in this load.
  */
