@@ -16,6 +16,7 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
+import { encodeMessage, MAX_HELD } from "./panels/frames";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
@@ -295,8 +296,16 @@ export class AppState {
         break;
       case "ext_panel_open":
         this.view = "chat";
-        this.panels.open(e.extension, e.panel, e.capabilities);
+        this.panels.open(e.extension, e.panel, e.capabilities, e.net);
         break;
+      case "ext_panel_message": {
+        const dropped = this.panels.inbox(e.panel_id)?.deliver(e.data);
+        if (dropped)
+          this.status.show(
+            `${e.extension}: ${dropped} message(s) for panel '${e.panel_id}' dropped: its page is not shown yet and ${MAX_HELD} already wait`,
+          );
+        break;
+      }
       case "ext_panel_render":
         this.panels.render(e.panel_id, e.lines, e.title, e.footer);
         break;
@@ -530,6 +539,35 @@ export class AppState {
     if (!p?.mouse) return Promise.resolve();
     return this.#sendPanelInput({ type: "panel_mouse", panel_id: panelId, action, ...at });
   }
+
+  /** What HTML panel `panelId`'s page posted to `window.parent`, for its
+   * extension: in order, at most MAX_IN_FLIGHT on their way (a flooding
+   * page loses the rest, counted in one status line per burst), and on a
+   * chain of their own so a flood never delays the keys. */
+  panelMessage(panelId: string, data: unknown): void {
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    const out = this.panels.outbox(panelId);
+    if (!p || !out) return;
+    const enc = encodeMessage(data);
+    if (!enc.ok) {
+      this.status.show(`${p.extension}: a message from panel '${panelId}' was dropped: ${enc.why}`);
+      return;
+    }
+    if (!out.admit()) {
+      const n = out.drops.hit();
+      if (n)
+        this.status.show(
+          `${p.extension}: ${n} message(s) from panel '${panelId}' dropped: its page sends faster than they can be delivered`,
+        );
+      return;
+    }
+    this.#pageMessages = this.#pageMessages
+      .then(() => this.backend.rpc({ type: "panel_message", panel_id: panelId, data: enc.json }))
+      .catch(() => {})
+      .finally(() => out.done());
+  }
+
+  #pageMessages: Promise<unknown> = Promise.resolve();
 
   /** The text area of panel `panelId` is `cols` × `rows` cells (its owner
    * declared `panel_resize`; resize.ts decides when to say it). */
