@@ -16,7 +16,7 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
-import { encodeMessage, MAX_HELD } from "./panels/frames";
+import { encodeMessage, MAX_HELD, MAX_IN_FLIGHT } from "./panels/frames";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes } from "./settings/themes";
@@ -298,14 +298,9 @@ export class AppState {
         this.view = "chat";
         this.panels.open(e.extension, e.panel, e.capabilities, e.net);
         break;
-      case "ext_panel_message": {
-        const dropped = this.panels.inbox(e.panel_id)?.deliver(e.data);
-        if (dropped)
-          this.status.show(
-            `${e.extension}: ${dropped} message(s) for panel '${e.panel_id}' dropped: its page is not shown yet and ${MAX_HELD} already wait`,
-          );
+      case "ext_panel_message":
+        this.panels.inbox(e.panel_id)?.deliver(e.data);
         break;
-      }
       case "ext_panel_render":
         this.panels.render(e.panel_id, e.lines, e.title, e.footer);
         break;
@@ -540,6 +535,17 @@ export class AppState {
     return this.#sendPanelInput({ type: "panel_mouse", panel_id: panelId, action, ...at });
   }
 
+  /** An HTML panel's frame loaded: what its extension sent meanwhile goes
+   * in; more than MAX_HELD waiting were dropped, said in one line. */
+  attachPage(panelId: string, post: (data: unknown) => void): void {
+    const dropped = this.panels.inbox(panelId)?.attach(post);
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    if (dropped && p)
+      this.status.show(
+        `${p.extension}: ${dropped} message(s) for panel '${panelId}' dropped: more than ${MAX_HELD} came before its page loaded`,
+      );
+  }
+
   /** What HTML panel `panelId`'s page posted to `window.parent`, for its
    * extension: in order, at most MAX_IN_FLIGHT on their way (a flooding
    * page loses the rest, counted in one status line per burst), and on a
@@ -554,17 +560,19 @@ export class AppState {
       return;
     }
     if (!out.admit()) {
-      const n = out.drops.hit();
-      if (n)
-        this.status.show(
-          `${p.extension}: ${n} message(s) from panel '${panelId}' dropped: its page sends faster than they can be delivered`,
-        );
+      out.drops.hit();
       return;
     }
     this.#pageMessages = this.#pageMessages
       .then(() => this.backend.rpc({ type: "panel_message", panel_id: panelId, data: enc.json }))
       .catch(() => {})
-      .finally(() => out.done());
+      .finally(() => {
+        const dropped = out.done();
+        if (dropped)
+          this.status.show(
+            `${p.extension}: ${dropped} message(s) from panel '${panelId}' dropped: its page sent more than ${MAX_IN_FLIGHT} faster than they could be delivered`,
+          );
+      });
   }
 
   #pageMessages: Promise<unknown> = Promise.resolve();

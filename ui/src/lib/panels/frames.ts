@@ -38,7 +38,8 @@ export function themeDeclarations(el: HTMLElement): string {
 
 /** What a frame posted: a key the bootstrap forwards to the window, or the
  * page's own message for its extension. */
-export type FrameMessage = { kind: "key"; key: "F6" | "Escape"; shift: boolean } | { kind: "page"; data: unknown };
+export type FrameMessage =
+  { kind: "key"; key: "F6" | "Escape"; shift: boolean } | { kind: "page"; data: unknown };
 
 /** Sorts what a frame posted (the reserved `zot:frame` marker is the
  * bootstrap's; a page that forges it can only move the keyboard). */
@@ -65,33 +66,28 @@ export function encodeMessage(data: unknown): { ok: true; json: unknown } | { ok
   return { ok: true, json: JSON.parse(text) };
 }
 
-/** Counts what is dropped and says it once per burst: the first drop
- * after a quiet spell is reported, later ones only add to the count the
- * next report gives. */
+/** Counts what is dropped, to be said once per burst: drops add up
+ * quietly, and the burst's total is taken when it is over. */
 export class DropCount {
-  #dropped = 0;
-  #told = 0;
+  #burst = 0;
+  #total = 0;
 
-  /** One more dropped; returns the total to report when a report is due
-   * (the first drop of a burst), else null. */
-  hit(): number | null {
-    this.#dropped++;
-    if (this.#told === 0) {
-      this.#told = this.#dropped;
-      return this.#dropped;
-    }
-    return null;
+  /** One more dropped. */
+  hit(): void {
+    this.#burst++;
+    this.#total++;
   }
 
-  /** The burst is over (everything in flight went out): the next drop
-   * reports again, with the running total. */
-  settle(): void {
-    this.#told = 0;
+  /** The burst is over: how many it dropped (0: nothing to say). */
+  settle(): number {
+    const n = this.#burst;
+    this.#burst = 0;
+    return n;
   }
 
   /** Every drop so far. */
   get total(): number {
-    return this.#dropped;
+    return this.#total;
   }
 }
 
@@ -108,10 +104,11 @@ export class PageOutbox {
     return true;
   }
 
-  /** One that went out has been handed to the backend. */
-  done(): void {
+  /** One that went out has been handed to the backend; when it was the
+   * last on its way, returns how many the burst dropped (else 0). */
+  done(): number {
     this.#inFlight = Math.max(0, this.#inFlight - 1);
-    if (this.#inFlight === 0) this.drops.settle();
+    return this.#inFlight === 0 ? this.drops.settle() : 0;
   }
 
   /** How many are on their way. */
@@ -128,24 +125,21 @@ export class PageInbox {
   readonly drops = new DropCount();
 
   /** A message for the page: posted at once when its frame is ready,
-   * else held; returns a drop total to report when one is due. */
-  deliver(data: unknown): number | null {
-    if (this.#post) {
-      this.#post(data);
-      return null;
-    }
-    if (this.#held.length >= MAX_HELD) return this.drops.hit();
-    this.#held.push(data);
-    return null;
+   * else held (beyond {@link MAX_HELD}, dropped and counted). */
+  deliver(data: unknown): void {
+    if (this.#post) this.#post(data);
+    else if (this.#held.length >= MAX_HELD) this.drops.hit();
+    else this.#held.push(data);
   }
 
-  /** The frame is ready: what was held goes first, in order. */
-  attach(post: (data: unknown) => void): void {
+  /** The frame is ready: what was held goes first, in order. Returns how
+   * many were dropped while it was not (0: nothing to say). */
+  attach(post: (data: unknown) => void): number {
     this.#post = post;
     const held = this.#held;
     this.#held = [];
     for (const d of held) post(d);
-    this.drops.settle();
+    return this.drops.settle();
   }
 
   /** The frame went away (closed, moved, reloading): hold again. */
