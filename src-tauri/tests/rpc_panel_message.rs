@@ -1,4 +1,4 @@
-//! HTML panels headless (docs/rpc.md "HTML panels"): `ext_panel_open`
+//! HTML panels headless (docs/extensions.md "HTML panels", docs/rpc.md): `ext_panel_open`
 //! carries the page, `panel_message` goes to the owner as if the page had
 //! posted it, and what the owner sends its page comes out as
 //! `ext_panel_message`. The real binary with a real Python fixture
