@@ -381,7 +381,10 @@ async fn toolchart_installed_opens_its_chart_page_and_answers_it() {
     e.install(&example("toolchart"));
     let mut z = e.start("toolchart").await;
     let from = z.log.len();
-    assert_eq!(command(&mut z, "toolchart", "").await["action"], "open_panel");
+    assert_eq!(
+        command(&mut z, "toolchart", "").await["action"],
+        "open_panel"
+    );
     let open = z.find_from(from, |v| v["type"] == "ext_panel_open").await;
     assert!(
         open["panel"]["html"].as_str().unwrap().contains("<svg"),
@@ -393,7 +396,9 @@ async fn toolchart_installed_opens_its_chart_page_and_answers_it() {
         .call(json!({"type":"panel_message","panel_id":"toolchart","data":{"ready":true}}))
         .await;
     assert_eq!(r["data"]["delivered"], true, "{r}");
-    let back = z.find_from(from, |v| v["type"] == "ext_panel_message").await;
+    let back = z
+        .find_from(from, |v| v["type"] == "ext_panel_message")
+        .await;
     assert_eq!(back["data"], json!({"counts": {}}), "no tool calls yet");
     z.close().await;
 }

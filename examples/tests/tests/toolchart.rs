@@ -21,9 +21,7 @@ fn call(h: &Harness, tool: &str, args: Value) {
 }
 
 async fn message(h: &mut Harness) -> Value {
-    let ev = h
-        .ui(|e| matches!(e, UiEvent::ExtPanelMessage { .. }))
-        .await;
+    let ev = h.ui(|e| matches!(e, UiEvent::ExtPanelMessage { .. })).await;
     let UiEvent::ExtPanelMessage {
         panel_id,
         extension,
@@ -32,7 +30,10 @@ async fn message(h: &mut Harness) -> Value {
     else {
         unreachable!()
     };
-    assert_eq!((panel_id.as_str(), extension.as_str()), ("toolchart", "toolchart"));
+    assert_eq!(
+        (panel_id.as_str(), extension.as_str()),
+        ("toolchart", "toolchart")
+    );
     data
 }
 
@@ -54,7 +55,12 @@ async fn toolchart_charts_observed_calls_in_an_offline_page_and_talks_to_it() {
     call(&h, "read", json!({"path": "a.rs"}));
     call(&h, "bash", json!({"command": "cargo test"}));
 
-    let r = h.host.invoke_command("toolchart", "").await.unwrap().response;
+    let r = h
+        .host
+        .invoke_command("toolchart", "")
+        .await
+        .unwrap()
+        .response;
     assert_eq!(r.error, None);
     let open = h.ui(|e| matches!(e, UiEvent::ExtPanelOpen { .. })).await;
     let UiEvent::ExtPanelOpen { panel, net, .. } = open else {
@@ -71,12 +77,16 @@ async fn toolchart_charts_observed_calls_in_an_offline_page_and_talks_to_it() {
         .map(|(i, _)| &html[i..(i + 30).min(html.len())])
         .collect();
     assert!(
-        urls.iter().all(|u| u.starts_with("http://www.w3.org/2000/svg")),
+        urls.iter()
+            .all(|u| u.starts_with("http://www.w3.org/2000/svg")),
         "{urls:?}"
     );
 
     from_page(&h, json!({"ready": true}));
-    assert_eq!(message(&mut h).await, json!({"counts": {"bash": 2, "read": 1}}));
+    assert_eq!(
+        message(&mut h).await,
+        json!({"counts": {"bash": 2, "read": 1}})
+    );
 
     from_page(&h, json!({"select": "bash"}));
     assert_eq!(

@@ -414,7 +414,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
         Some(CommandAction::OpenPanel) => {
             data.action = CommandAction::OpenPanel;
             match r.open_panel {
-                Some(panel) => data.open_panel = Some(panel),
+                Some(panel) => data.open_panel = Some(Box::new(panel)),
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
                     b.send_after_host(UiEvent::ExtStatus {
