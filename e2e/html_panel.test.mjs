@@ -200,3 +200,17 @@ test("the page moves to the side dock like a line panel and loads there", async 
   assert.ok(h > 200, `the page fills the side dock (${h} px)`);
   await shot(s, "html-panel-side.png");
 });
+
+test("an HTML document over 2 MiB is refused with the limit, in the chat", async () => {
+  fs.writeFileSync(
+    path.join(app.tmp, "exts", "webpage", "page.html"),
+    `<!doctype html><p>${"x".repeat(2 * 1024 * 1024)}</p>`,
+  );
+  await send(s, "/webpage");
+  await s.until("the refusal, naming the limit", () =>
+    s.exec(`return document.body.innerText.includes("over the limit of 2097152 bytes (2 MiB)")`),
+  );
+  // The page that was open is still the one shown.
+  assert.equal(await s.exec(`return document.querySelectorAll('[data-test=panel-frame]').length`), 1);
+  await shot(s, "html-panel-too-big.png");
+});
