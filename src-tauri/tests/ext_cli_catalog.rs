@@ -33,7 +33,14 @@ fn the_shipped_catalog_lists_installable_extensions_with_what_they_register() {
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    for want in ["todo", "scratchpad", "clock", "hello-py", "dusk"] {
+    for want in [
+        "todo",
+        "scratchpad",
+        "clock",
+        "hello-py",
+        "toolchart",
+        "dusk",
+    ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
     for e in &entries {

@@ -58,6 +58,7 @@ mod rpc_input_limits;
 mod rpc_loop;
 mod rpc_mcp;
 mod rpc_panel_input;
+mod rpc_panel_message;
 mod rpc_permissions;
 mod rpc_protocol;
 mod rpc_reference_clients;

@@ -6,3 +6,4 @@ mod hello_py;
 mod sandbox;
 mod scratchpad;
 mod todo;
+mod toolchart;

@@ -63,11 +63,15 @@ struct Spill {
 }
 
 /// Whether `ev` may be dropped when the app is behind: a note or status
-/// line, which the app shows and forgets anyway.
+/// line, which the app shows and forgets anyway, or a message for an HTML
+/// panel's page (a flood of them is bounded here, counted in the sender's
+/// log: docs/extensions.md "HTML panels").
 fn droppable(ev: &HostEvent) -> bool {
     matches!(
         ev,
-        HostEvent::Ui(UiEvent::ExtNotify { .. } | UiEvent::ExtStatus { .. })
+        HostEvent::Ui(
+            UiEvent::ExtNotify { .. } | UiEvent::ExtStatus { .. } | UiEvent::ExtPanelMessage { .. }
+        )
     )
 }
 

@@ -77,6 +77,7 @@ pub mod mcp_install;
 mod mcp_secrets;
 mod on_use;
 mod panel_input;
+mod panel_messages;
 mod panel_table;
 mod panels;
 pub mod permission_words;

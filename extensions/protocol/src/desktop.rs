@@ -163,3 +163,22 @@ pub struct PanelPlacementChoice {
     /// Where the user put it.
     pub placement: crate::PanelPlacement,
 }
+
+/// An HTML panel's page, handed to the window's frame server
+/// (`panel_frame_open`): the frame then loads it from
+/// `zotpanel://localhost/<token>` with its own Content-Security-Policy.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelFrameOpen {
+    /// A fresh random token the page chose; the frame's URL path.
+    pub token: String,
+    /// The extension's document, as `ext_panel_open` carried it.
+    pub html: String,
+    /// Its owner's manifest grants `sandbox.net` (`ext_panel_open.net`).
+    pub net: bool,
+    /// Esc in the page returns the keyboard to the editor (its owner did
+    /// not declare `panel_esc`).
+    pub esc_leaves: bool,
+    /// The theme's CSS variables, as `--name: value;` declarations.
+    pub theme: String,
+}

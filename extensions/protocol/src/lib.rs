@@ -58,7 +58,10 @@ pub use manifest::{
     Activation, Contributes, ExtKind, Manifest, Permission, PermissionGrant, RestartMode, Sandbox,
     Transport, Unrestricted,
 };
-pub use panel::{MouseAction, PanelCapability, PanelKey, PanelPlacement, PanelSpec};
+pub use panel::{
+    MouseAction, PanelCapability, PanelKey, PanelMessage, PanelPlacement, PanelSpec,
+    MAX_PANEL_HTML, MAX_PANEL_MESSAGE,
+};
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
 

@@ -98,6 +98,17 @@ pub enum RpcCommand {
         /// Lines down.
         rows: u32,
     },
+    /// Delivers `data` to the owner of HTML panel `panel_id` as a
+    /// `panel_message`, as if its page had posted it; answers
+    /// `data.delivered`.
+    PanelMessage {
+        /// Which HTML panel.
+        panel_id: String,
+        /// Any JSON value (at most 256 KiB serialised).
+        #[serde(default)]
+        #[ts(type = "unknown")]
+        data: serde_json::Value,
+    },
     /// Lists every extension.
     ExtList {},
     /// Provider, model, cwd, counts.
@@ -933,6 +944,11 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         #[ts(as = "Option<Vec<PanelCapability>>", optional)]
         capabilities: Vec<PanelCapability>,
+        /// An HTML panel whose owner's manifest grants `sandbox.net`: its
+        /// page may use the network. Absent (false) otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[ts(as = "Option<bool>", optional)]
+        net: bool,
     },
     /// A `panel_render` frame.
     ExtPanelRender {
@@ -966,6 +982,17 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reason: Option<String>,
+    },
+    /// What an extension sent to the page of its HTML panel
+    /// (`panel_message`); the window hands `data` to the page.
+    ExtPanelMessage {
+        /// Which panel.
+        panel_id: String,
+        /// The owner.
+        extension: String,
+        /// Any JSON value.
+        #[ts(type = "unknown")]
+        data: serde_json::Value,
     },
     /// A status line, e.g. a blocked turn's reason.
     ExtStatus {

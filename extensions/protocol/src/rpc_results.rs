@@ -400,10 +400,11 @@ pub struct ExtCommandResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub display: Option<String>,
-    /// The panel it opened (`open_panel`).
+    /// The panel it opened (`open_panel`); boxed, as an HTML panel's
+    /// spec is the largest answer a command has.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub open_panel: Option<PanelSpec>,
+    #[ts(optional, as = "Option<PanelSpec>")]
+    pub open_panel: Option<Box<PanelSpec>>,
 }
 
 /// `panel_mouse`, `panel_resize`: `false` when the owner did not declare

@@ -10,7 +10,7 @@ use zot_ext_protocol::rpc_results::{
     ExtCommandResult, ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult,
     ModelsResult, PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
-use zot_ext_protocol::{CommandAction, NoteLevel, PanelMouseFrame, BUILTIN_COMMANDS};
+use zot_ext_protocol::{CommandAction, NoteLevel, PanelMessage, PanelMouseFrame, BUILTIN_COMMANDS};
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
@@ -84,6 +84,14 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                 .inner
                 .host
                 .panel_resize(&panel_id, cols, rows)
+                .map_err(|e| e.to_string())?;
+            Ok(RpcResult::Delivered(DeliveredResult { delivered }))
+        }
+        RpcCommand::PanelMessage { panel_id, data } => {
+            let delivered = b
+                .inner
+                .host
+                .panel_message(PanelMessage { panel_id, data })
                 .map_err(|e| e.to_string())?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
@@ -422,7 +430,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
         Some(CommandAction::OpenPanel) => {
             data.action = CommandAction::OpenPanel;
             match r.open_panel {
-                Some(panel) => data.open_panel = Some(panel),
+                Some(panel) => data.open_panel = Some(Box::new(panel)),
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
                     b.send_after_host(UiEvent::ExtStatus {

@@ -267,7 +267,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, ext_config_get, ext_config_set, ui_respond"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, ext_config_get, ext_config_set, ui_respond"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -302,6 +302,7 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::PanelClose { .. } => "panel_close",
         RpcCommand::PanelMouse { .. } => "panel_mouse",
         RpcCommand::PanelResize { .. } => "panel_resize",
+        RpcCommand::PanelMessage { .. } => "panel_message",
         RpcCommand::ExtList {} => "ext_list",
         RpcCommand::GetState {} => "get_state",
         RpcCommand::GetMessages {} => "get_messages",

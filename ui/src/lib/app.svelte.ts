@@ -18,6 +18,7 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
+import { encodeMessage, MAX_HELD, MAX_IN_FLIGHT } from "./panels/frames";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
 import { mergeThemes, isThemeChoice, SYSTEM_THEME } from "./settings/themes";
@@ -333,7 +334,10 @@ export class AppState {
         // What opened it, so a crash row can open it again.
         if (this.#lastCommand.has(e.extension))
           this.#panelCommand.set(e.extension, this.#lastCommand.get(e.extension)!);
-        this.panels.open(e.extension, e.panel, e.capabilities);
+        this.panels.open(e.extension, e.panel, e.capabilities, e.net);
+        break;
+      case "ext_panel_message":
+        this.panels.inbox(e.panel_id)?.deliver(e.data);
         break;
       case "ext_panel_render":
         this.panels.render(e.panel_id, e.lines, e.title, e.footer);
@@ -579,6 +583,48 @@ export class AppState {
     if (!p?.mouse) return Promise.resolve();
     return this.#sendPanelInput({ type: "panel_mouse", panel_id: panelId, action, ...at });
   }
+
+  /** An HTML panel's frame loaded: what its extension sent meanwhile goes
+   * in; more than MAX_HELD waiting were dropped, said in one line. */
+  attachPage(panelId: string, post: (data: unknown) => void): void {
+    const dropped = this.panels.inbox(panelId)?.attach(post);
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    if (dropped && p)
+      this.status.show(
+        `${p.extension}: ${dropped} message(s) for panel '${panelId}' dropped: more than ${MAX_HELD} came before its page loaded`,
+      );
+  }
+
+  /** What HTML panel `panelId`'s page posted to `window.parent`, for its
+   * extension: in order, at most MAX_IN_FLIGHT on their way (a flooding
+   * page loses the rest, counted in one status line per burst), and on a
+   * chain of their own so a flood never delays the keys. */
+  panelMessage(panelId: string, data: unknown): void {
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    const out = this.panels.outbox(panelId);
+    if (!p || !out) return;
+    const enc = encodeMessage(data);
+    if (!enc.ok) {
+      this.status.show(`${p.extension}: a message from panel '${panelId}' was dropped: ${enc.why}`);
+      return;
+    }
+    if (!out.admit()) {
+      out.drops.hit();
+      return;
+    }
+    this.#pageMessages = this.#pageMessages
+      .then(() => this.backend.rpc({ type: "panel_message", panel_id: panelId, data: enc.json }))
+      .catch(() => {})
+      .finally(() => {
+        const dropped = out.done();
+        if (dropped)
+          this.status.show(
+            `${p.extension}: ${dropped} message(s) from panel '${panelId}' dropped: its page sent more than ${MAX_IN_FLIGHT} faster than they could be delivered`,
+          );
+      });
+  }
+
+  #pageMessages: Promise<unknown> = Promise.resolve();
 
   /** The text area of panel `panelId` is `cols` × `rows` cells (its owner
    * declared `panel_resize`; resize.ts decides when to say it). */

@@ -25,6 +25,7 @@ import type { MessagesResult } from "../bindings/MessagesResult";
 import type { ModelResult } from "../bindings/ModelResult";
 import type { ModelsResult } from "../bindings/ModelsResult";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
+import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { Settings } from "../bindings/Settings";
@@ -48,6 +49,7 @@ export type RpcResultOf = {
   panel_close: DoneResult;
   panel_mouse: DeliveredResult;
   panel_resize: DeliveredResult;
+  panel_message: DeliveredResult;
   ext_list: ExtListResult;
   get_state: StateResult;
   get_messages: MessagesResult;
@@ -136,6 +138,11 @@ export interface Backend {
   panelPlacements(): Promise<PanelPlacementChoice[]>;
   /** Remembers where the user put one panel. */
   setPanelPlacement(choice: PanelPlacementChoice): Promise<void>;
+  /** Hands an HTML panel's page to the frame server under its token
+   * (`zotpanel://localhost/<token>`: panels/frames.ts). */
+  panelFrameOpen(frame: PanelFrameOpen): Promise<void>;
+  /** Forgets a closed HTML panel's page. */
+  panelFrameClose(token: string): Promise<void>;
   /** Opens `path` (or, with `null`, the folder the user picks) as the
    * project: the backend restarts there. `null` when the picker was
    * cancelled; rejects (nothing changed) for a folder that cannot be one. */

@@ -5,6 +5,7 @@ import type { RememberedRule } from "../bindings/RememberedRule";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
+import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
@@ -327,6 +328,14 @@ export class FakeBackend implements Backend {
   placements: PanelPlacementChoice[] = [];
   async panelPlacements(): Promise<PanelPlacementChoice[]> {
     return this.placements.map((c) => ({ ...c }));
+  }
+  /** HTML panels' pages handed over, by token. */
+  frames = new Map<string, PanelFrameOpen>();
+  async panelFrameOpen(frame: PanelFrameOpen): Promise<void> {
+    this.frames.set(frame.token, frame);
+  }
+  async panelFrameClose(token: string): Promise<void> {
+    this.frames.delete(token);
   }
   async setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
     this.calls.push({ method: "setPanelPlacement", args: choice });

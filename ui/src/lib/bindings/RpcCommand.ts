@@ -79,7 +79,15 @@ cols: number,
 /**
  * Lines down.
  */
-rows: number, } | { "type": "ext_list", } | { "type": "get_state", } | { "type": "get_messages", } | { "type": "clear", } | { "type": "set_model", 
+rows: number, } | { "type": "panel_message", 
+/**
+ * Which HTML panel.
+ */
+panel_id: string, 
+/**
+ * Any JSON value (at most 256 KiB serialised).
+ */
+data: unknown, } | { "type": "ext_list", } | { "type": "get_state", } | { "type": "get_messages", } | { "type": "clear", } | { "type": "set_model", 
 /**
  * The model id.
  */

@@ -162,7 +162,12 @@ panel: PanelSpec,
  * (e.g. `panel_esc`: Esc goes to it instead of closing the
  * panel); absent when none.
  */
-capabilities?: Array<PanelCapability>, } | { "type": "ext_panel_render", 
+capabilities?: Array<PanelCapability>, 
+/**
+ * An HTML panel whose owner's manifest grants `sandbox.net`: its
+ * page may use the network. Absent (false) otherwise.
+ */
+net?: boolean, } | { "type": "ext_panel_render", 
 /**
  * The owner.
  */
@@ -200,7 +205,19 @@ panel_id: string,
  * Why, when its owner went away (e.g. "'todo' crashed; restarting
  * in 0.5 s"); absent when the owner or the user closed it.
  */
-reason?: string, } | { "type": "ext_status", 
+reason?: string, } | { "type": "ext_panel_message", 
+/**
+ * Which panel.
+ */
+panel_id: string, 
+/**
+ * The owner.
+ */
+extension: string, 
+/**
+ * Any JSON value.
+ */
+data: unknown, } | { "type": "ext_status", 
 /**
  * Who.
  */
