@@ -8,8 +8,6 @@ pub mod input;
 
 use serde_json::Value;
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
@@ -39,9 +37,8 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         }
     }
     // `done` lines the client has been sent, so the end of input can wait
-    // for every accepted prompt's.
-    let dones = Arc::new(AtomicU64::new(0));
-    let seen = dones.clone();
+    // for every accepted prompt's (a watch: the wait sleeps until it moves).
+    let (seen, mut dones) = tokio::sync::watch::channel(0u64);
     let pump = tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             let done = matches!(ev, UiEvent::Done {});
@@ -51,7 +48,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 }
             }
             if done {
-                seen.fetch_add(1, Ordering::SeqCst);
+                seen.send_modify(|n| *n += 1);
             }
         }
     });
@@ -67,7 +64,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 Ok(Some(line)) => line,
                 // End of input: what was accepted still runs to its `done`.
                 _ => {
-                    code = finish_accepted(&backend, &dones, &mut signals).await;
+                    code = finish_accepted(&backend, &mut dones, &mut signals).await;
                     break;
                 }
             },
@@ -155,13 +152,16 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
 /// run and its `done` line is out, as the reference zot does (clients pipe
 /// one prompt in and read to `done`); a signal cuts the wait short. Returns
 /// the exit code.
-async fn finish_accepted(backend: &Backend, dones: &AtomicU64, signals: &mut Signals) -> i32 {
+async fn finish_accepted(
+    backend: &Backend,
+    dones: &mut tokio::sync::watch::Receiver<u64>,
+    signals: &mut Signals,
+) -> i32 {
     let wait = async {
         backend.idle().await;
         let want = backend.finished();
-        while dones.load(Ordering::SeqCst) < want {
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
+        // Ends with the pump too (its sender dropped): nothing more comes.
+        let _ = dones.wait_for(|n| *n >= want).await;
     };
     tokio::select! {
         () = wait => 0,
