@@ -32,32 +32,85 @@ impl Staging {
         self.path.as_deref().expect("staging used after commit")
     }
 
-    /// Renames the staged tree to `dest`. With `replace`, the old `dest` is
-    /// first moved aside and deleted only once the new one is in place, and
-    /// put back if the rename fails.
+    /// Renames the staged tree to `dest`. With `replace`, the two are
+    /// swapped in one step where the OS can (Linux's `RENAME_EXCHANGE`), so
+    /// a process killed at any moment leaves either the old copy or the new
+    /// one in place, never neither; elsewhere the old `dest` is first moved
+    /// aside and put back if the rename fails. The replaced copy is then
+    /// moved to `keep` (for a rollback), or deleted.
     #[allow(clippy::expect_used)] // `path` is `Some` until this consuming call
-    pub(crate) fn commit(mut self, dest: &Path, replace: bool) -> OpsResult<()> {
+    pub(crate) fn commit(
+        mut self,
+        dest: &Path,
+        replace: bool,
+        keep: Option<&Path>,
+    ) -> OpsResult<()> {
         let staged = self.path.take().expect("staging committed twice");
         let base = dest.parent().unwrap_or(Path::new("."));
-        let aside = if replace {
+        let old = if !replace {
+            if let Err(e) = std::fs::rename(&staged, dest) {
+                let _ = remove_any(&staged);
+                return Err(OpsError::io("move into place", dest)(e));
+            }
+            None
+        } else if exchange(&staged, dest).is_ok() {
+            // `staged` now holds the old copy.
+            Some(staged)
+        } else {
             let aside = unique_name(base, "replaced");
             std::fs::rename(dest, &aside).map_err(OpsError::io("move aside", dest))?;
-            Some(aside)
-        } else {
-            None
-        };
-        if let Err(e) = std::fs::rename(&staged, dest) {
-            if let Some(aside) = &aside {
-                let _ = std::fs::rename(aside, dest);
+            if let Err(e) = std::fs::rename(&staged, dest) {
+                let _ = std::fs::rename(&aside, dest);
+                let _ = remove_any(&staged);
+                return Err(OpsError::io("move into place", dest)(e));
             }
-            let _ = remove_any(&staged);
-            return Err(OpsError::io("move into place", dest)(e));
+            Some(aside)
+        };
+        let Some(old) = old else {
+            return Ok(());
+        };
+        if let Some(keep) = keep {
+            if let Some(parent) = keep.parent() {
+                std::fs::create_dir_all(parent).map_err(OpsError::io("create", parent))?;
+            }
+            remove_any(keep).map_err(OpsError::io("delete the older kept copy", keep))?;
+            if std::fs::rename(&old, keep).is_ok() {
+                return Ok(());
+            }
         }
-        if let Some(aside) = aside {
-            remove_any(&aside).map_err(OpsError::io("delete the replaced copy", &aside))?;
-        }
-        Ok(())
+        remove_any(&old).map_err(OpsError::io("delete the replaced copy", &old))
     }
+}
+
+/// Swaps two paths atomically (Linux `renameat2(RENAME_EXCHANGE)`).
+#[cfg(target_os = "linux")]
+pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let ca = CString::new(a.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    let cb = CString::new(b.as_os_str().as_bytes()).map_err(io::Error::other)?;
+    // SAFETY: two valid NUL-terminated paths relative to the cwd; the call
+    // only renames.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            ca.as_ptr(),
+            libc::AT_FDCWD,
+            cb.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Without an atomic swap the caller falls back to two renames.
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn exchange(_a: &Path, _b: &Path) -> io::Result<()> {
+    Err(io::Error::from(io::ErrorKind::Unsupported))
 }
 
 impl Drop for Staging {
