@@ -102,9 +102,44 @@ impl PartialEq for Opened {
 }
 impl Eq for Opened {}
 
+/// The size limits a bundle is read under (the constants in `bundle.rs`;
+/// smaller in unit tests).
+#[derive(Debug, Clone, Copy)]
+struct Limits {
+    members: usize,
+    member: u64,
+    total: u64,
+    ratio: u64,
+    floor: u64,
+}
+
+const LIMITS: Limits = Limits {
+    members: MAX_MEMBERS,
+    member: MAX_MEMBER_BYTES,
+    total: MAX_TOTAL_BYTES,
+    ratio: MAX_RATIO,
+    floor: RATIO_FLOOR,
+};
+
 /// Checks a bundle's bytes against every rule (docs/extensions.md
 /// "Bundles") and its signature against `trusted_keys`; writes nothing.
 pub fn open(zot_home: &Path, origin: &str, bytes: Vec<u8>) -> Result<Opened, BundleError> {
+    open_within(zot_home, origin, bytes, LIMITS)
+}
+
+fn open_within(
+    zot_home: &Path,
+    origin: &str,
+    bytes: Vec<u8>,
+    limits: Limits,
+) -> Result<Opened, BundleError> {
+    let Limits {
+        members: max_members,
+        member: max_member,
+        total: max_total,
+        ratio: max_ratio,
+        floor: ratio_floor,
+    } = limits;
     let unreadable = |reason: String| BundleError::Unreadable {
         origin: origin.to_owned(),
         reason,
@@ -121,9 +156,9 @@ pub fn open(zot_home: &Path, origin: &str, bytes: Vec<u8>) -> Result<Opened, Bun
             reason: "it is empty: a bundle starts with its extension.json".into(),
         });
     }
-    if zip.len() > MAX_MEMBERS {
+    if zip.len() > max_members {
         return Err(too_big(format!(
-            "it has {} members, over the limit of {MAX_MEMBERS}",
+            "it has {} members, over the limit of {max_members}",
             zip.len()
         )));
     }
@@ -147,32 +182,32 @@ pub fn open(zot_home: &Path, origin: &str, bytes: Vec<u8>) -> Result<Opened, Bun
             return Err(bad("is encrypted, which bundles never are".into()));
         }
         let declared = file.size();
-        if declared > MAX_MEMBER_BYTES {
+        if declared > max_member {
             return Err(bad(format!(
-                "is {declared} bytes unpacked, over the limit of {MAX_MEMBER_BYTES}"
+                "is {declared} bytes unpacked, over the limit of {max_member}"
             )));
         }
-        if declared > RATIO_FLOOR && declared > file.compressed_size().saturating_mul(MAX_RATIO) {
+        if declared > ratio_floor && declared > file.compressed_size().saturating_mul(max_ratio) {
             return Err(bad(format!(
-                "unpacks to {declared} bytes from {}: a ratio over {MAX_RATIO}:1 is taken for a zip bomb",
+                "unpacks to {declared} bytes from {}: a ratio over {max_ratio}:1 is taken for a zip bomb",
                 file.compressed_size()
             )));
         }
         let mut data = Vec::new();
         (&mut file)
-            .take(MAX_MEMBER_BYTES + 1)
+            .take(max_member + 1)
             .read_to_end(&mut data)
             .map_err(|e| bad(format!("cannot be read: {e}")))?;
         let size = data.len() as u64;
-        if size > MAX_MEMBER_BYTES {
+        if size > max_member {
             return Err(bad(format!(
-                "unpacks to over {MAX_MEMBER_BYTES} bytes (its header said {declared})"
+                "unpacks to over {max_member} bytes (its header said {declared})"
             )));
         }
         total += size;
-        if total > MAX_TOTAL_BYTES {
+        if total > max_total {
             return Err(too_big(format!(
-                "its members unpack to over {MAX_TOTAL_BYTES} bytes together"
+                "its members unpack to over {max_total} bytes together"
             )));
         }
         let (kind, member) = if file.is_symlink() {
@@ -270,16 +305,16 @@ fn check_link(name: &str, target: &str) -> Result<(), String> {
     if target.is_empty() || Path::new(target).is_absolute() || target.starts_with('/') {
         return Err(outside());
     }
-    let mut depth: i64 = name.trim_end_matches('/').split('/').count() as i64 - 1;
+    // How deep the link's own folder is below the top.
+    let mut depth: usize = name
+        .trim_end_matches('/')
+        .split('/')
+        .count()
+        .saturating_sub(1);
     for part in target.split('/') {
         match part {
             "" | "." => {}
-            ".." => {
-                depth -= 1;
-                if depth < 0 {
-                    return Err(outside());
-                }
-            }
+            ".." => depth = depth.checked_sub(1).ok_or_else(outside)?,
             _ => depth += 1,
         }
     }
@@ -352,6 +387,51 @@ pub fn extract(opened: &Opened, into: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn zip_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        use std::io::Write;
+        let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let opts = zip::write::SimpleFileOptions::default();
+        for (name, data) in members {
+            z.start_file(*name, opts).unwrap();
+            z.write_all(data).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn the_total_and_member_count_limits_refuse_before_writing() {
+        let home = tempfile::tempdir().unwrap();
+        let manifest = br#"{"name":"x"}"#.to_vec();
+        let bytes = zip_of(&[
+            ("extension.json", manifest.clone()),
+            ("a", vec![b'a'; 600]),
+            ("b", vec![b'b'; 600]),
+        ]);
+        let small = Limits {
+            members: 10,
+            member: 1000,
+            total: 1000,
+            ratio: 100,
+            floor: 1 << 20,
+        };
+        let err = open_within(home.path(), "t.zotx", bytes.clone(), small).unwrap_err();
+        assert!(matches!(err, BundleError::TooBig { .. }), "{err}");
+        assert!(
+            err.to_string().contains("over 1000 bytes together"),
+            "{err}"
+        );
+        let few = Limits {
+            members: 2,
+            ..small
+        };
+        let err = open_within(home.path(), "t.zotx", bytes, few).unwrap_err();
+        assert!(
+            err.to_string().contains("3 members, over the limit of 2"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_dir(home.path()).unwrap().count(), 0);
+    }
 
     #[test]
     fn names_that_leave_the_folder_are_refused() {
