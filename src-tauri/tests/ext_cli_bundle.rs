@@ -147,7 +147,7 @@ with zipfile.ZipFile(sys.argv[1], "w") as out:
 
     // One byte flipped in the file itself: the archive's own checks catch it.
     let mut bytes = std::fs::read(&good).unwrap();
-    let at = bytes.windows(7).position(|w| w == b"main.py").unwrap() + 40;
+    let at = member_data(&bytes, b"main.py");
     bytes[at] ^= 0xff;
     let raw = env.path("flipped.zotx");
     std::fs::write(&raw, bytes).unwrap();
@@ -157,6 +157,25 @@ with zipfile.ZipFile(sys.argv[1], "w") as out:
         "{err}"
     );
     assert_eq!(env.installed_entries(), Vec::<String>::new());
+}
+
+/// Where the (compressed) data of member `name` starts: after its local
+/// header (30 bytes, then the name and the extra field).
+fn member_data(zip: &[u8], name: &[u8]) -> usize {
+    let mut at = 0;
+    loop {
+        let h = at
+            + zip[at..]
+                .windows(4)
+                .position(|w| w == b"PK\x03\x04")
+                .unwrap();
+        let n = u16::from_le_bytes([zip[h + 26], zip[h + 27]]) as usize;
+        let m = u16::from_le_bytes([zip[h + 28], zip[h + 29]]) as usize;
+        if &zip[h + 30..h + 30 + n] == name {
+            return h + 30 + n + m;
+        }
+        at = h + 4;
+    }
 }
 
 /// Python that writes one hostile zip to `sys.argv[1]`.

@@ -15,6 +15,13 @@ use std::process::Stdio;
 use serde_json::Value;
 use support::{entries, write_ext, Env};
 
+/// `write_ext` with its `run.sh` executable, so the manifest loads.
+fn write_exec_ext(dir: &Path, manifest: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    write_ext(dir, manifest);
+    std::fs::set_permissions(dir.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 fn manifest(env: &Env, name: &str) -> Value {
     let text = std::fs::read_to_string(env.extensions().join(name).join("extension.json")).unwrap();
     serde_json::from_str(&text).unwrap()
@@ -43,7 +50,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 fn a_folder_update_shows_old_to_new_with_its_changelog_and_rollback_puts_it_back() {
     let env = Env::new();
     let src = env.path("src/hello");
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"hello","version":"1.0.0","exec":"./run.sh","permissions":["commands"]}"#,
     );
@@ -64,7 +71,7 @@ fn a_folder_update_shows_old_to_new_with_its_changelog_and_rollback_puts_it_back
     assert_eq!(none.ok(), "");
     assert!(none.stderr().contains("up to date"), "{}", none.stderr());
 
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"hello","version":"1.1.0","exec":"./run.sh","permissions":["commands"]}"#,
     );
@@ -104,12 +111,12 @@ fn an_update_that_asks_for_more_is_installed_but_waits_for_consent_and_rollback_
 ) {
     let env = Env::new();
     let src = env.path("src/wide");
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"wide","version":"1.0.0","exec":"./run.sh","permissions":["commands"]}"#,
     );
     env.zot(&["ext", "install", src.to_str().unwrap()]).ok();
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"wide","version":"2.0.0","exec":"./run.sh","permissions":["commands","tools"]}"#,
     );
@@ -131,8 +138,8 @@ fn an_update_that_asks_for_more_is_installed_but_waits_for_consent_and_rollback_
     env.zot(&["ext", "accept", "wide"]).ok();
     assert!(listed(&env, "wide").get("unaccepted").is_none());
 
-    // Rolling back puts back the copy *and* what was accepted for it: a
-    // later roll forward asks again.
+    // Rolling back puts back the copy *and* what was accepted for it; each
+    // copy carries its own.
     env.zot(&["ext", "rollback", "wide"]).ok();
     assert_eq!(manifest(&env, "wide")["version"], "1.0.0");
     let perms: Value =
@@ -150,9 +157,10 @@ fn an_update_that_asks_for_more_is_installed_but_waits_for_consent_and_rollback_
         "{perms}"
     );
     env.zot(&["ext", "rollback", "wide"]).ok();
-    assert_eq!(
-        listed(&env, "wide")["unaccepted"],
-        serde_json::json!(["tools"])
+    assert_eq!(manifest(&env, "wide")["version"], "2.0.0");
+    assert!(
+        listed(&env, "wide").get("unaccepted").is_none(),
+        "rolled forward, its acceptance comes back with it"
     );
 }
 
@@ -160,12 +168,12 @@ fn an_update_that_asks_for_more_is_installed_but_waits_for_consent_and_rollback_
 fn yes_accepts_the_widening_of_an_update() {
     let env = Env::new();
     let src = env.path("src/y");
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"y","version":"1.0.0","exec":"./run.sh","permissions":["commands"]}"#,
     );
     env.zot(&["ext", "install", src.to_str().unwrap()]).ok();
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"y","version":"1.0.1","exec":"./run.sh","permissions":["commands","notes"]}"#,
     );
@@ -179,7 +187,7 @@ fn yes_accepts_the_widening_of_an_update() {
 fn a_git_update_moves_to_the_remotes_new_commit_and_lists_the_commits() {
     let env = Env::new();
     let repo = env.path("repo");
-    write_ext(
+    write_exec_ext(
         &repo,
         r#"{"name":"from-git","version":"1.0.0","exec":"./run.sh"}"#,
     );
@@ -191,7 +199,7 @@ fn a_git_update_moves_to_the_remotes_new_commit_and_lists_the_commits() {
     assert_eq!(s["source"]["location"], url.as_str());
     assert_eq!(s["source"]["revision"], first.as_str());
 
-    write_ext(
+    write_exec_ext(
         &repo,
         r#"{"name":"from-git","version":"1.2.0","exec":"./run.sh"}"#,
     );
@@ -240,13 +248,13 @@ fn a_git_update_moves_to_the_remotes_new_commit_and_lists_the_commits() {
 fn a_force_pushed_remote_is_reported_and_nothing_changes() {
     let env = Env::new();
     let repo = env.path("repo");
-    write_ext(
+    write_exec_ext(
         &repo,
         r#"{"name":"rewritten","version":"1.0.0","exec":"./run.sh"}"#,
     );
     let url = support::git_repo(&repo);
     env.zot(&["ext", "install", &url]).ok();
-    write_ext(
+    write_exec_ext(
         &repo,
         r#"{"name":"rewritten","version":"9.0.0","exec":"./run.sh"}"#,
     );
@@ -273,7 +281,7 @@ fn a_force_pushed_remote_is_reported_and_nothing_changes() {
 fn a_gone_remote_is_reported_and_nothing_changes() {
     let env = Env::new();
     let repo = env.path("repo");
-    write_ext(
+    write_exec_ext(
         &repo,
         r#"{"name":"orphan","version":"1.0.0","exec":"./run.sh"}"#,
     );
@@ -297,7 +305,7 @@ fn a_catalog_update_takes_the_newer_version_zot_ships_and_never_an_older_one() {
     let cat = env.path("catalog");
     let entry = cat.join("extensions/cat-ext");
     let index = |version: &str| {
-        write_ext(
+        write_exec_ext(
             &entry,
             &format!(r#"{{"name":"cat-ext","version":"{version}","exec":"./run.sh"}}"#),
         );
@@ -342,7 +350,7 @@ fn names_that_cannot_be_updated_or_rolled_back_say_why() {
     let err = env.zot(&["ext", "update"]).failed();
     assert!(err.contains("--all"), "{err}");
     let src = env.path("src/once");
-    write_ext(
+    write_exec_ext(
         &src,
         r#"{"name":"once","version":"1.0.0","exec":"./run.sh"}"#,
     );
