@@ -67,6 +67,7 @@ mod rpc_settings;
 mod rpc_supervision;
 mod rpc_tool_progress;
 mod rpc_trust;
+mod rpc_updates;
 mod sessions;
 mod sessions_hardening;
 mod settings_approvals;
