@@ -94,6 +94,11 @@ fn a_folder_update_shows_old_to_new_with_its_changelog_and_rollback_puts_it_back
     assert!(out.contains("hello 1.0.0 → 1.1.0"), "{out}");
     assert_eq!(manifest(&env, "hello")["version"], "1.1.0");
     assert_eq!(listed(&env, "hello")["source"]["version"], "1.1.0");
+    assert_eq!(
+        listed(&env, "hello")["rollback_to"],
+        "1.0.0",
+        "the kept copy's version"
+    );
     assert!(env
         .zot(&["ext", "update", "hello", "--check"])
         .ok()

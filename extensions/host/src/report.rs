@@ -165,6 +165,13 @@ impl Host {
                 }
                 _ => None,
             },
+            rollback_to: match e.scope {
+                zot_ext_protocol::rpc::Scope::Global => {
+                    crate::rollback::kept(&self.inner.cfg.zot_home, &e.name)
+                        .map(|k| k.version.unwrap_or_else(|| "-".into()))
+                }
+                _ => None,
+            },
         }
     }
 

@@ -724,6 +724,11 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub source: Option<crate::updates::ExtSource>,
+    /// The version `ext_rollback` would put back (`"-"` when the kept
+    /// copy has none); absent when no earlier copy is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rollback_to: Option<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

@@ -6,6 +6,7 @@ import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
+import type { UpdateInfo } from "../bindings/UpdateInfo";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { SettingSpec } from "../bindings/SettingSpec";
@@ -47,6 +48,9 @@ export class FakeBackend implements Backend {
   emit(e: UiEvent): void {
     for (const h of this.#handlers) h(e);
   }
+
+  /** What `ext_update` finds; an update removes its entry. */
+  updatesAvailable: UpdateInfo[] = [];
 
   /** When set, `approve_tool` fails with this message. */
   approveError: string | null = null;
@@ -98,6 +102,14 @@ export class FakeBackend implements Backend {
         return { extensions: this.extensions };
       case "ext_restart":
         return { name: cmd.name, state: this.restartState };
+      case "ext_update": {
+        const hit = this.updatesAvailable.filter((u) => !cmd.name || u.name === cmd.name);
+        if (cmd.check) return { updates: hit };
+        this.updatesAvailable = this.updatesAvailable.filter((u) => !hit.includes(u));
+        return { updates: hit.map((u) => ({ ...u, installed: true })) };
+      }
+      case "ext_rollback":
+        return { name: cmd.name, from: "1.1.0", to: "1.0.0" };
       case "approve_tool":
         if (this.approveError) throw { code: "backend", message: this.approveError };
         return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };

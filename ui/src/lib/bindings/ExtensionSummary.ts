@@ -141,4 +141,9 @@ kind: ExtKind,
  * bundles"); absent for a project's extension, an `--ext` path, or
  * one installed before zot recorded sources.
  */
-source?: ExtSource, };
+source?: ExtSource, 
+/**
+ * The version `ext_rollback` would put back (`"-"` when the kept
+ * copy has none); absent when no earlier copy is kept.
+ */
+rollback_to?: string, };
