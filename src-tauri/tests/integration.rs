@@ -33,6 +33,7 @@ mod ext_cli_install;
 mod ext_cli_logs;
 mod ext_cli_manage;
 mod ext_cli_mcp;
+mod ext_cli_mcpb;
 mod ext_cli_new;
 mod ext_cli_permissions;
 mod ext_cli_test;

@@ -7,6 +7,7 @@
 
 mod check;
 pub mod keys;
+mod mcpb;
 pub mod pack;
 
 use std::path::{Path, PathBuf};
@@ -69,6 +70,14 @@ pub enum BundleError {
         /// What is wrong.
         reason: String,
     },
+    /// An MCP bundle made for another platform or a missing runtime.
+    #[error("refusing the MCP bundle {origin}: {reason}; nothing was installed")]
+    Incompatible {
+        /// Its file or URL.
+        origin: String,
+        /// What does not fit.
+        reason: String,
+    },
     /// The signature does not match the content.
     #[error("refusing the bundle {origin}: its signature does not match its content (it was changed after it was signed, or the signature is damaged); nothing was installed. Get the bundle again from its author")]
     BadSignature {
@@ -101,12 +110,26 @@ pub enum BundleError {
     },
 }
 
-/// Whether `arg` names a bundle: a `.zotx` file or an `https://` URL of one.
+/// The file name extension of an MCP bundle (docs/mcp.md "MCP bundles").
+pub const MCPB_EXTENSION: &str = "mcpb";
+
+/// Whether `arg` names a bundle: a `.zotx` or `.mcpb` file or an
+/// `https://` URL of one.
 pub fn is_bundle(arg: &str) -> bool {
     let lower = arg.to_ascii_lowercase();
+    (lower.starts_with("https://") || Path::new(arg).is_file())
+        && (has_extension(arg, EXTENSION) || is_mcpb(arg))
+}
+
+/// Whether `arg` (a path or URL) names an MCP bundle.
+pub fn is_mcpb(arg: &str) -> bool {
+    has_extension(arg, MCPB_EXTENSION)
+}
+
+fn has_extension(arg: &str, ext: &str) -> bool {
+    let lower = arg.to_ascii_lowercase();
     let path = lower.split(['?', '#']).next().unwrap_or_default();
-    path.ends_with(&format!(".{EXTENSION}"))
-        && (lower.starts_with("https://") || Path::new(arg).is_file())
+    path.ends_with(&format!(".{ext}"))
 }
 
 /// Reads a bundle from its file, or downloads it from an `https://` URL

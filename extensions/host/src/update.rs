@@ -225,7 +225,7 @@ fn plan(zot_home: &Path, name: &str) -> OpsResult<Option<Plan>> {
                 changes,
             )
         }
-        SourceKind::Bundle => {
+        SourceKind::Bundle | SourceKind::Mcpb => {
             let opened = crate::bundle::fetch(zot_home, &record.location)?;
             if Some(&opened.digest) == record.revision.as_ref() {
                 return Ok(None);
@@ -247,11 +247,6 @@ fn plan(zot_home: &Path, name: &str) -> OpsResult<Option<Plan>> {
                 digest,
                 changes,
             )
-        }
-        SourceKind::Mcpb => {
-            return Err(fail(
-                "MCP bundles are updated by installing the new .mcpb with --force".into(),
-            ))
         }
     };
     let (from, to) = if new_manifest.version != old.version {

@@ -241,6 +241,31 @@ fn open_within(
         hasher.update(&data);
         members.push(member);
     }
+    if super::is_mcpb(origin) {
+        // An MCP bundle: its manifest.json becomes the extension.json zot
+        // installs beside it (mcpb.rs); its own signature scheme is not
+        // checked (docs/mcp.md "MCP bundles").
+        let text = members
+            .iter()
+            .find_map(|m| match m {
+                Member::File { name, data, .. } if name == "manifest.json" => Some(data.clone()),
+                _ => None,
+            })
+            .ok_or_else(|| BundleError::BadManifest {
+                origin: origin.to_owned(),
+                reason: "it holds no manifest.json at its top, which every MCP bundle has".into(),
+            })?;
+        let converted = super::mcpb::convert(origin, &text, zot_home)?;
+        members.retain(|m| !matches!(m, Member::File { name, .. } if name == MANIFEST_FILE));
+        members.insert(
+            0,
+            Member::File {
+                name: MANIFEST_FILE.to_owned(),
+                exec: false,
+                data: converted.into_bytes(),
+            },
+        );
+    }
     let manifest = first_manifest(origin, &members)?;
     let digest = crate::sources::hex(&hasher.finalize());
     let signer = verify(zot_home, origin, &comment, &digest)?;

@@ -333,7 +333,11 @@ fn record_of(
     match (origin, source) {
         (Origin::Bundle(at), Source::Bundle(b)) => (
             ExtSource {
-                kind: SourceKind::Bundle,
+                kind: if crate::bundle::is_mcpb(at) {
+                    SourceKind::Mcpb
+                } else {
+                    SourceKind::Bundle
+                },
                 location: at.clone(),
                 revision: Some(b.digest.clone()),
                 version,

@@ -58,6 +58,12 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
             done.source.revision.as_deref().unwrap_or("-")
         );
     }
+    if let Some(declared) = &done.registers.declared {
+        let tools: Vec<&str> = declared.tools.iter().map(|t| t.name.as_str()).collect();
+        if !tools.is_empty() {
+            println!("tools: {}", tools.join(", "));
+        }
+    }
     println!("what it may do:");
     for line in &done.words {
         println!("  - {line}");
