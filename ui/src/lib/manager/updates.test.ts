@@ -46,4 +46,13 @@ describe("sources and updates", () => {
     expect(fake.calls.some((c) => (c.args as { type?: string })?.type === "ext_rollback")).toBe(true);
     expect(m.error).toBeNull();
   });
+
+  it("a dropped bundle opens the manager to install it, never the image path", async () => {
+    const fake = new FakeBackend();
+    const app = new AppState(fake);
+    await app.drop(["/tmp/x/server.MCPB"]);
+    expect(app.view).toBe("manager");
+    expect(app.droppedBundle).toBe("/tmp/x/server.MCPB");
+    expect(fake.calls.some((c) => c.method === "droppedPaths")).toBe(false);
+  });
 });
