@@ -28,6 +28,19 @@ pub const MAX_RATIO: u64 = 100;
 /// Members smaller than this are never refused for their ratio (a short
 /// file of repeated text compresses very well and is harmless).
 pub const RATIO_FLOOR: u64 = 1024 * 1024;
+/// The manifest a bundle starts with (`ext_ops::MANIFEST_FILE`, named
+/// here so this module depends on nothing that depends on it).
+pub const MANIFEST_FILE: &str = "extension.json";
+
+/// Lowercase hex.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
 /// The file name extension of a bundle.
 pub const EXTENSION: &str = "zotx";
 

@@ -27,6 +27,7 @@ pub mod bundle;
 pub mod catalog;
 pub mod consent;
 pub mod ext_ops;
+mod fs_swap;
 pub mod home;
 pub mod install;
 pub mod install_notes;

@@ -119,9 +119,9 @@ pub fn rollback(zot_home: &Path, name: &str) -> OpsResult<RolledBack> {
     let kept_dir = kept_base(zot_home).join(name);
     let current = Kept::of(zot_home, &dest);
     if dest.symlink_metadata().is_ok() {
-        if crate::install::staging::exchange(&kept_dir, &dest).is_err() {
+        if crate::fs_swap::exchange(&kept_dir, &dest).is_err() {
             let aside = kept_base(zot_home).join(format!(".{name}.swap"));
-            let _ = crate::install::staging::remove_any(&aside);
+            let _ = crate::fs_swap::remove_any(&aside);
             std::fs::rename(&dest, &aside).map_err(OpsError::io("move aside", &dest))?;
             if let Err(e) = std::fs::rename(&kept_dir, &dest) {
                 let _ = std::fs::rename(&aside, &dest);

@@ -126,13 +126,19 @@ fn walk(root: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> 
     Ok(())
 }
 
-/// Lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
+pub use crate::bundle::hex;
+
+/// The commit checked out in `dir`, if it is a git work tree.
+pub fn git_head(dir: &Path) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["rev-parse", "HEAD"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let head = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    (out.status.success() && !head.is_empty()).then_some(head)
 }
 
 /// The first 12 characters of a commit or digest, for `OLD → NEW`.

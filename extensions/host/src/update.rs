@@ -20,16 +20,11 @@ use crate::install::{
     install_resolved, read_manifest, Cancel, Consent, Hooks, InstallOptions, InstallOutcome,
     Origin, Source,
 };
+use crate::sources::git_head;
 use crate::{consent, home, sources};
 
 /// How many lines of commits or changelog an update shows at most.
 const MAX_CHANGES: usize = 50;
-
-/// The commit checked out in `dir`, if it is a git work tree.
-pub fn git_head(dir: &Path) -> Option<String> {
-    let out = git(dir, &["rev-parse", "HEAD"]).ok()?;
-    Some(out.trim().to_owned()).filter(|s| !s.is_empty())
-}
 
 fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new("git")

@@ -11,8 +11,8 @@ use sha2::{Digest, Sha256};
 use zot_ext_protocol::Manifest;
 
 use super::keys::{decode_public, trusted};
+use super::MANIFEST_FILE;
 use super::{BundleError, MAX_MEMBERS, MAX_MEMBER_BYTES, MAX_RATIO, MAX_TOTAL_BYTES, RATIO_FLOOR};
-use crate::ext_ops::MANIFEST_FILE;
 
 /// What the archive comment of a signed bundle starts with.
 pub(super) const SIGNATURE_TAG: &str = "zot-signature-v1";
@@ -267,7 +267,7 @@ fn open_within(
         );
     }
     let manifest = first_manifest(origin, &members)?;
-    let digest = crate::sources::hex(&hasher.finalize());
+    let digest = super::hex(&hasher.finalize());
     let signer = verify(zot_home, origin, &comment, &digest)?;
     Ok(Opened {
         origin: origin.to_owned(),

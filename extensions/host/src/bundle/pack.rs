@@ -14,7 +14,7 @@ use zip::write::SimpleFileOptions;
 use super::check::{signed_message, SIGNATURE_TAG};
 use super::keys::encode_public;
 use super::BundleError;
-use crate::ext_ops::MANIFEST_FILE;
+use super::MANIFEST_FILE;
 
 /// What `pack` wrote.
 #[derive(Debug, Clone)]
@@ -45,7 +45,8 @@ pub fn pack(
         dir: dir.to_path_buf(),
         reason,
     };
-    let manifest = crate::install::read_manifest(dir).map_err(|e| err(e.to_string()))?;
+    let manifest =
+        crate::manifest::load(&dir.join(MANIFEST_FILE)).map_err(|e| err(e.to_string()))?;
     let out = out.map(Path::to_path_buf).unwrap_or_else(|| {
         PathBuf::from(match &manifest.version {
             Some(v) => format!("{}-{v}.{}", manifest.name, super::EXTENSION),

@@ -348,7 +348,7 @@ fn record_of(
             ExtSource {
                 kind: SourceKind::Git,
                 location: url.clone(),
-                revision: crate::update::git_head(dir),
+                revision: sources::git_head(dir),
                 version,
             },
             None,

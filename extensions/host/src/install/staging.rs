@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::ext_ops::{OpsError, OpsResult};
+pub(crate) use crate::fs_swap::{exchange, remove_any};
 
 /// Prefix of in-flight directories; a leading `.` keeps discovery and name
 /// listings from ever seeing them.
@@ -82,37 +83,6 @@ impl Staging {
     }
 }
 
-/// Swaps two paths atomically (Linux `renameat2(RENAME_EXCHANGE)`).
-#[cfg(target_os = "linux")]
-pub(crate) fn exchange(a: &Path, b: &Path) -> io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let ca = CString::new(a.as_os_str().as_bytes()).map_err(io::Error::other)?;
-    let cb = CString::new(b.as_os_str().as_bytes()).map_err(io::Error::other)?;
-    // SAFETY: two valid NUL-terminated paths relative to the cwd; the call
-    // only renames.
-    let r = unsafe {
-        libc::renameat2(
-            libc::AT_FDCWD,
-            ca.as_ptr(),
-            libc::AT_FDCWD,
-            cb.as_ptr(),
-            libc::RENAME_EXCHANGE,
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::last_os_error())
-    }
-}
-
-/// Without an atomic swap the caller falls back to two renames.
-#[cfg(not(target_os = "linux"))]
-pub(crate) fn exchange(_a: &Path, _b: &Path) -> io::Result<()> {
-    Err(io::Error::from(io::ErrorKind::Unsupported))
-}
-
 impl Drop for Staging {
     fn drop(&mut self) {
         if let Some(path) = self.path.take() {
@@ -128,27 +98,6 @@ pub(crate) fn discard(path: &Path) -> io::Result<()> {
     let aside = unique_name(base, "removing");
     std::fs::rename(path, &aside)?;
     remove_any(&aside)
-}
-
-/// Removes a file, a symlink (never what it points to) or a directory tree.
-/// Retries a few times because a killed git's helpers may still be writing
-/// for a moment after the kill.
-pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
-    let mut last = Ok(());
-    for _ in 0..5 {
-        last = match path.symlink_metadata() {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => Err(e),
-            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
-            Ok(_) => std::fs::remove_file(path),
-        };
-        match &last {
-            Ok(()) => return Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
-        }
-    }
-    last
 }
 
 /// Deletes in-flight directories left by a zot that was killed outright
