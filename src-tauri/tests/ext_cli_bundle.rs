@@ -276,6 +276,16 @@ fn a_bundle_install_updates_from_its_file_and_rolls_back() {
 }
 
 #[test]
+fn a_bundle_over_plain_http_is_refused() {
+    let env = Env::new();
+    let err = env
+        .zot(&["ext", "install", "http://127.0.0.1:9/x.zotx"])
+        .failed();
+    assert!(err.contains("over https only"), "{err}");
+    assert!(!env.extensions().exists());
+}
+
+#[test]
 fn keygen_never_overwrites_a_key() {
     let env = Env::new();
     keygen(&env, "k");

@@ -162,6 +162,14 @@ pub(crate) enum Origin {
 /// [`resolve_source`], with the origin to record. A bundle is read and
 /// checked here, before anything is written.
 pub(crate) fn resolve(zot_home: &Path, arg: &str) -> OpsResult<(Source, Origin)> {
+    let lower = arg.to_ascii_lowercase();
+    if lower.starts_with("http://") && (lower.ends_with(".zotx") || crate::bundle::is_mcpb(arg)) {
+        return Err(crate::bundle::BundleError::Download {
+            url: arg.to_owned(),
+            reason: "bundles are downloaded over https only (an http:// download could be changed on the way); use its https:// URL".into(),
+        }
+        .into());
+    }
     if !arg.starts_with('-') && crate::bundle::is_bundle(arg) {
         let opened = crate::bundle::fetch(zot_home, arg)?;
         let origin = Origin::Bundle(opened.origin.clone());
