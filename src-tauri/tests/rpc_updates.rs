@@ -95,3 +95,62 @@ async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_runni
     );
     assert!(z.close().await.success());
 }
+
+fn git(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[tokio::test]
+async fn a_git_source_lists_its_commits_and_a_rewritten_remote_is_an_error_that_changes_nothing() {
+    let s = FakeLlm::start().await;
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let repo = ext_fixture::make(cwd.path(), "fx-repo", json!({"name": "gx"}));
+    git(&repo, &["-c", "init.defaultBranch=main", "init", "-q"]);
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-qm", "first"]);
+    let url = format!("file://{}", repo.display());
+    let out = command(home.path(), cwd.path(), &["ext", "install", &url])
+        .output()
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
+    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    assert_eq!(
+        entry(&z.call(json!({"type":"ext_list"})).await, "gx")["source"]["kind"],
+        "git"
+    );
+
+    set_version(&repo, "0.3.0");
+    git(&repo, &["commit", "-qam", "bump to 0.3.0"]);
+    let r = z
+        .call(json!({"type":"ext_update","name":"gx","check":true}))
+        .await;
+    let u = &r["data"]["updates"][0];
+    assert_eq!(u["from"], "0.1.0", "{r}");
+    assert_eq!(u["to"], "0.3.0");
+    assert!(
+        u["changes"][0].as_str().unwrap().ends_with("bump to 0.3.0"),
+        "{r}"
+    );
+
+    git(&repo, &["reset", "-q", "--hard", "HEAD~1"]);
+    set_version(&repo, "0.4.0");
+    git(&repo, &["commit", "-qa", "--amend", "-m", "rewritten"]);
+    let r = z.call(json!({"type":"ext_update","name":"gx"})).await;
+    assert_eq!(r["success"], false, "{r}");
+    assert!(
+        r["error"].as_str().unwrap().contains("was rewritten"),
+        "{r}"
+    );
+    let x = entry(&z.call(json!({"type":"ext_list"})).await, "gx");
+    assert_eq!(x["version"], "0.1.0", "nothing changed: {x}");
+    assert_eq!(x["state"], "ready");
+    assert!(z.close().await.success());
+}
