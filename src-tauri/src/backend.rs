@@ -9,6 +9,7 @@ pub mod options;
 mod prompt_queue;
 mod sessions;
 mod trust;
+mod updates;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -37,6 +37,7 @@ fn install_for_summary(home: &Path, source: &str) -> zot_ext_host::install::Inst
     let options = InstallOptions {
         force: false,
         consent: Consent::OnSummary,
+        update: false,
     };
     let hooks = Hooks {
         progress: &mut |_| {},

@@ -45,6 +45,7 @@ pub mod rpc;
 pub mod rpc_results;
 pub mod settings;
 pub mod theme;
+pub mod updates;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
@@ -64,6 +65,7 @@ pub use panel::{
 };
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
+pub use updates::{ExtRollbackResult, ExtSource, ExtUpdateResult, SourceKind, UpdateInfo};
 
 /// The protocol version the host announces in `hello_ack`.
 pub const PROTOCOL_VERSION: u32 = 1;

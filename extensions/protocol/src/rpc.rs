@@ -246,6 +246,26 @@ pub enum RpcCommand {
         #[ts(as = "std::collections::BTreeMap<String, Value>")]
         values: crate::settings::SettingValues,
     },
+    /// Checks for (`check`) or installs the updates of one extension, or
+    /// of every installed one that recorded its source when `name` is
+    /// absent (docs/rpc.md "Extension updates and bundles"); answers
+    /// `data.updates`.
+    ExtUpdate {
+        /// The extension's name; absent for all of them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        name: Option<String>,
+        /// Only say what would change.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        check: Option<bool>,
+    },
+    /// Puts back the copy an update replaced, with the permissions that
+    /// were accepted for it.
+    ExtRollback {
+        /// The extension's name.
+        name: String,
+    },
     /// Answers a `ui_request` event (docs/rpc.md "Dialogs"); refused with
     /// the reason for an unknown id or a value that does not fit, and the
     /// dialog then stays open.
@@ -729,6 +749,17 @@ pub struct ExtensionSummary {
     /// `extension` or `mcp` (the manifest's `kind`).
     #[serde(default)]
     pub kind: crate::manifest::ExtKind,
+    /// Where it was installed from (docs/rpc.md "Extension updates and
+    /// bundles"); absent for a project's extension, an `--ext` path, or
+    /// one installed before zot recorded sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source: Option<crate::updates::ExtSource>,
+    /// The version `ext_rollback` would put back (`"-"` when the kept
+    /// copy has none); absent when no earlier copy is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rollback_to: Option<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

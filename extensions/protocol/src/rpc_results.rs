@@ -69,6 +69,10 @@ pub enum RpcResult {
     Config(ExtConfigResult),
     /// `ui_respond`.
     UiResponded(UiRespondResult),
+    /// `ext_update`.
+    Updates(crate::updates::ExtUpdateResult),
+    /// `ext_rollback`.
+    RolledBack(crate::updates::ExtRollbackResult),
 }
 
 /// `ui_respond`: the answer went to the extension.

@@ -154,6 +154,14 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .map(RpcResult::Untrusted),
         RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
         RpcCommand::ExtRestart { name } => ext_restart(b, name).await.map(RpcResult::Restarted),
+        RpcCommand::ExtUpdate { name, check } => {
+            super::updates::ext_update(b, name, check.unwrap_or(false))
+                .await
+                .map(RpcResult::Updates)
+        }
+        RpcCommand::ExtRollback { name } => super::updates::ext_rollback(b, name)
+            .await
+            .map(RpcResult::RolledBack),
         RpcCommand::SessionList { query } => {
             Ok(RpcResult::Sessions(super::sessions::list(b, query)))
         }

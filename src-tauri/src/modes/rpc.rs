@@ -125,7 +125,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::SessionOpen { .. }
             | RpcCommand::Compact { .. }
             | RpcCommand::ExtConfigGet { .. }
-            | RpcCommand::ExtConfigSet { .. } => {
+            | RpcCommand::ExtConfigSet { .. }
+            | RpcCommand::ExtUpdate { .. }
+            | RpcCommand::ExtRollback { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -267,7 +269,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, ext_config_get, ext_config_set, ui_respond"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -325,6 +327,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::ExtConfigGet { .. } => "ext_config_get",
         RpcCommand::ExtConfigSet { .. } => "ext_config_set",
         RpcCommand::UiRespond { .. } => "ui_respond",
+        RpcCommand::ExtUpdate { .. } => "ext_update",
+        RpcCommand::ExtRollback { .. } => "ext_rollback",
     }
 }
 

@@ -58,6 +58,8 @@ export class AppState {
   theme = $state("dark");
   settings: Settings | null = $state(null);
   view: View = $state("chat");
+  /** A .zotx or .mcpb dropped on the window, for the manager to install. */
+  droppedBundle: string | null = $state(null);
   /** Prompts sent, oldest first, for the editor's history. */
   history: string[] = $state([]);
   /** The editor registers this so `ext_insert` can reach the cursor. */
@@ -430,6 +432,15 @@ export class AppState {
   /** Files dropped on the window: a folder opens as the project (its
    * refusal shows in the project banner), images go to the editor. */
   async drop(paths: string[]): Promise<void> {
+    // A .zotx or .mcpb bundle goes to the extension manager, which
+    // installs it and shows its summary (who signed it) before anything
+    // is enabled.
+    const bundle = paths.find((p) => /\.(zotx|mcpb)$/i.test(p));
+    if (bundle) {
+      this.droppedBundle = bundle;
+      this.view = "manager";
+      return;
+    }
     try {
       const dropped = await this.backend.droppedPaths(paths);
       if (dropped.kind === "folder") await this.projects.open(dropped.path);

@@ -13,6 +13,8 @@ import type { DoneResult } from "../bindings/DoneResult";
 import type { DeliveredResult } from "../bindings/DeliveredResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
+import type { ExtUpdateResult } from "../bindings/ExtUpdateResult";
+import type { ExtRollbackResult } from "../bindings/ExtRollbackResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
 import type { ApprovalRulesResult } from "../bindings/ApprovalRulesResult";
 import type { UiRespondResult } from "../bindings/UiRespondResult";
@@ -72,6 +74,8 @@ export type RpcResultOf = {
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
   ui_respond: UiRespondResult;
+  ext_update: ExtUpdateResult;
+  ext_rollback: ExtRollbackResult;
 };
 
 // Fails to compile when a command has no result type above.

@@ -8,6 +8,7 @@ import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
+import type { UpdateInfo } from "../bindings/UpdateInfo";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { SettingSpec } from "../bindings/SettingSpec";
@@ -52,6 +53,9 @@ export class FakeBackend implements Backend {
 
   /** The rules remembered in config.json, as `approval_rules` lists them. */
   rules: RememberedRule[] = [];
+  /** What `ext_update` finds; an update removes its entry. */
+  updatesAvailable: UpdateInfo[] = [];
+
   /** When set, `approve_tool` fails with this message. */
   approveError: string | null = null;
   /** Settings per extension, as the host stores them (secrets in full, as
@@ -102,6 +106,14 @@ export class FakeBackend implements Backend {
         return { extensions: this.extensions };
       case "ext_restart":
         return { name: cmd.name, state: this.restartState };
+      case "ext_update": {
+        const hit = this.updatesAvailable.filter((u) => !cmd.name || u.name === cmd.name);
+        if (cmd.check) return { updates: hit };
+        this.updatesAvailable = this.updatesAvailable.filter((u) => !hit.includes(u));
+        return { updates: hit.map((u) => ({ ...u, installed: true })) };
+      }
+      case "ext_rollback":
+        return { name: cmd.name, from: "1.1.0", to: "1.0.0" };
       case "approve_tool":
         if (this.approveError) throw { code: "backend", message: this.approveError };
         return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };

@@ -174,7 +174,19 @@ name: string,
 /**
  * The settings to change, keyed by name.
  */
-values: { [key in string]: JsonValue }, } | { "type": "ui_respond", 
+values: { [key in string]: JsonValue }, } | { "type": "ext_update", 
+/**
+ * The extension's name; absent for all of them.
+ */
+name?: string, 
+/**
+ * Only say what would change.
+ */
+check?: boolean, } | { "type": "ext_rollback", 
+/**
+ * The extension's name.
+ */
+name: string, } | { "type": "ui_respond", 
 /**
  * The event's `request_id`.
  */

@@ -10,6 +10,8 @@ import type { DoneResult } from "./DoneResult";
 import type { ExtConfigResult } from "./ExtConfigResult";
 import type { ExtListResult } from "./ExtListResult";
 import type { ExtRestartResult } from "./ExtRestartResult";
+import type { ExtRollbackResult } from "./ExtRollbackResult";
+import type { ExtUpdateResult } from "./ExtUpdateResult";
 import type { HelloResult } from "./HelloResult";
 import type { MessagesResult } from "./MessagesResult";
 import type { ModelResult } from "./ModelResult";
@@ -28,4 +30,4 @@ import type { UntrustedResult } from "./UntrustedResult";
 /**
  * The answer to any command; serialised as the variant's own object.
  */
-export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | DeliveredResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ApprovalRulesResult | ExtConfigResult | UiRespondResult;
+export type RpcResult = HelloResult | StartedResult | CommandResult | AbortedResult | DoneResult | DeliveredResult | ExtListResult | StateResult | MessagesResult | ClearedResult | ModelResult | ModelsResult | PongResult | TrustedResult | UntrustedResult | TrustStatus | ExtRestartResult | SessionsResult | SessionOpenResult | SessionDeletedResult | CompactResult | ApproveToolResult | ApprovalRulesResult | ExtConfigResult | UiRespondResult | ExtUpdateResult | ExtRollbackResult;
