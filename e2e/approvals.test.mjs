@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startApp, send, shot } from "./lib/app.mjs";
 import { Keys } from "./lib/webdriver.mjs";
+import { axeViolations, describeViolations } from "./lib/axe.mjs";
 
 let app;
 let s;
@@ -173,4 +174,82 @@ test("Always allow takes no key and asks to confirm; the confirmed command runs 
     ).length,
     3,
   );
+});
+
+test("Always allow offers scopes: a folder remembered runs the next write there, and Settings › Permissions revokes it", async () => {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(app.tmp, "notes-")));
+  const first = path.join(dir, "a.txt");
+  await send(s, `write outside ${first}`);
+  await s.until(
+    "the write's card",
+    async () => (await cards()).includes("waiting"),
+    30000,
+  );
+  await s.click(
+    await s.find("[data-state=waiting] [data-test=approval-always]"),
+  );
+  const scopes = await s.exec(
+    `return [...document.querySelectorAll('[data-test^=approval-scope-]')].map((r) => [r.value, r.checked, r.closest('label').textContent.trim()])`,
+  );
+  assert.deepEqual(
+    scopes.map(([v, c]) => [v, c]),
+    [
+      ["exact", true],
+      ["folder", false],
+      ["tool", false],
+    ],
+    "the narrowest scope is preselected",
+  );
+  assert.equal(scopes[1][2], `write in ${dir} and below`);
+  await s.click(await s.find("[data-test=approval-scope-folder]"));
+  await shot(s, "approval-scopes.png");
+  const v = await axeViolations(s);
+  assert.deepEqual(v, [], describeViolations(v));
+  await s.click(await s.find("[data-test=approval-always-confirm]"));
+  await s.until("the write to happen", () => fs.existsSync(first), 30000);
+  const cfg = () =>
+    JSON.parse(fs.readFileSync(path.join(app.home, "config.json"), "utf8"))
+      .approvals;
+  assert.deepEqual(cfg().folders, { write: [dir] });
+
+  // Another file in that folder: no card.
+  const second = path.join(dir, "b.txt");
+  const waiting = (await cards()).filter((c) => c === "waiting").length;
+  await send(s, `write outside ${second}`);
+  await s.until("the second write", () => fs.existsSync(second), 30000);
+  assert.equal(
+    (await cards()).filter((c) => c === "waiting").length,
+    waiting,
+    "a write in a remembered folder asked",
+  );
+
+  await s.click(await s.find("[data-test=nav-settings]"));
+  await s.until("the permissions", () =>
+    s.exec(
+      `return document.querySelectorAll('[data-test=permission-rule]').length === 2`,
+    ),
+  );
+  const kinds = await s.exec(
+    `return [...document.querySelectorAll('[data-test=permission-rule]')].map((r) => r.dataset.kind + ': ' + r.querySelector('.words').textContent)`,
+  );
+  assert.deepEqual(kinds, [
+    'bash: the bash command "echo e2e-approved" runs without asking',
+    `folder: write runs without asking in ${dir} and below`,
+  ]);
+  await s.exec(
+    `document.querySelector('[data-test=permissions]').scrollIntoView()`,
+  );
+  await shot(s, "settings-permissions.png");
+  const v2 = await axeViolations(s);
+  assert.deepEqual(v2, [], describeViolations(v2));
+  await s.click(
+    (await s.findAll("[data-test=permission-rule][data-kind=folder] [data-test=permission-revoke]"))[0],
+  );
+  await s.until("the rule to go", () =>
+    s.exec(
+      `return document.querySelectorAll('[data-test=permission-rule]').length === 1`,
+    ),
+  );
+  assert.deepEqual(cfg().folders, { write: [] });
+  assert.deepEqual(cfg().bash, ["echo e2e-approved"], "the other rule stays");
 });

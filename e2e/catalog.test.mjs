@@ -36,7 +36,14 @@ test("the Available section lists zot's catalog and installs an entry in one cli
   const todo = (await s.texts(entry("todo"))).join("");
   assert.match(todo, /persistent todo panel/);
   assert.match(todo, /Adds: .*\/todo.*todo_manage/);
-  assert.match(todo, /Touches: .*runs python3/);
+  // What it may do, in the words the install summary and the card use.
+  const catalogWords = await s.texts(`${entry("todo")} [data-test=catalog-permission-line]`);
+  assert.ok(catalogWords.includes("can open interactive panels that read your keys while focused"), catalogWords.join(" | "));
+  assert.ok(catalogWords.includes("has no network access"), catalogWords.join(" | "));
+  assert.deepEqual(
+    await s.texts(`${entry("dusk")} [data-test=catalog-permission-line]`),
+    ["theme: runs no code (it only adds colour themes)"],
+  );
   await s.exec(`document.querySelector('[data-test=catalog]').scrollIntoView()`);
   await shot(s, "catalog.png");
 
@@ -46,6 +53,7 @@ test("the Available section lists zot's catalog and installs an entry in one cli
     return t.includes("todo") && t.includes("todo_manage") ? t : null;
   }, 30000);
   assert.match(summary, /\/todo/);
+  assert.deepEqual(await s.texts("[data-test=install-summary] [data-test=permission-line]"), catalogWords);
   assert.ok(fs.existsSync(path.join(app.home, "extensions", "todo", "extension.json")));
   await s.until("a disabled todo card", async () => (await card("todo")) === "disabled");
   await s.until("the entry marked installed", () =>

@@ -70,3 +70,23 @@ test("an assistant message's Copy puts its markdown source on the clipboard", as
   const v = await axeViolations(s);
   assert.equal(v.length, 0, describeViolations(v));
 });
+
+test("the last prompt has Edit, which puts it in the editor, and Retry, which sends it again", async () => {
+  const users = () => s.texts(".row-user .bubble");
+  const before = (await users()).length;
+  const last = (await users()).at(-1);
+  await s.click(await s.find("[data-test=edit-prompt]"));
+  await s.until("the prompt in the editor", async () =>
+    (await s.exec(`return document.querySelector('[data-test=editor]').value`)) === last,
+  );
+  await s.exec(`const e = document.querySelector('[data-test=editor]'); e.value = ''; e.dispatchEvent(new Event('input'));`);
+  await s.click(await s.find("[data-test=retry]"));
+  await s.until("the same prompt sent again", async () => {
+    const u = await users();
+    return u.length === before + 1 && u.at(-1) === last;
+  }, 30000);
+  await s.until("its answer", async () => (await s.exec(`return !!document.querySelector('[data-test=retry]')`)), 30000);
+  assert.equal(await s.exec(`return document.querySelectorAll('[data-test=retry]').length`), 1, "Retry only on the last prompt");
+  const v = await axeViolations(s);
+  assert.equal(v.length, 0, describeViolations(v));
+});

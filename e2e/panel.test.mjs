@@ -151,5 +151,5 @@ test("a crashed panel owner: its panel closes and the chat says why", async () =
   await s.until("the failure in the chat", async () => (await s.texts("[data-test=ext-error]")).join("").includes("probe"));
   const text = (await s.texts("[data-test=ext-error]")).join("\n");
   assert.match(text, /ext-probe\.log/);
-  assert.match(text, /Open log/);
+  assert.match(text, /View log/);
 });

@@ -81,7 +81,12 @@ test("the install summary lists permissions; an update asking for more waits for
       `[data-test=ext-card][data-name="probe"] [data-test=ext-permissions]`,
     )
   ).join("");
-  assert.ok(perms.includes("commands, events, panels, notes"), perms);
+  // The card says what the install summary said, in the same words.
+  assert.deepEqual(
+    await s.texts(`[data-test=ext-card][data-name="probe"] [data-test=ext-permission-line]`),
+    lines,
+  );
+  assert.ok(perms.includes("can add slash commands"), perms);
   const book = JSON.parse(
     fs.readFileSync(path.join(app.home, "permissions.json"), "utf8"),
   );

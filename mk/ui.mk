@@ -88,6 +88,18 @@ dev: deps
 BENCH_TARGETS += bench-ui
 .PHONY: bench-ui
 
+BENCH_TARGETS += bench-html-panel
+.PHONY: bench-html-panel
+
+## HTML panels (html-panel-bench.mjs: the "HTML panels" section of
+## docs/performance.md): open → first paint against the same page in a bare
+## sandboxed frame, and the page → extension → page round trip, in the
+## release build. HTML_BENCH_PRINT=1 prints without touching the doc.
+bench-html-panel: apt ui-dist
+	cargo build --release -p zot
+	PATH="$(HOME)/.cargo/bin:$$PATH" ZOT_E2E_BIN=$(CARGO_TARGET)/release/zot timeout -k 10 900 \
+		xvfb-run -a -s "-screen 0 1280x800x24" node e2e/bench/html-panel-bench.mjs
+
 ## Start-up and idle memory against a bare Tauri window, keypress→repaint,
 ## and a 10 000-message session (ui-bench.mjs: the Desktop section of
 ## docs/performance.md); then the desktop at scale (scale-bench.mjs: 40

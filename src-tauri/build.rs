@@ -38,6 +38,8 @@ const COMMANDS: &[&str] = &[
     "themes_list",
     "panel_placements",
     "panel_placement_set",
+    "panel_frame_open",
+    "panel_frame_close",
     "ui_ready",
     "dialog_open_url",
 ];

@@ -10,6 +10,7 @@ mod prompt_queue;
 mod rewind;
 mod sessions;
 mod trust;
+mod updates;
 mod worker;
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -11,6 +11,7 @@ mod error;
 mod manager;
 mod notify;
 mod pace;
+mod panel_frame;
 mod project;
 mod renderer;
 mod settings;
@@ -116,6 +117,8 @@ pub fn run(opts: BackendOptions) -> i32 {
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
         .manage(desktop)
+        .manage(panel_frame::PanelFrames::default())
+        .register_uri_scheme_protocol(panel_frame::SCHEME, panel_frame::serve)
         .invoke_handler(tauri::generate_handler![
             commands::rpc,
             commands::ui_ready,
@@ -138,6 +141,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::themes_list,
             settings::panel_placements,
             settings::panel_placement_set,
+            panel_frame::panel_frame_open,
+            panel_frame::panel_frame_close,
             project::project_open,
             project::project_current,
             project::projects_recent,

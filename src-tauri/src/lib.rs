@@ -12,6 +12,7 @@ pub mod desktop;
 pub mod dropped;
 pub mod modes;
 pub mod notifications;
+pub mod panel_page;
 pub mod panel_placements;
 pub mod projects;
 pub mod providers;

@@ -201,6 +201,7 @@ mod tests {
             read_only_claim: false,
             reason: "it runs a command".into(),
             remember: "bash command \"rm -rf build\"".into(),
+            scopes: Vec::new(),
             before: None,
         }
     }

@@ -4,10 +4,8 @@
 //! `turn_end{stop:"aborted"}` and `done`, the next prompt runs, and bash's
 //! children are gone (checked in /proc).
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::time::Duration;
 

@@ -3,10 +3,8 @@
 //! that prompt with `error`, `turn_end{stop:"error"}` and `done`; `busy`
 //! drops, `clear` answers, and the next prompt runs normally.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::json;

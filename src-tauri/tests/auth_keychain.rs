@@ -5,10 +5,8 @@
 //! and a temp XDG_DATA_HOME (packages dbus-daemon, gnome-keyring,
 //! libsecret-tools; `make deps`), so no developer keychain is touched.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::process::Command as StdCommand;
 

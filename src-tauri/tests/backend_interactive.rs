@@ -2,12 +2,9 @@
 //! an extension's `submit` queues a prompt, and `abort` also drops prompts
 //! queued behind the running one.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/in_process.rs"]
-mod in_process;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::in_process;
 
 use fake_llm::*;
 use in_process::{options, until};

@@ -3,10 +3,8 @@
 //! through the real binary shows no canary in the tool result, the provider
 //! request, the output or any file under `ZOT_HOME`.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use zot_proc::*;

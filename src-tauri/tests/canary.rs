@@ -5,10 +5,8 @@
 //! `zot ext doctor --json` are searched for both canaries. A provider error
 //! that echoes the key does not carry it into an event either.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

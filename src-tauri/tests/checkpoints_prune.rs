@@ -3,8 +3,7 @@
 //! young; the rest go, a project left with none loses its shadow
 //! repository, and `zot checkpoints prune` says what it did.
 
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::zot_proc;
 
 use std::path::Path;
 use std::time::{Duration, SystemTime};

@@ -4,12 +4,9 @@
 //! reload, `compact_done` to the client and to a subscribed extension, and
 //! automatic compaction near the context window set in `config.json`.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

@@ -3,12 +3,9 @@
 //! RPC clients keep `end_turn`; a `notify` level outside the spec reaches
 //! RPC clients as sent; `zot --list-models` prints the reference's table.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

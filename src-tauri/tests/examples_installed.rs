@@ -5,10 +5,8 @@
 //! installed copies live outside this repository, so the Python and
 //! TypeScript examples can only find their SDK through zot.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 
@@ -402,4 +400,32 @@ async fn a_rust_example_installed_as_source_says_it_needs_cargo_when_cargo_is_mi
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("note:"), "{err}");
+}
+
+#[tokio::test]
+async fn toolchart_installed_opens_its_chart_page_and_answers_it() {
+    let e = Env::new().await;
+    e.install(&example("toolchart"));
+    let mut z = e.start("toolchart").await;
+    let from = z.log.len();
+    assert_eq!(
+        command(&mut z, "toolchart", "").await["action"],
+        "open_panel"
+    );
+    let open = z.find_from(from, |v| v["type"] == "ext_panel_open").await;
+    assert!(
+        open["panel"]["html"].as_str().unwrap().contains("<svg"),
+        "{open}"
+    );
+    assert_eq!(open["panel"]["id"], "toolchart");
+    let from = z.log.len();
+    let r = z
+        .call(json!({"type":"panel_message","panel_id":"toolchart","data":{"ready":true}}))
+        .await;
+    assert_eq!(r["data"]["delivered"], true, "{r}");
+    let back = z
+        .find_from(from, |v| v["type"] == "ext_panel_message")
+        .await;
+    assert_eq!(back["data"], json!({"counts": {}}), "no tool calls yet");
+    z.close().await;
 }

@@ -4,12 +4,9 @@
 //! the ordinary install path, and shows broken entries as unavailable with
 //! the reason instead of failing.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "ext_cli/support.rs"]
-mod support;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::support;
+use crate::zot_proc;
 
 use serde_json::{json, Value};
 use support::Env;
@@ -36,7 +33,14 @@ fn the_shipped_catalog_lists_installable_extensions_with_what_they_register() {
         .iter()
         .map(|e| e["name"].as_str().unwrap())
         .collect();
-    for want in ["todo", "scratchpad", "clock", "hello-py", "dusk"] {
+    for want in [
+        "todo",
+        "scratchpad",
+        "clock",
+        "hello-py",
+        "toolchart",
+        "dusk",
+    ] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
     }
     for e in &entries {
@@ -86,6 +90,47 @@ async fn a_catalog_name_installs_and_the_installed_copy_runs() {
     // A theme-only entry installs the same way.
     env.zot(&["ext", "install", "dusk"]).ok();
     assert!(env.extensions().join("dusk/theme.json").is_file());
+}
+
+#[test]
+fn the_catalog_the_install_summary_and_ext_list_say_the_same_words() {
+    let env = Env::new();
+    let entries = catalog(&env, &[]);
+    let words =
+        |name: &str| entries.iter().find(|e| e["name"] == name).unwrap()["permissions"].clone();
+    // A theme runs no code; an example names what it may do, not "unrestricted".
+    assert_eq!(
+        words("dusk"),
+        json!(["theme: runs no code (it only adds colour themes)"])
+    );
+    let todo = words("todo");
+    let todo: Vec<&str> = todo
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        todo.contains(&"can open interactive panels that read your keys while focused"),
+        "{todo:?}"
+    );
+    assert!(todo.iter().all(|w| !w.contains("unrestricted")), "{todo:?}");
+    assert!(todo.contains(&"has no network access"), "{todo:?}");
+    // The install summary prints the same lines.
+    let out = env.zot(&["ext", "install", "todo"]).ok();
+    for w in &todo {
+        assert!(out.contains(w), "{w}: {out}");
+    }
+    // And ext_list carries them for the manager's card.
+    let list = env.zot(&["ext", "list", "--json"]).ok();
+    let list: Value = serde_json::from_str(&list).unwrap();
+    let card = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "todo")
+        .unwrap();
+    assert_eq!(card["permission_words"], json!(todo), "{card}");
 }
 
 #[test]

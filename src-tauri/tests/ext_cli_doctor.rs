@@ -1,8 +1,7 @@
 //! `zot ext list` and `zot ext doctor` through the real binary, over real
 //! extension processes, honouring `--ext` and `--no-ext`.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::{scripted_ext, Env};

@@ -1,8 +1,7 @@
 //! `zot ext install` through the real binary: directories, `file://` git
 //! URLs, and every bad input leaving nothing under `extensions/`.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

@@ -1,7 +1,6 @@
 //! `zot ext logs [-f]` through the real binary.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;

@@ -1,7 +1,6 @@
 //! `zot ext remove|enable|disable` through the real binary.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

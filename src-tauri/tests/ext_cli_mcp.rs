@@ -2,8 +2,7 @@
 //! `zot ext list --json` and `zot ext doctor` over the real Python `mcp`
 //! server (installed by `make deps-mcp`).
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 

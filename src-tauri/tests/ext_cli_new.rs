@@ -3,12 +3,9 @@
 //! with `--panel`, its panel's keys; its own generated test passes; and bad
 //! names, languages and existing folders create nothing.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "ext_cli/support.rs"]
-mod support;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::support;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

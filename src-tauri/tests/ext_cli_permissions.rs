@@ -4,8 +4,7 @@
 //! `zot ext accept` accepts what an extension asks for now, and the doctor
 //! shows the grant.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use support::{write_ext, Env};
 

@@ -3,8 +3,7 @@
 //! check fails exactly that check, with the frame and a fix, and exits 1;
 //! `--json` carries the same report.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

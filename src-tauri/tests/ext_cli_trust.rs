@@ -2,8 +2,7 @@
 //! what `zot ext list` / `zot ext doctor` say in an untrusted project: the
 //! real binary against a temp `ZOT_HOME` and project.
 
-#[path = "ext_cli/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::*;

@@ -2,10 +2,8 @@
 //! the extension (one `ext_reload` per save), a broken save shows its error,
 //! the next good save recovers, and a data file it writes does not reload.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 

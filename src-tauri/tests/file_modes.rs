@@ -3,15 +3,10 @@
 //! 0600, whether zot made them or an older zot left them readable. Checked
 //! with stat after real runs.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/in_process.rs"]
-#[allow(dead_code)]
-mod in_process;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::in_process;
+use crate::zot_proc;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

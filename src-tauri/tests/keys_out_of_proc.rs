@@ -9,10 +9,8 @@
 //! keys must still work: the provider receives the flag's key, and the RPC
 //! token still guards `hello`.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

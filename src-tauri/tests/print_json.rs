@@ -2,10 +2,8 @@
 //! as NDJSON ending in `done`; neither needs a display, and a missing key
 //! exits 1 with a message that says how to set one.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::Value;

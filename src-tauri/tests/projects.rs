@@ -4,14 +4,10 @@
 //! extensions: the old project's extension gets `shutdown`, the new one's
 //! trust prompt comes, and a refused folder changes nothing.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/in_process.rs"]
-mod in_process;
-#[path = "support/procs.rs"]
-mod procs;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::in_process;
+use crate::procs;
 
 use std::path::{Path, PathBuf};
 

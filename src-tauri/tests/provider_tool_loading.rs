@@ -6,12 +6,9 @@
 //! compared with `tests/golden/tool_loading_<provider>.json`
 //! (`ZOT_UPDATE_GOLDEN=1` rewrites them; review the diff).
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

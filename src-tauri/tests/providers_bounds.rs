@@ -4,10 +4,8 @@
 //! answer streaming without end is cut at 32 MiB, and token counts near
 //! u64::MAX saturate in the agent instead of overflowing.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

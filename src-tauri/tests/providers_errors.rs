@@ -1,8 +1,7 @@
 //! Provider failures: a bad key, retried 429/5xx (honouring retry-after),
 //! and broken streams, each ending in a clear error.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
+use crate::fake_llm;
 
 use fake_llm::*;
 use serde_json::json;

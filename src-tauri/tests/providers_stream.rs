@@ -2,8 +2,7 @@
 //! with streamed argument JSON, stop reasons, usage, images and the request
 //! shape each API expects.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
+use crate::fake_llm;
 
 use fake_llm::*;
 use serde_json::json;

@@ -6,12 +6,9 @@
 //! really point; a bash prefix rule never lets chained commands through;
 //! a broken rule section never allows anything.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 
@@ -19,13 +16,13 @@ use fake_llm::*;
 use serde_json::{json, Value};
 use zot_proc::*;
 
-struct Env {
-    s: FakeLlm,
-    home: tempfile::TempDir,
-    cwd: tempfile::TempDir,
+pub(crate) struct Env {
+    pub(crate) s: FakeLlm,
+    pub(crate) home: tempfile::TempDir,
+    pub(crate) cwd: tempfile::TempDir,
 }
 
-async fn env() -> Env {
+pub(crate) async fn env() -> Env {
     Env {
         s: FakeLlm::start().await,
         home: tempfile::tempdir().unwrap(),
@@ -33,7 +30,7 @@ async fn env() -> Env {
     }
 }
 
-async fn start(e: &Env, extra: &[&str]) -> Rpc {
+pub(crate) async fn start(e: &Env, extra: &[&str]) -> Rpc {
     let mut args = vec![
         "--no-session",
         "--base-url",
@@ -47,25 +44,25 @@ async fn start(e: &Env, extra: &[&str]) -> Rpc {
 }
 
 /// The model calls `tool` with `args`, then says "ok".
-fn script(e: &Env, id: &str, tool: &str, args: Value) {
+pub(crate) fn script(e: &Env, id: &str, tool: &str, args: Value) {
     e.s.push(anthropic_tool("", id, tool, &[&args.to_string()]));
     e.s.push(anthropic_text(&["ok"]));
 }
 
-fn text(result: &Value) -> String {
+pub(crate) fn text(result: &Value) -> String {
     result["content"][0]["text"]
         .as_str()
         .unwrap_or("")
         .to_owned()
 }
 
-fn config(home: &Path) -> Value {
+pub(crate) fn config(home: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(home.join("config.json")).unwrap()).unwrap()
 }
 
 /// Answers approval `ap` (its id is the request's id on the wire, as the
 /// spec says) and returns the response to exactly this line.
-async fn answer(z: &mut Rpc, id: &Value, decision: &str, extra: Value) -> Value {
+pub(crate) async fn answer(z: &mut Rpc, id: &Value, decision: &str, extra: Value) -> Value {
     let mut cmd = json!({"type": "approve_tool", "id": id, "decision": decision});
     if let (Some(c), Some(x)) = (cmd.as_object_mut(), extra.as_object()) {
         c.extend(x.clone());
@@ -79,7 +76,7 @@ async fn answer(z: &mut Rpc, id: &Value, decision: &str, extra: Value) -> Value 
 }
 
 /// Sends a prompt and reads up to its `tool_approval`.
-async fn until_approval(z: &mut Rpc, prompt: &str) -> Value {
+pub(crate) async fn until_approval(z: &mut Rpc, prompt: &str) -> Value {
     z.send(json!({"type":"prompt","message":prompt})).await;
     let evs = z.until(|v| v["type"] == "tool_approval").await;
     evs.last().unwrap().clone()

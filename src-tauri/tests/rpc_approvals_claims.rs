@@ -8,12 +8,9 @@
 //! under that extension, so another extension offering a tool of the same
 //! name is asked about, and so is one that an old plain rule names.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 

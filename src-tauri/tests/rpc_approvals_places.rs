@@ -7,10 +7,8 @@
 //! git run code from) asks like one outside the project, and nothing is
 //! written until the user says so.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

@@ -7,10 +7,8 @@
 //! inputs: a rewind while a prompt runs, an unknown checkpoint, a project
 //! over the size limit (the prompt still runs).
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 use std::process::Command;

@@ -4,12 +4,9 @@
 //! request, a fifth one, a timeout, an extension that exits and a mode
 //! with no user each end in `cancel` with their reason.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 

@@ -3,12 +3,9 @@
 //! notes, panels, lifecycle events, the three interceptions, extension
 //! tools, deferred tools, `submit` ignored headless, and reload.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

@@ -3,10 +3,8 @@
 //! renders coalesce to the newest, and the turn running beside it loses
 //! nothing: every text delta, the panel's close and `done` arrive, in order.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

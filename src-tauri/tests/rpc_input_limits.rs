@@ -3,8 +3,7 @@
 //! over-long one without ever being held whole in memory, and the process
 //! keeps serving.
 
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::zot_proc;
 
 use serde_json::json;
 use zot_proc::*;

@@ -2,10 +2,8 @@
 //! the fake LLM server: streaming, tool steps, errors that leave the
 //! transcript usable, abort, max-steps and the prompt queue.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::json;

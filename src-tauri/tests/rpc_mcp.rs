@@ -2,12 +2,9 @@
 //! model, intercepted by a native extension, run by the real Python `mcp`
 //! server, and attributed in `tool_result.extension`. Needs `make deps-mcp`.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

@@ -3,12 +3,9 @@
 //! extension. Frames reach only an owner that declared the capability;
 //! the others get `delivered:false` and nothing on their stdin.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::{json, Value};

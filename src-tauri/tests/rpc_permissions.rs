@@ -4,12 +4,9 @@
 //! than was accepted is `failed` with an error saying what it asks for and
 //! how to accept, never runs, and runs after `zot ext accept` + a reload.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 

@@ -2,10 +2,8 @@
 //! get `success:false` and the process keeps serving; hello and its token;
 //! state, models and the missing-key message; exit 0 on stdin EOF.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::json;

@@ -5,10 +5,8 @@
 //! `cumulative.input/output/cost_usd` from `usage`. Every prompt must end
 //! with exactly one `done`, run after run.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::process::Stdio;
 

@@ -6,10 +6,8 @@
 //! (`state_restored`); a `state_set` over the limits is refused with a
 //! logged reason and the session file stays valid.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

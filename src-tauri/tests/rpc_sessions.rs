@@ -4,10 +4,8 @@
 //! the trash; and the bad inputs: a path outside the project, the current
 //! session, a damaged file, one written by a newer zot.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

@@ -6,10 +6,8 @@
 //! Secrets use the 0600 fallback file here (`ZOT_KEYCHAIN=off` in the
 //! test support); the keychain has its own tests in the host crate.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -4,12 +4,9 @@
 //! idle timeout restarted by progress, the absolute cap, `tool_cancel` on
 //! abort and on a timeout, and a late `tool_result` dropped quietly.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

@@ -5,12 +5,9 @@
 //! `untrust_project` stops them, `--trust-project` trusts for one run, and
 //! a `..` or symlinked `--cwd` is keyed by the folder it names.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 

@@ -3,10 +3,8 @@
 //! `--session FILE` resume, `--no-session` writes nothing, and a kill -9
 //! mid-answer leaves a file that loads with only the message in flight lost.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::path::Path;
 

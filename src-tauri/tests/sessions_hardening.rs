@@ -4,10 +4,8 @@
 //! second zot that would write the same file is refused with an error
 //! naming it and what to do; files are 0600 in 0700 directories (stat).
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

@@ -2,10 +2,8 @@
 //! Settings for the running backend at once (the next tool call), and
 //! kept in `config.json` as `approvals.desktop` for the next start.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/in_process.rs"]
-mod in_process;
+use crate::fake_llm;
+use crate::in_process;
 
 use fake_llm::*;
 use in_process::{options, until};
@@ -62,6 +60,7 @@ async fn switching_to_auto_in_settings_applies_to_the_next_call_and_is_kept() {
         decision: ApprovalDecision::Allow,
         remember: None,
         rule: None,
+        scope: None,
     })
     .await
     .unwrap();

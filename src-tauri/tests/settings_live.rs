@@ -2,10 +2,8 @@
 //! one is used by the next prompt, and a provider change switches provider
 //! and model at once (no restart).
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/in_process.rs"]
-mod in_process;
+use crate::fake_llm;
+use crate::in_process;
 
 use fake_llm::*;
 use in_process::{options, until};

@@ -3,12 +3,9 @@
 //! with 128 + the signal's number, and neither the extension nor the child
 //! it started is alive afterwards (checked in /proc).
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/procs.rs"]
-mod procs;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::fake_llm;
+use crate::procs;
+use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

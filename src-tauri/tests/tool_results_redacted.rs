@@ -6,12 +6,9 @@
 //! `ZOT_RPC_TOKEN`); a scripted model `read`s a project file holding both,
 //! and calls a fixture extension's tool whose result holds them too.
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+use crate::ext_fixture;
+use crate::fake_llm;
+use crate::zot_proc;
 
 use fake_llm::*;
 use serde_json::json;

@@ -31,10 +31,21 @@ pub(crate) fn ui_event(ext: &Ext, r: &CommandResponse) -> Option<UiEvent> {
             let mut panel = r.open_panel.clone()?;
             let at = crate::panels::placement(ext, panel.placement.as_deref());
             panel.placement = Some(at.as_str().to_owned());
+            // A page is shown instead of lines: the event carries only it.
+            if panel.html.is_some() {
+                panel.lines.clear();
+            }
+            let net = panel.html.is_some()
+                && ext
+                    .manifest
+                    .as_ref()
+                    .and_then(|m| m.sandbox.as_ref())
+                    .is_some_and(|s| s.net);
             Some(UiEvent::ExtPanelOpen {
                 extension,
                 panel,
                 capabilities: ext.lock().panel_caps.clone(),
+                net,
             })
         }
         CommandAction::Prompt | CommandAction::Noop | CommandAction::Unknown => None,
@@ -44,7 +55,7 @@ pub(crate) fn ui_event(ext: &Ext, r: &CommandResponse) -> Option<UiEvent> {
 /// Posts `ev`; an opened panel is owned by `ext` from this frame on.
 pub(crate) fn show(inner: &Arc<Shared>, ext: &Arc<Ext>, ev: UiEvent) {
     if let UiEvent::ExtPanelOpen { panel, .. } = &ev {
-        if !crate::panels::claim(inner, ext, &panel.id) {
+        if !crate::panels::claim(inner, ext, &panel.id, panel.html.is_some()) {
             return;
         }
     }

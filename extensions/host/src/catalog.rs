@@ -11,8 +11,9 @@
 
 use std::path::{Path, PathBuf};
 
-use zot_ext_protocol::CatalogEntry;
+use zot_ext_protocol::{CatalogEntry, Manifest};
 
+use crate::permission_words::manifest_words;
 use crate::unpack::{self, Tree, UnpackError};
 use crate::{home, manifest};
 
@@ -119,7 +120,12 @@ pub fn load(path: &Path, zot_home: &Path) -> Result<Vec<CatalogEntry>, CatalogEr
         };
         if entry.unavailable_reason.is_none() {
             match check(base, &entry) {
-                Ok(()) => entry.available = true,
+                Ok(manifest) => {
+                    entry.available = true;
+                    // The install summary's and the card's words, so the
+                    // three say the same thing.
+                    entry.permissions = manifest_words(&manifest, &source_dir(base, &entry.source));
+                }
                 Err(reason) => {
                     entry.available = false;
                     entry.unavailable_reason = Some(reason);
@@ -164,8 +170,9 @@ fn source_dir(base: &Path, source: &str) -> PathBuf {
 
 /// Why `entry` cannot be installed, if it cannot: its source must be a
 /// relative directory under the index holding a manifest of the same
-/// name whose `exec` resolves, plus every `requires_files` file.
-fn check(base: &Path, entry: &CatalogEntry) -> Result<(), String> {
+/// name whose `exec` resolves, plus every `requires_files` file. Answers
+/// the manifest.
+fn check(base: &Path, entry: &CatalogEntry) -> Result<Manifest, String> {
     let src = &entry.source;
     if src.is_empty() || src.starts_with('/') || src.split('/').any(|p| p == "..") {
         return Err(format!(
@@ -197,5 +204,5 @@ fn check(base: &Path, entry: &CatalogEntry) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    Ok(m)
 }

@@ -248,6 +248,18 @@ pub fn record_all<'a>(
     write(zot_home, entries)
 }
 
+/// Puts back `had` (what was accepted for an earlier copy in `dir`) or,
+/// with `None`, forgets the entry: a rollback restores the consent of the
+/// copy it puts back (`rollback.rs`).
+pub fn restore(zot_home: &Path, dir: &Path, had: Option<Accepted>) -> Result<(), ConsentError> {
+    let mut entries = read(zot_home).unwrap_or_default();
+    match had {
+        Some(a) => entries.insert(key(dir), a),
+        None => entries.remove(&key(dir)),
+    };
+    write(zot_home, entries)
+}
+
 /// What `zot ext accept` (and the manager's card) did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcceptOutcome {

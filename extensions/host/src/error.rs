@@ -17,6 +17,9 @@ pub enum HostError {
     /// No open panel has this id.
     #[error("no open panel '{0}'")]
     UnknownPanel(String),
+    /// A `panel_message` that cannot go: to a line panel, or too big.
+    #[error("{0}")]
+    PanelMessage(String),
     /// No extension of the current load has this name.
     #[error("no extension '{0}'; `zot ext list` shows the installed ones")]
     UnknownExtension(String),

@@ -28,6 +28,10 @@ pub const EVENT_QUEUE: usize = 1024;
 /// Something the app should show or do, in the order it happened.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+// Nearly every event is `Ui`, the large one: boxing it, as the lint
+// suggests, would cost an allocation per panel frame to shrink the rare
+// `Submit`.
+#[allow(clippy::large_enum_variant)]
 pub enum HostEvent {
     /// Notes, panel frames, errors and registry changes, ready for the UI.
     Ui(UiEvent),
@@ -69,11 +73,15 @@ struct Spill {
 }
 
 /// Whether `ev` may be dropped when the app is behind: a note or status
-/// line, which the app shows and forgets anyway.
+/// line, which the app shows and forgets anyway, or a message for an HTML
+/// panel's page (a flood of them is bounded here, counted in the sender's
+/// log: docs/extensions.md "HTML panels").
 fn droppable(ev: &HostEvent) -> bool {
     matches!(
         ev,
-        HostEvent::Ui(UiEvent::ExtNotify { .. } | UiEvent::ExtStatus { .. })
+        HostEvent::Ui(
+            UiEvent::ExtNotify { .. } | UiEvent::ExtStatus { .. } | UiEvent::ExtPanelMessage { .. }
+        )
     )
 }
 

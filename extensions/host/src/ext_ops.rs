@@ -116,6 +116,20 @@ pub enum OpsError {
         /// What it newly asks for, in plain words.
         asks: Vec<String>,
     },
+    /// A bundle was refused or could not be read.
+    #[error(transparent)]
+    Bundle(#[from] crate::bundle::BundleError),
+    /// An update could not be made; nothing was changed.
+    #[error("not updating `{name}`: {reason}; the installed copy is unchanged")]
+    UpdateFailed {
+        /// The extension.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+    /// Nothing to update from or roll back to.
+    #[error("{0}")]
+    Nothing(String),
     /// A catalog name that could not be resolved.
     #[error(transparent)]
     Catalog(#[from] crate::catalog::CatalogError),

@@ -13,6 +13,8 @@ mod copy;
 mod policy;
 pub(crate) mod staging;
 
+pub(crate) use policy::{install_resolved, Origin};
+
 pub use policy::{
     install_and_describe, resolve_source, Consent, Hooks, InstallOptions, InstallOutcome, MoreAsked,
 };
@@ -34,6 +36,8 @@ pub enum Source {
     Dir(PathBuf),
     /// A git URL, shallow-cloned with the `git` CLI.
     Git(String),
+    /// A `.zotx` bundle, read and checked in memory (`bundle.rs`).
+    Bundle(Box<crate::bundle::Opened>),
 }
 
 impl Source {
@@ -50,6 +54,11 @@ impl Source {
                 what: "source",
                 arg: arg.to_string(),
             });
+        }
+        if crate::bundle::is_bundle(arg) {
+            // Bundles are read (and checked) by `resolve`, which knows
+            // `$ZOT_HOME` for the trusted keys.
+            return Err(OpsError::UnknownSource(arg.to_string()));
         }
         if is_bare_name(arg) {
             return Err(OpsError::UnknownSource(arg.to_string()));
@@ -104,6 +113,11 @@ pub enum Progress {
     Cloning {
         /// The URL.
         url: String,
+    },
+    /// Unpacking a bundle (already checked).
+    Unpacking {
+        /// Its file or URL.
+        from: String,
     },
     /// One progress line from git (`Receiving objects:  42% …`).
     Git(String),
@@ -179,11 +193,31 @@ pub fn install_reviewed(
     progress: &mut dyn FnMut(Progress),
     review: &mut dyn FnMut(&Manifest, &Path) -> OpsResult<()>,
 ) -> OpsResult<Installed> {
+    install_staged(zot_home, source, force, None, cancel, progress, review)
+}
+
+/// [`install_reviewed`], moving a replaced copy to `keep_in/<name>`
+/// (for a rollback) instead of deleting it.
+pub(crate) fn install_staged(
+    zot_home: &Path,
+    source: &Source,
+    force: bool,
+    keep_in: Option<&Path>,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(Progress),
+    review: &mut dyn FnMut(&Manifest, &Path) -> OpsResult<()>,
+) -> OpsResult<Installed> {
     let base = home::extensions_dir(zot_home);
     // Fail before copying anything when the directory is plainly wrong.
-    if let Source::Dir(dir) = source {
-        let manifest = read_manifest(dir)?;
-        refuse_existing(&base, &manifest.name, force)?;
+    match source {
+        Source::Dir(dir) => {
+            let manifest = read_manifest(dir)?;
+            refuse_existing(&base, &manifest.name, force)?;
+        }
+        Source::Bundle(b) => {
+            refuse_existing(&base, &b.manifest.name, force)?;
+        }
+        Source::Git(_) => {}
     }
     std::fs::create_dir_all(&base).map_err(OpsError::io("create", &base))?;
     let staging = Staging::new(&base)?;
@@ -196,6 +230,13 @@ pub fn install_reviewed(
             progress(Progress::Cloning { url: url.clone() });
             clone::shallow_clone(url, staging.path(), cancel, progress)?;
         }
+        Source::Bundle(b) => {
+            progress(Progress::Unpacking {
+                from: b.origin.clone(),
+            });
+            crate::bundle::extract(b, staging.path())
+                .map_err(OpsError::io("unpack the bundle into", staging.path()))?;
+        }
     }
     if cancel.is_cancelled() {
         return Err(OpsError::Cancelled);
@@ -205,7 +246,8 @@ pub fn install_reviewed(
     let dest = base.join(&manifest.name);
     let replaced = refuse_existing(&base, &manifest.name, force)?;
     review(&manifest, &dest)?;
-    staging.commit(&dest, replaced)?;
+    let keep = keep_in.map(|k| k.join(&manifest.name));
+    staging.commit(&dest, replaced, keep.as_deref())?;
     Ok(Installed {
         name: manifest.name,
         version: manifest.version,

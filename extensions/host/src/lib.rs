@@ -23,22 +23,27 @@
     )
 )]
 
+pub mod bundle;
 pub mod catalog;
 pub mod consent;
 pub mod ext_ops;
+mod fs_swap;
 pub mod home;
 pub mod install;
 pub mod install_notes;
 pub mod logs;
 pub mod remove;
+pub mod rollback;
 pub mod scaffold;
 pub mod sdk;
 pub mod secret_store;
 pub mod settings_owner;
 pub mod settings_schema;
 pub mod settings_store;
+pub mod sources;
 pub mod toggle;
 pub mod unpack;
+pub mod update;
 pub mod watch;
 pub mod widening;
 
@@ -77,6 +82,7 @@ pub mod mcp_install;
 mod mcp_secrets;
 mod on_use;
 mod panel_input;
+mod panel_messages;
 mod panel_table;
 mod panels;
 pub mod permission_words;

@@ -369,20 +369,12 @@ impl Bridge {
     /// Waits until the entry has left `loading` (its `ready`, framed after
     /// the first listing, was routed); false when the run ended instead.
     async fn first_listing_routed(&self) -> bool {
-        let deadline = tokio::time::Instant::now() + crate::config::HELLO_TIMEOUT;
-        loop {
-            match self.ext.lock().state {
-                Some(ExtState::Ready) => return true,
-                None | Some(ExtState::Loading) => {}
-                Some(_) => return false,
-            }
-            if tokio::time::Instant::now() >= deadline {
-                return false;
-            }
-            // The router takes the frames in its own task; a short nap
-            // between looks costs nothing next to a tools/list.
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
+        // The router takes the frames in its own task and marks the run
+        // settled when it routes `ready` (or the run ends): wait for that,
+        // not for a poll's next look.
+        let mut settled = self.ext.run().settled.subscribe();
+        let _ = tokio::time::timeout(crate::config::HELLO_TIMEOUT, settled.wait_for(|s| *s)).await;
+        self.ext.lock().state == Some(ExtState::Ready)
     }
 
     /// `notifications/prompts/list_changed`: the commands are replaced.

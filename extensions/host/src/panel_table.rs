@@ -3,7 +3,7 @@
 //! or the extension goes away; nobody else may claim, render to or close
 //! it. The routing around it (logging, UI events) is in `panels.rs`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ext_id::ExtId;
 
@@ -11,6 +11,9 @@ use crate::ext_id::ExtId;
 #[derive(Debug, Default)]
 pub(crate) struct PanelTable {
     owners: HashMap<String, ExtId>,
+    /// The open panels that show an HTML page: only they exchange
+    /// `panel_message`.
+    html: HashSet<String>,
 }
 
 impl PanelTable {
@@ -29,6 +32,21 @@ impl PanelTable {
         Ok(())
     }
 
+    /// Records whether open panel `panel_id` shows an HTML page (a reopen
+    /// may switch it between lines and HTML).
+    pub fn set_html(&mut self, panel_id: &str, html: bool) {
+        if html && self.owners.contains_key(panel_id) {
+            self.html.insert(panel_id.to_owned());
+        } else {
+            self.html.remove(panel_id);
+        }
+    }
+
+    /// Whether open panel `panel_id` shows an HTML page.
+    pub fn is_html(&self, panel_id: &str) -> bool {
+        self.html.contains(panel_id)
+    }
+
     /// Whether `ext` owns open panel `panel_id`.
     pub fn owns(&self, ext: ExtId, panel_id: &str) -> bool {
         self.owners.get(panel_id) == Some(&ext)
@@ -39,6 +57,7 @@ impl PanelTable {
     pub fn close_by(&mut self, ext: ExtId, panel_id: &str) -> bool {
         if self.owns(ext, panel_id) {
             self.owners.remove(panel_id);
+            self.html.remove(panel_id);
             true
         } else {
             false
@@ -57,6 +76,7 @@ impl PanelTable {
 
     /// The user closed `panel_id`: forgets it; returns its owner.
     pub fn remove(&mut self, panel_id: &str) -> Option<ExtId> {
+        self.html.remove(panel_id);
         self.owners.remove(panel_id)
     }
 
@@ -70,6 +90,7 @@ impl PanelTable {
             .collect();
         for id in &ids {
             self.owners.remove(id);
+            self.html.remove(id);
         }
         ids.sort();
         ids
@@ -86,6 +107,7 @@ impl PanelTable {
     /// Forgets every panel (a new load).
     pub fn clear(&mut self) {
         self.owners.clear();
+        self.html.clear();
     }
 }
 
@@ -141,6 +163,25 @@ mod tests {
         assert!(t.has_any_of(B));
         assert_eq!(t.list(), vec![("c".to_owned(), B)]);
         assert!(t.remove_all_of(A).is_empty());
+    }
+
+    #[test]
+    fn only_an_open_panel_is_html_and_closing_forgets_it() {
+        let mut t = PanelTable::default();
+        t.set_html("p", true);
+        assert!(!t.is_html("p"), "a panel that is not open is not html");
+        t.claim(A, "p").unwrap();
+        t.set_html("p", true);
+        assert!(t.is_html("p"));
+        t.set_html("p", false);
+        assert!(!t.is_html("p"), "a reopen with lines is a line panel");
+        t.set_html("p", true);
+        assert!(t.close_by(A, "p"));
+        t.claim(A, "p").unwrap();
+        assert!(!t.is_html("p"), "a closed page is forgotten");
+        t.set_html("p", true);
+        t.remove_all_of(A);
+        assert!(!t.is_html("p"));
     }
 
     #[test]

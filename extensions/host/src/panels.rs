@@ -6,7 +6,9 @@
 //! [`PanelTable`]: crate::panel_table::PanelTable
 
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::{CommandAction, CommandResponse, PanelPlacement, PanelRender};
+use zot_ext_protocol::{
+    CommandAction, CommandResponse, PanelPlacement, PanelRender, MAX_PANEL_HTML,
+};
 
 use crate::events::HostEvent;
 use crate::extension::Ext;
@@ -43,13 +45,44 @@ pub(crate) fn refuse_foreign_open(inner: &Shared, ext: &Ext, r: &mut CommandResp
     }
 }
 
+/// An `open_panel` whose `html` is over [`MAX_PANEL_HTML`] is refused
+/// (logged, and the response becomes a `noop` carrying the error, which
+/// the user sees), with the limit in the message.
+pub(crate) fn refuse_oversize_html(ext: &Ext, r: &mut CommandResponse) {
+    if r.action != Some(CommandAction::OpenPanel) {
+        return;
+    }
+    let Some(p) = r.open_panel.as_ref() else {
+        return;
+    };
+    let Some(n) = p
+        .html
+        .as_ref()
+        .map(String::len)
+        .filter(|n| *n > MAX_PANEL_HTML)
+    else {
+        return;
+    };
+    let msg = format!(
+        "open_panel '{}' refused: its HTML is {n} bytes, over the limit of {MAX_PANEL_HTML} bytes (2 MiB); load bulk data through panel_message instead",
+        p.id
+    );
+    ext.log.line(&msg);
+    r.action = Some(CommandAction::Noop);
+    r.open_panel = None;
+    r.error = Some(msg);
+}
+
 /// Makes `ext` the owner of `panel_id` unless another extension owns it
 /// (checked again here, under the lock, against a race between two
-/// extensions); returns whether it did.
-pub(crate) fn claim(inner: &Shared, ext: &Ext, panel_id: &str) -> bool {
+/// extensions); returns whether it did. `html`: the panel shows a page.
+pub(crate) fn claim(inner: &Shared, ext: &Ext, panel_id: &str, html: bool) -> bool {
     let mut st = inner.lock();
     match st.panels.claim(ext.id, panel_id) {
-        Ok(()) => true,
+        Ok(()) => {
+            st.panels.set_html(panel_id, html);
+            true
+        }
         Err(o) => {
             let owner = st.name_of(o);
             drop(st);

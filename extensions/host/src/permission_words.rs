@@ -2,7 +2,9 @@
 //! wording of permissions that the install summary (the CLI's and the
 //! manager's), `zot ext accept` and the manager's update dialog all show.
 
-use zot_ext_protocol::{Manifest, Permission, PermissionGrant};
+use std::path::Path;
+
+use zot_ext_protocol::{ExtKind, Manifest, Permission, PermissionGrant};
 
 /// One permission in plain words.
 pub fn permission_words(p: Permission) -> &'static str {
@@ -44,9 +46,21 @@ pub fn grant_words(grant: &PermissionGrant) -> Vec<String> {
     }
 }
 
-/// Everything the install summary says an extension may do: its protocol
-/// permissions, then what it may touch on this machine.
-pub fn manifest_words(manifest: &Manifest) -> Vec<String> {
+/// What a theme-only extension (theme files and no `exec`) is said to do:
+/// nothing runs, so neither its permissions nor a sandbox mean anything.
+pub const THEME_WORDS: &str = "theme: runs no code (it only adds colour themes)";
+
+/// Everything the install summary, the catalog and the manager's card say
+/// an extension may do: its protocol permissions, then what it may touch
+/// on this machine; a theme (as discovery tells one: no `exec`, theme
+/// files in `dir`) says it runs no code.
+pub fn manifest_words(manifest: &Manifest, dir: &Path) -> Vec<String> {
+    let theme_only = manifest.exec.is_none()
+        && manifest.kind == ExtKind::Extension
+        && !crate::theme::theme_files(dir).is_empty();
+    if theme_only {
+        return vec![THEME_WORDS.to_owned()];
+    }
     let mut words = grant_words(&manifest.grant());
     words.extend(sandbox_words(manifest));
     words
@@ -125,6 +139,24 @@ mod tests {
                 "can submit prompts to the agent at any time"
             ]
         );
+    }
+
+    #[test]
+    fn a_theme_runs_no_code_whatever_its_manifest_says() {
+        let dir = tempfile::tempdir().unwrap();
+        let theme: Manifest = serde_json::from_value(serde_json::json!({
+            "name": "dusk", "sandbox": {"read": [], "net": false}
+        }))
+        .unwrap();
+        // No theme file: not a theme (discovery calls it invalid).
+        assert_ne!(manifest_words(&theme, dir.path()), [THEME_WORDS]);
+        std::fs::write(dir.path().join("theme.json"), "{}").unwrap();
+        assert_eq!(manifest_words(&theme, dir.path()), [THEME_WORDS]);
+        let mcp: Manifest = serde_json::from_value(
+            serde_json::json!({"name": "m", "kind": "mcp", "command": "srv"}),
+        )
+        .unwrap();
+        assert_ne!(manifest_words(&mcp, dir.path()), [THEME_WORDS]);
     }
 
     #[test]

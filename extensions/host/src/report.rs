@@ -59,7 +59,8 @@ impl Host {
     /// ones, in load order.
     pub fn list(&self) -> Vec<ExtensionSummary> {
         let exts = self.inner.lock().exts.clone();
-        exts.iter().map(|e| self.summary(e)).collect()
+        let sources = crate::sources::read(&self.inner.cfg.zot_home);
+        exts.iter().map(|e| self.summary(e, &sources)).collect()
     }
 
     /// [`Host::list`] with each running extension's memory filled in
@@ -69,17 +70,25 @@ impl Host {
         let exts = self.inner.lock().exts.clone();
         let pids: Vec<Option<i32>> = exts.iter().map(|e| e.lock().pid).collect();
         let rss = proc_usage::tree_rss(&pids.iter().flatten().copied().collect::<Vec<_>>());
+        let sources = crate::sources::read(&self.inner.cfg.zot_home);
         exts.iter()
             .zip(pids)
             .map(|(e, pid)| {
-                let mut s = self.summary(e);
+                let mut s = self.summary(e, &sources);
                 s.health.rss_bytes = pid.and_then(|p| rss.get(&p).copied());
                 s
             })
             .collect()
     }
 
-    fn summary(&self, e: &Arc<Ext>) -> ExtensionSummary {
+    /// One extension's summary; `sources` is `sources.json`, read once per
+    /// listing (a small file) rather than kept per load, so an install's
+    /// record shows at once.
+    fn summary(
+        &self,
+        e: &Arc<Ext>,
+        sources: &std::collections::BTreeMap<std::path::PathBuf, zot_ext_protocol::ExtSource>,
+    ) -> ExtensionSummary {
         let (reg, active) = {
             let st = self.inner.lock();
             (st.registry.clone(), st.activated.clone())
@@ -141,6 +150,9 @@ impl Host {
                 .unwrap_or_default(),
             sandboxed: man.is_some_and(|m| m.sandbox.is_some()),
             permissions: e.grant.grant(),
+            permission_words: man
+                .map(|m| crate::permission_words::manifest_words(m, &e.dir))
+                .unwrap_or_default(),
             refused: e.refusals.counts(),
             unaccepted: e.unaccepted.clone(),
             unaccepted_words: e
@@ -150,6 +162,19 @@ impl Host {
                 .collect(),
             widened: e.widened.clone(),
             kind: man.map(|m| m.kind).unwrap_or_default(),
+            source: match e.scope {
+                zot_ext_protocol::rpc::Scope::Global => {
+                    crate::sources::lookup(sources, &e.dir).cloned()
+                }
+                _ => None,
+            },
+            rollback_to: match e.scope {
+                zot_ext_protocol::rpc::Scope::Global => {
+                    crate::rollback::kept(&self.inner.cfg.zot_home, &e.name)
+                        .map(|k| k.version.unwrap_or_else(|| "-".into()))
+                }
+                _ => None,
+            },
         }
     }
 
@@ -160,10 +185,11 @@ impl Host {
             let st = self.inner.lock();
             (st.exts.clone(), st.manifest_errors.clone())
         };
+        let sources = crate::sources::read(&self.inner.cfg.zot_home);
         let extensions: Vec<ExtReport> = exts
             .iter()
             .map(|e| {
-                let summary = self.summary(e);
+                let summary = self.summary(e, &sources);
                 let m = e.lock();
                 ExtReport {
                     summary,

@@ -128,6 +128,10 @@ pub(crate) fn route(inner: &Arc<Shared>, ext: &Arc<Ext>, frame: ExtToHost) -> Ro
             crate::panels::close_from(inner, ext, &p.panel_id);
             Routed::Other
         }
+        ExtToHost::PanelMessage(m) => {
+            crate::panel_messages::to_page(inner, ext, m);
+            Routed::Other
+        }
         ExtToHost::ShutdownAck(_) => Routed::ShutdownAck,
         ExtToHost::UiRequest(r) => {
             crate::dialogs::raise(inner, ext, r);
@@ -160,7 +164,9 @@ fn permission_of(frame: &ExtToHost) -> Option<Permission> {
         ExtToHost::EventInterceptResponse(_) => Permission::Intercept,
         ExtToHost::Submit(_) => Permission::Submit,
         ExtToHost::Notify(_) | ExtToHost::ClearNotes(_) => Permission::Notes,
-        ExtToHost::PanelRender(_) | ExtToHost::PanelClose(_) => Permission::Panels,
+        ExtToHost::PanelRender(_) | ExtToHost::PanelClose(_) | ExtToHost::PanelMessage(_) => {
+            Permission::Panels
+        }
         ExtToHost::UiRequest(_) => Permission::Dialogs,
     })
 }
@@ -305,6 +311,7 @@ fn describe(frame: &ExtToHost) -> String {
         ExtToHost::ClearNotes(_) => "clear_notes".to_owned(),
         ExtToHost::PanelRender(p) => format!("panel_render '{}'", p.panel_id),
         ExtToHost::PanelClose(p) => format!("panel_close '{}'", p.panel_id),
+        ExtToHost::PanelMessage(p) => format!("panel_message '{}'", p.panel_id),
         ExtToHost::Hello(_) | ExtToHost::Ready(_) | ExtToHost::ShutdownAck(_) => "frame".to_owned(),
         ExtToHost::Subscribe(_) => "subscribe".to_owned(),
         ExtToHost::UiRequest(r) => format!("ui_request '{}' (answered cancel)", r.id),
@@ -351,6 +358,7 @@ fn subscribe(ext: &Ext, s: &Subscribe) {
 /// a `panel_render` sent right after `open_panel` finds its panel.
 fn command_response(inner: &Arc<Shared>, ext: &Arc<Ext>, mut r: CommandResponse) {
     crate::panels::refuse_foreign_open(inner, ext, &mut r);
+    crate::panels::refuse_oversize_html(ext, &mut r);
     let shown = crate::actions::ui_event(ext, &r);
     if ext.complete(&r.id.clone(), Reply::Command(r)) {
         if let Some(ev) = shown {

@@ -92,7 +92,16 @@ async fn spawn(
     config: &zot_ext_protocol::SettingValues,
 ) -> Result<Spawned, Failure> {
     let m = ext.manifest.as_ref();
-    let args = m.map(|m| m.args.clone()).unwrap_or_default();
+    // `${config:…}` placeholders in arguments too (an MCP bundle's
+    // `${user_config.KEY}`: bundle/mcpb.rs).
+    let args: Vec<String> = m
+        .map(|m| {
+            m.args
+                .iter()
+                .map(|a| crate::mcp_secrets::fill(a, config))
+                .collect()
+        })
+        .unwrap_or_default();
     let scrub = Scrub::for_extensions(&inner.cfg.secret_env_names, &inner.cfg.secret_env_values);
     let mut envs = sdk_env(inner, ext);
     // The manifest's own `env` (loader variables were refused at load), its

@@ -1,8 +1,7 @@
 //! `command_invoked` / `command_response`: lookup, canonical names, every
 //! action, `error`, and timeouts.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -4,8 +4,7 @@
 //! end of stdin after `shutdown`, and a first start slower than the old
 //! 10 s hello limit. Each is reproduced by the scripted fixture.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -1,8 +1,7 @@
 //! A crash mid-call: pending calls fail at once naming the extension, its
 //! exit status and its log; its names leave the registries; others go on.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

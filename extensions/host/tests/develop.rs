@@ -3,8 +3,7 @@
 //! (a broken save shows its error, the next good one recovers), and a
 //! folder without a manifest is refused with what to do.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

@@ -2,8 +2,7 @@
 //! `--no-ext`, disabled and theme-only extensions, exec resolution, and
 //! broken manifests that never stop the others from loading.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

@@ -1,8 +1,7 @@
 //! The doctor runs the real startup path over real extension processes and
 //! reports each kind of trouble, and only real trouble makes it fail.
 
-#[path = "fixtures/ext_fixtures.rs"]
-mod ext_fixtures;
+use crate::ext_fixtures;
 
 use std::path::{Path, PathBuf};
 

@@ -5,8 +5,7 @@
 //! SIGKILLed host: `reaper.rs`). The keeper that sweeps it is in
 //! `src/subreaper.rs`.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

@@ -1,7 +1,6 @@
 //! Lifecycle events reach subscribers only, one-way.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::*;

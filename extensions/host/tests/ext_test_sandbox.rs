@@ -3,8 +3,7 @@
 //! extension under the same sandbox and environment rules, so a canary
 //! outside its grants stays unread, and the kit's checks still pass.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

@@ -1,8 +1,7 @@
 //! The hello / hello_ack handshake and what happens when an extension gets
 //! it wrong.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::{json, Value};
 use support::*;

@@ -3,8 +3,7 @@
 //! its next use starts it again (real subprocesses of the scripted
 //! fixture, `idle_stop_after: 1`).
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

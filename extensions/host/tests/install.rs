@@ -1,8 +1,7 @@
 //! Installing from a directory or a git URL: what lands where, and that
 //! every refused or failed install leaves nothing under `extensions/`.
 
-#[path = "fixtures/ext_fixtures.rs"]
-mod ext_fixtures;
+use crate::ext_fixtures;
 
 use std::path::{Path, PathBuf};
 

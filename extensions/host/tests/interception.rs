@@ -1,8 +1,7 @@
 //! Serial interception in load order: first block wins, rewrites chain,
 //! silence means allow, bad `modified_args` are ignored and logged.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -2,8 +2,7 @@
 //! lines rotate at 5 MiB with one old file kept, and the host's own lines
 //! about it are cut at 1 KiB and throttled with a "suppressed" count.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

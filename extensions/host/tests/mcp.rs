@@ -3,8 +3,7 @@
 //! `@modelcontextprotocol/server-everything`. `make deps` (deps-mcp)
 //! installs them under tests/fixtures/mcp.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

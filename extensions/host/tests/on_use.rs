@@ -4,8 +4,7 @@
 //! the restart budget, and a panel key never starts it (real subprocesses
 //! of the scripted fixture).
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::Path;
 

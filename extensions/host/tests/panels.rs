@@ -1,8 +1,7 @@
 //! Panels: opened by a command, keys and closes routed to the owner only,
 //! and an owner that dies takes its panels with it.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

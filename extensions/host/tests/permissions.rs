@@ -5,8 +5,7 @@
 //! permission fails the load; an update that asks for more is not started
 //! until the user accepts it.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::Path;
 

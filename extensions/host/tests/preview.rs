@@ -5,8 +5,7 @@
 //! enabled. A fixture whose program writes a marker file when run proves
 //! it: the marker appears only once the user enables it.
 
-#[path = "fixtures/ext_fixtures.rs"]
-mod ext_fixtures;
+use crate::ext_fixtures;
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +37,7 @@ fn install_for_summary(home: &Path, source: &str) -> zot_ext_host::install::Inst
     let options = InstallOptions {
         force: false,
         consent: Consent::OnSummary,
+        update: false,
     };
     let hooks = Hooks {
         progress: &mut |_| {},

@@ -4,8 +4,7 @@
 //! its group. The "zot" here is this test binary re-run as a
 //! victim (`ZOT_REAPER_VICTIM` names the extension directory).
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -47,7 +46,12 @@ async fn a_sigkilled_host_takes_its_extensions_and_their_children_with_it() {
         "ext": dir, "ready": ready,
     });
     let mut victim = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "victim_entry", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            &exact_name(module_path!(), "victim_entry"),
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("ZOT_REAPER_VICTIM", spec.to_string())
         .spawn()
         .unwrap();
@@ -87,7 +91,12 @@ async fn a_sigkilled_host_ends_a_child_that_left_the_group() {
         "ext": dir, "ready": ready,
     });
     let mut victim = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "victim_entry", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            &exact_name(module_path!(), "victim_entry"),
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("ZOT_REAPER_VICTIM", spec.to_string())
         .spawn()
         .unwrap();

@@ -2,8 +2,7 @@
 //! case-insensitive commands, built-ins first, load order decides, every
 //! shadowing recorded with its reason, tool schemas checked.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

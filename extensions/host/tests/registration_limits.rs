@@ -4,8 +4,7 @@
 //! reach the registry; a flood of 100 000 late registrations leaves the
 //! host responsive.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

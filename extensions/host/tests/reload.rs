@@ -1,8 +1,7 @@
 //! Reload: tear down, re-read, respawn (remembered `--ext` paths too), and
 //! report what happened.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

@@ -2,8 +2,7 @@
 //! what cannot run says why; a finished extension's state and registry
 //! change in one step. The leak loop is in `restart_leak.rs`.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

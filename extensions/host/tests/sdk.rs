@@ -5,8 +5,7 @@
 //! warning when its version or protocol differs), and an unpack that fails
 //! is named in the log while self-contained extensions still run.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Barrier};
@@ -180,7 +179,10 @@ fn racing_zot_processes_never_see_half_a_tree() {
             std::process::Command::new(&me)
                 .args([
                     "--exact",
-                    "racing_zot_processes_never_see_half_a_tree",
+                    &support::exact_name(
+                        module_path!(),
+                        "racing_zot_processes_never_see_half_a_tree",
+                    ),
                     "--test-threads=1",
                 ])
                 .env("ZOT_SDK_RACE_HOME", home.path())

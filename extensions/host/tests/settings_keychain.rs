@@ -30,7 +30,12 @@ fn in_keyring_session(name: &str) {
     let out = Command::new("dbus-run-session")
         .args(["--", "sh", "-c", script, "sh"])
         .arg(&exe)
-        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            &crate::support::exact_name(module_path!(), name),
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(INSIDE, "keyring")
         .env("XDG_DATA_HOME", data.path())
         .env_remove("ZOT_KEYCHAIN")
@@ -151,7 +156,12 @@ fn without_a_session_bus_secrets_fall_back_to_a_private_file_and_say_so() {
         let exe = std::env::current_exe().unwrap();
         let name = "without_a_session_bus_secrets_fall_back_to_a_private_file_and_say_so";
         let out = Command::new(exe)
-            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                &crate::support::exact_name(module_path!(), name),
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(INSIDE, "no-dbus")
             .env(
                 "DBUS_SESSION_BUS_ADDRESS",

@@ -1,8 +1,7 @@
 //! Shutdown: `shutdown`, 2 s, SIGTERM, 1 s, SIGKILL, over whole process
 //! groups; nothing is left, checked with the OS.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

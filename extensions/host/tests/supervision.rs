@@ -5,8 +5,7 @@
 //! the backoff wins; a panel closed by a crash answers keys with one status
 //! and opens again after the restart.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

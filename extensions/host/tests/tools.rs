@@ -1,8 +1,7 @@
 //! `tool_call` / `tool_result`: results, errors, deferred activation and
 //! the tool timeout.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::time::Duration;
 

@@ -3,8 +3,7 @@
 //! and global extensions are unaffected; a broken trust file means
 //! "nothing trusted"; a symlink cannot borrow another folder's trust.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 

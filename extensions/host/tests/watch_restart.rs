@@ -3,8 +3,7 @@
 //! running (same process); a manifest change reloads everything, since only
 //! a fresh discovery applies a new manifest.
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

@@ -3,8 +3,7 @@
 //! error: the caller gets an error naming the extension, the log says so,
 //! and the host keeps serving (it used to hit an `unreachable!`).
 
-#[path = "support/support.rs"]
-mod support;
+use crate::support;
 
 use serde_json::json;
 use support::*;

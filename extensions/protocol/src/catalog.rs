@@ -47,8 +47,9 @@ pub struct CatalogEntry {
     /// What it registers.
     #[serde(default)]
     pub registers: CatalogRegisters,
-    /// What it does to the machine, in words (extensions run with the
-    /// user's full permissions; this says what this one actually touches).
+    /// What it may do, in the words the install summary and the manager's
+    /// card use: computed from its manifest when the entry is available
+    /// (the index's own text is kept only for an entry that is not).
     #[serde(default)]
     pub permissions: Vec<String>,
     /// Files the source must contain to run (built outputs such as

@@ -56,6 +56,11 @@ pub struct InstallSummary {
     pub replaced: bool,
     /// Whether it is enabled now.
     pub enabled: bool,
+    /// For a bundle: "signed by NAME", "signed by an unknown key" or
+    /// "unsigned" (the manager asks before enabling the last two).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub signature: Option<String>,
 }
 
 /// New bytes of a log from `offset`, for the viewer that follows it.
@@ -166,4 +171,23 @@ pub struct PanelPlacementChoice {
     pub panel_id: String,
     /// Where the user put it.
     pub placement: crate::PanelPlacement,
+}
+
+/// An HTML panel's page, handed to the window's frame server
+/// (`panel_frame_open`): the frame then loads it from
+/// `zotpanel://localhost/<token>` with its own Content-Security-Policy.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelFrameOpen {
+    /// A fresh random token the page chose; the frame's URL path.
+    pub token: String,
+    /// The extension's document, as `ext_panel_open` carried it.
+    pub html: String,
+    /// Its owner's manifest grants `sandbox.net` (`ext_panel_open.net`).
+    pub net: bool,
+    /// Esc in the page returns the keyboard to the editor (its owner did
+    /// not declare `panel_esc`).
+    pub esc_leaves: bool,
+    /// The theme's CSS variables, as `--name: value;` declarations.
+    pub theme: String,
 }

@@ -35,6 +35,8 @@ pub enum ExtToHost {
     PanelRender(PanelRender),
     /// Closes a panel the extension opened.
     PanelClose(PanelClose),
+    /// A message for the page of one of its HTML panels.
+    PanelMessage(crate::PanelMessage),
     /// A note under the transcript.
     Notify(Notify),
     /// Removes this extension's notes.

@@ -31,6 +31,8 @@ pub enum HostToExt {
     PanelMouse(PanelMouseFrame),
     /// One of its panels' text area changed size (capability `panel_resize`).
     PanelResize(PanelResizeFrame),
+    /// What the page of one of its HTML panels posted to `window.parent`.
+    PanelMessage(crate::PanelMessage),
     /// zot is exiting or reloading.
     Shutdown(Shutdown),
     /// The user changed the extension's settings while it runs (one-way).

@@ -46,6 +46,7 @@ pub mod rpc;
 pub mod rpc_results;
 pub mod settings;
 pub mod theme;
+pub mod updates;
 
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
@@ -60,9 +61,13 @@ pub use manifest::{
     Activation, Contributes, ExtKind, Manifest, Permission, PermissionGrant, RestartMode, Sandbox,
     Transport, Unrestricted,
 };
-pub use panel::{MouseAction, PanelCapability, PanelKey, PanelPlacement, PanelSpec};
+pub use panel::{
+    MouseAction, PanelCapability, PanelKey, PanelMessage, PanelPlacement, PanelSpec,
+    MAX_PANEL_HTML, MAX_PANEL_MESSAGE,
+};
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
+pub use updates::{ExtRollbackResult, ExtSource, ExtUpdateResult, SourceKind, UpdateInfo};
 
 /// The protocol version the host announces in `hello_ack`.
 pub const PROTOCOL_VERSION: u32 = 1;

@@ -17,6 +17,12 @@ pub struct PanelSpec {
     /// Plain text lines; ANSI SGR colours are the only markup honoured.
     #[serde(default)]
     pub lines: Vec<String>,
+    /// A complete HTML document shown instead of `lines`, in a sandboxed
+    /// frame (docs/extensions.md, "HTML panels"); at most
+    /// [`MAX_PANEL_HTML`] bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub html: Option<String>,
     /// A hint line under the content, e.g. the key bindings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
@@ -29,6 +35,38 @@ pub struct PanelSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub placement: Option<String>,
+}
+
+/// The largest HTML document a panel may carry (2 MiB): far above a page
+/// with its own chart code and data, far below what makes opening it stall
+/// the window. A bigger one is refused with this number in the message.
+pub const MAX_PANEL_HTML: usize = 2 * 1024 * 1024;
+
+/// The largest `panel_message` payload, as serialised JSON (256 KiB), in
+/// either direction: messages are for events and small state, the page's
+/// bulk data belongs in its HTML.
+pub const MAX_PANEL_MESSAGE: usize = 256 * 1024;
+
+/// `panel_message`, in either direction: one JSON value between an HTML
+/// panel's page and its extension (ext → zot: delivered to the page as a
+/// `message` event; zot → ext: what the page posted to `window.parent`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct PanelMessage {
+    /// Which HTML panel.
+    pub panel_id: String,
+    /// Any JSON value, at most [`MAX_PANEL_MESSAGE`] bytes serialised.
+    #[serde(default)]
+    #[ts(type = "unknown")]
+    pub data: serde_json::Value,
+}
+
+impl PanelMessage {
+    /// The serialised size of `data` when it is over [`MAX_PANEL_MESSAGE`].
+    pub fn oversize(&self) -> Option<usize> {
+        let n = serde_json::to_string(&self.data).map_or(0, |s| s.len());
+        (n > MAX_PANEL_MESSAGE).then_some(n)
+    }
 }
 
 /// Where a panel is shown. The extension's `placement` is a hint.

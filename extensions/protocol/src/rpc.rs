@@ -98,6 +98,17 @@ pub enum RpcCommand {
         /// Lines down.
         rows: u32,
     },
+    /// Delivers `data` to the owner of HTML panel `panel_id` as a
+    /// `panel_message`, as if its page had posted it; answers
+    /// `data.delivered`.
+    PanelMessage {
+        /// Which HTML panel.
+        panel_id: String,
+        /// Any JSON value (at most 256 KiB serialised).
+        #[serde(default)]
+        #[ts(type = "unknown")]
+        data: serde_json::Value,
+    },
     /// Lists every extension.
     ExtList {},
     /// Provider, model, cwd, counts.
@@ -203,6 +214,20 @@ pub enum RpcCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         rule: Option<String>,
+        /// With `remember`: which of the call's offered `scopes` to
+        /// remember; the first offered one when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        scope: Option<crate::approvals::ApprovalScope>,
+    },
+    /// Every rule remembered in `config.json`'s `approvals` section;
+    /// answers an [`ApprovalRulesResult`](crate::rpc_results::ApprovalRulesResult).
+    ApprovalRules {},
+    /// Forgets one remembered rule (as `approval_rules` listed it) and
+    /// answers the rules left.
+    ApprovalRuleForget {
+        /// The rule.
+        rule: crate::approvals::RememberedRule,
     },
     /// An extension's settings: the values (secrets masked) and the schema
     /// (docs/rpc.md "Extension settings").
@@ -220,6 +245,26 @@ pub enum RpcCommand {
         /// The settings to change, keyed by name.
         #[ts(as = "std::collections::BTreeMap<String, Value>")]
         values: crate::settings::SettingValues,
+    },
+    /// Checks for (`check`) or installs the updates of one extension, or
+    /// of every installed one that recorded its source when `name` is
+    /// absent (docs/rpc.md "Extension updates and bundles"); answers
+    /// `data.updates`.
+    ExtUpdate {
+        /// The extension's name; absent for all of them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        name: Option<String>,
+        /// Only say what would change.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        check: Option<bool>,
+    },
+    /// Puts back the copy an update replaced, with the permissions that
+    /// were accepted for it.
+    ExtRollback {
+        /// The extension's name.
+        name: String,
     },
     /// Answers a `ui_request` event (docs/rpc.md "Dialogs"); refused with
     /// the reason for an unknown id or a value that does not fit, and the
@@ -702,6 +747,12 @@ pub struct ExtensionSummary {
     #[serde(default)]
     #[ts(as = "Option<crate::PermissionGrant>", optional)]
     pub permissions: crate::PermissionGrant,
+    /// What it may do, in the words of the install summary and the
+    /// catalog (its permissions, then its sandbox; a theme says it runs no
+    /// code), so the three say the same thing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub permission_words: Vec<String>,
     /// Frames refused because their permission was not granted, counted
     /// per permission (its manifest spelling) in this load.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
@@ -729,6 +780,17 @@ pub struct ExtensionSummary {
     /// `extension` or `mcp` (the manifest's `kind`).
     #[serde(default)]
     pub kind: crate::manifest::ExtKind,
+    /// Where it was installed from (docs/rpc.md "Extension updates and
+    /// bundles"); absent for a project's extension, an `--ext` path, or
+    /// one installed before zot recorded sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source: Option<crate::updates::ExtSource>,
+    /// The version `ext_rollback` would put back (`"-"` when the kept
+    /// copy has none); absent when no earlier copy is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub rollback_to: Option<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards
@@ -949,6 +1011,11 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         #[ts(as = "Option<Vec<PanelCapability>>", optional)]
         capabilities: Vec<PanelCapability>,
+        /// An HTML panel whose owner's manifest grants `sandbox.net`: its
+        /// page may use the network. Absent (false) otherwise.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        #[ts(as = "Option<bool>", optional)]
+        net: bool,
     },
     /// A `panel_render` frame.
     ExtPanelRender {
@@ -982,6 +1049,17 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         reason: Option<String>,
+    },
+    /// What an extension sent to the page of its HTML panel
+    /// (`panel_message`); the window hands `data` to the page.
+    ExtPanelMessage {
+        /// Which panel.
+        panel_id: String,
+        /// The owner.
+        extension: String,
+        /// Any JSON value.
+        #[ts(type = "unknown")]
+        data: serde_json::Value,
     },
     /// A status line, e.g. a blocked turn's reason.
     ExtStatus {
@@ -1069,6 +1147,12 @@ pub enum UiEvent {
         /// What "always allow" would remember, in words (e.g. `bash
         /// command "git status"`, `every write call`).
         remember: String,
+        /// The scopes "always allow" may remember, narrowest first (the
+        /// first is what `remember` says); empty when the call may only
+        /// be allowed once (zot's own state, `/proc`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<crate::approvals::ScopeChoice>>", optional)]
+        scopes: Vec<crate::approvals::ScopeChoice>,
         /// For `write`/`edit`: the file's current text (absent when the
         /// file does not exist, is not text, or is over 256 KiB), so a
         /// client can show a diff.

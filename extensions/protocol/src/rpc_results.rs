@@ -63,6 +63,8 @@ pub enum RpcResult {
     Compacted(CompactResult),
     /// `approve_tool`.
     Approved(ApproveToolResult),
+    /// `approval_rules` and `approval_rule_forget`.
+    ApprovalRules(ApprovalRulesResult),
     /// `ext_config_get` and `ext_config_set`.
     Config(ExtConfigResult),
     /// `ui_respond`.
@@ -75,6 +77,10 @@ pub enum RpcResult {
     Rewound(crate::checkpoints::RewindResult),
     /// `fork`.
     Forked(crate::checkpoints::ForkResult),
+    /// `ext_update`.
+    Updates(crate::updates::ExtUpdateResult),
+    /// `ext_rollback`.
+    RolledBack(crate::updates::ExtRollbackResult),
 }
 
 /// `ui_respond`: the answer went to the extension.
@@ -148,6 +154,20 @@ pub struct ApproveToolResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub remembered: Option<String>,
+}
+
+/// `approval_rules` / `approval_rule_forget`: the rules remembered in
+/// `config.json`, and the mode the window asks in.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[ts(export)]
+pub struct ApprovalRulesResult {
+    /// Every rule, in the file's order by kind.
+    pub rules: Vec<crate::approvals::RememberedRule>,
+    /// Why the section cannot be used, when it cannot (the rules are then
+    /// empty and nothing can be forgotten until it is fixed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub problem: Option<String>,
 }
 
 /// `ext_config_get` / `ext_config_set`: an extension's settings as a
@@ -392,10 +412,11 @@ pub struct ExtCommandResult {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub display: Option<String>,
-    /// The panel it opened (`open_panel`).
+    /// The panel it opened (`open_panel`); boxed, as an HTML panel's
+    /// spec is the largest answer a command has.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub open_panel: Option<PanelSpec>,
+    #[ts(optional, as = "Option<PanelSpec>")]
+    pub open_panel: Option<Box<PanelSpec>>,
 }
 
 /// `panel_mouse`, `panel_resize`: `false` when the owner did not declare

@@ -108,6 +108,22 @@ class Runtime(unittest.TestCase):
                                     "placement": "side"})
         self.assertEqual(e.recv()["lines"], ["double_click 2:5"])
 
+    def test_a_page_message_reaches_its_handler_and_post_message_answers(self):
+        e = self.ext
+        e.send({"type": "panel_message", "panel_id": "c1", "data": {"clicked": 3}})
+        self.assertEqual(e.recv(), {"type": "panel_message", "panel_id": "c1",
+                                    "data": {"echo": {"clicked": 3}}})
+
+    def test_open_html_panel_answers_with_the_page_and_no_lines(self):
+        import os
+        import sys
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+        from zot_ext import Response
+        self.assertEqual(Response.open_html_panel("c1", "Chart", "<p>hi</p>").fields,
+                         {"action": "open_panel",
+                          "open_panel": {"id": "c1", "title": "Chart", "html": "<p>hi</p>",
+                                         "lines": []}})
+
     def test_a_blocked_tool_does_not_delay_a_panel_key(self):
         # No clock: /release is what lets the tool finish, so a serial SDK
         # would answer the tool first (after its 10 s timeout) and fail here.

@@ -130,6 +130,12 @@ class Context:
         self.send(drop_none({"type": "panel_render", "panel_id": panel_id, "title": title,
                              "lines": list(lines), "footer": footer, "placement": placement}))
 
+    def post_message(self, panel_id: str, data: Any) -> None:
+        """Sends ``data`` (any JSON value, at most 256 KiB serialised) to
+        the page of HTML panel ``panel_id``, where it arrives as a
+        ``message`` event."""
+        self.send({"type": "panel_message", "panel_id": panel_id, "data": data})
+
     def close_panel(self, panel_id: str) -> None:
         """Closes a panel this extension opened."""
         self.send({"type": "panel_close", "panel_id": panel_id})

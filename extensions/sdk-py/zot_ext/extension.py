@@ -33,6 +33,7 @@ class Extension:
         self.panel_close_handler: Optional[Callable[[Context, str], None]] = None
         self.panel_mouse_handler: Optional[Callable[[Context, PanelMouse], None]] = None
         self.panel_resize_handler: Optional[Callable[[Context, PanelResize], None]] = None
+        self.panel_message_handler: Optional[Callable[[Context, str, Any], None]] = None
         self.shutdown_handler: Optional[Callable[[Context], None]] = None
         self.config_change_handler: Optional[Callable[[Context, Dict[str, Any]], None]] = None
         self.state_restored_handler: Optional[Callable[[Context, Dict[str, Any]], None]] = None
@@ -108,6 +109,12 @@ class Extension:
         self.panel_resize_handler = fn
         return fn
 
+    def on_panel_message(self, fn: F) -> F:
+        """Decorator: ``(ctx, panel_id, data)`` with what the page of one of
+        this extension's HTML panels posted to ``window.parent``, in order."""
+        self.panel_message_handler = fn
+        return fn
+
     def on_config_change(self, fn: F) -> F:
         """Decorator: ``(ctx, config)`` when the user changed the settings
         while the extension runs; ``ctx.config`` already holds them."""
@@ -139,7 +146,7 @@ class Extension:
         if self.events or self.tool_call_interceptor or self.turn_start_interceptor \
                 or self.assistant_message_interceptor:
             add("events")
-        if self.panel_key_handler or self.panel_close_handler:
+        if self.panel_key_handler or self.panel_close_handler or self.panel_message_handler:
             add("panels")
         if self.panel_mouse_handler:
             add("panel_mouse")

@@ -49,6 +49,7 @@ class Registrations(Protocol):
     panel_close_handler: Optional[Callable[[Context, str], None]]
     panel_mouse_handler: Optional[Callable[[Context, PanelMouse], None]]
     panel_resize_handler: Optional[Callable[[Context, PanelResize], None]]
+    panel_message_handler: Optional[Callable[[Context, str, Any], None]]
     shutdown_handler: Optional[Callable[[Context], None]]
     config_change_handler: Optional[Callable[[Context, Dict[str, Any]], None]]
     hello_hook: Optional[Callable[[Any, HostInfo], None]]

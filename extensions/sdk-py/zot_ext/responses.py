@@ -51,6 +51,23 @@ class Response:
              "placement": placement}))
 
     @staticmethod
+    def open_html_panel(
+        panel_id: str,
+        title: str,
+        html: str,
+        placement: Optional[str] = None,
+    ) -> "Response":
+        """Open an HTML panel: ``html`` is a complete document, shown in a
+        sandboxed frame (no network unless the manifest grants
+        ``sandbox.net``; at most 2 MiB). Its page talks to the extension
+        with ``window.parent.postMessage(data, "*")``
+        (:meth:`Extension.on_panel_message`) and hears
+        :meth:`Context.post_message` as ``message`` events."""
+        return Response("open_panel", open_panel=drop_none(
+            {"id": panel_id, "title": title, "html": html, "lines": [],
+             "placement": placement}))
+
+    @staticmethod
     def noop() -> "Response":
         """The extension handled it itself; zot changes nothing."""
         return Response("noop")

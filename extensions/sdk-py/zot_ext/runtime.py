@@ -26,10 +26,10 @@ from .wire import Writer, log
 
 MAX_IDLE = 4
 ORDERED = ("event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize",
-           "state_restored")
+           "state_restored", "panel_message")
 KNOWN = ("hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept",
          "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "state_restored",
-         "ui_response")
+         "panel_message", "ui_response")
 
 
 def run(ext: Registrations, stdin: Optional[BinaryIO] = None, out: Optional[Writer] = None) -> None:
@@ -355,6 +355,13 @@ class _Pool:
             hr = self.ext.panel_resize_handler
             if hr is not None:
                 self._guard("panel resize handler", lambda: hr(ctx, PanelResize.from_frame(f)))
+        elif ty == "panel_message":
+            hp = self.ext.panel_message_handler
+            if hp is None:
+                ctx.log(f"ignoring a message from panel {f.get('panel_id')!r}: no on_panel_message handler")
+            else:
+                self._guard("panel message handler",
+                            lambda: hp(ctx, str(f.get("panel_id", "")), f.get("data")))
         elif ty == "panel_close":
             h2 = self.ext.panel_close_handler
             if h2 is not None:

@@ -33,6 +33,8 @@ const MEANING = {
   submit: "Submits text as a user prompt (queued behind a running turn; ignored in headless modes).",
   panel_render: "Redraws an open panel.",
   panel_close: "Extension → host: close a panel it opened. Host → extension: the user closed it.",
+  panel_message:
+    "Extension → host: a JSON value for the page of one of its HTML panels (a `message` event there). Host → extension: what that page posted to `window.parent`. At most 256 KiB each.",
   notify: "A one-shot note under the transcript, prefixed with the extension's name.",
   clear_notes: "Removes every note this extension pushed.",
   shutdown_ack: "Answers `shutdown`; exit promptly after it.",

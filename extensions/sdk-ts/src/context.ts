@@ -82,6 +82,14 @@ export class Context {
     this.out({ type: "panel_render", panel_id: panel.id, title: panel.title, lines: panel.lines, footer: panel.footer, placement: panel.placement });
   }
 
+  /**
+   * Sends `data` (any JSON value, at most 256 KiB serialised) to the page
+   * of HTML panel `panelId`, where it arrives as a `message` event.
+   */
+  postMessage(panelId: string, data: unknown): void {
+    this.out({ type: "panel_message", panel_id: panelId, data });
+  }
+
   /** Closes a panel this extension opened. */
   closePanel(panelId: string): void {
     this.out({ type: "panel_close", panel_id: panelId });

@@ -19,6 +19,7 @@ export class Extension implements Registrations {
   /** @internal */ panelCloseHandler?: (ctx: Context, panelId: string) => MaybePromise<void>;
   /** @internal */ panelMouseHandler?: (ctx: Context, ev: PanelMouseFrame) => MaybePromise<void>;
   /** @internal */ panelResizeHandler?: (ctx: Context, ev: PanelResizeFrame) => MaybePromise<void>;
+  /** @internal */ panelMessageHandler?: (ctx: Context, panelId: string, data: unknown) => MaybePromise<void>;
   /** @internal */ shutdownHandler?: (ctx: Context) => MaybePromise<void>;
   /** @internal */ stateRestoredHandler?: (ctx: Context, state: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   /** @internal */ configChangeHandler?: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>;
@@ -108,6 +109,15 @@ export class Extension implements Registrations {
   }
 
   /**
+   * What the page of one of its HTML panels posted with
+   * `window.parent.postMessage(data, "*")`, in order.
+   */
+  onPanelMessage(handler: (ctx: Context, panelId: string, data: unknown) => MaybePromise<void>): this {
+    this.panelMessageHandler = handler;
+    return this;
+  }
+
+  /**
    * The user changed the extension's settings while it runs
    * (`config_changed`); `ctx.config` already holds the new values.
    */
@@ -145,7 +155,7 @@ export class Extension implements Registrations {
     if (this.tools.length) caps.add("tools");
     if (this.events.length || this.toolCallInterceptor || this.turnStartInterceptor || this.assistantMessageInterceptor)
       caps.add("events");
-    if (this.panelKeyHandler || this.panelCloseHandler) caps.add("panels");
+    if (this.panelKeyHandler || this.panelCloseHandler || this.panelMessageHandler) caps.add("panels");
     if (this.panelMouseHandler) caps.add("panel_mouse");
     if (this.panelResizeHandler) caps.add("panel_resize");
     for (const c of this.capabilities) caps.add(c);

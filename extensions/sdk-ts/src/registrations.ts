@@ -39,6 +39,7 @@ export interface Registrations {
   panelCloseHandler?: (ctx: Context, panelId: string) => MaybePromise<void>;
   panelMouseHandler?: (ctx: Context, ev: PanelMouseFrame) => MaybePromise<void>;
   panelResizeHandler?: (ctx: Context, ev: PanelResizeFrame) => MaybePromise<void>;
+  panelMessageHandler?: (ctx: Context, panelId: string, data: unknown) => MaybePromise<void>;
   shutdownHandler?: (ctx: Context) => MaybePromise<void>;
   configChangeHandler?: (ctx: Context, config: Readonly<Record<string, unknown>>) => MaybePromise<void>;
   stateRestoredHandler?: (ctx: Context, state: Readonly<Record<string, unknown>>) => MaybePromise<void>;

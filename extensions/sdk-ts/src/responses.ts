@@ -14,6 +14,17 @@ export const Response = {
   display: (text: string): Response => ({ action: "display", display: text }),
   /** Open an extension-owned panel. */
   openPanel: (panel: PanelSpec): Response => ({ action: "open_panel", open_panel: panel }),
+  /**
+   * Open an HTML panel: `html` is a complete document, shown in a sandboxed
+   * frame (no network unless the manifest grants `sandbox.net`; at most
+   * 2 MiB). Its page talks to the extension with
+   * `window.parent.postMessage(data, "*")` (`onPanelMessage`) and hears
+   * `ctx.postMessage` as `message` events.
+   */
+  openHtmlPanel: (id: string, title: string, html: string, placement?: "bottom" | "side"): Response => ({
+    action: "open_panel",
+    open_panel: { id, title, html, lines: [], ...(placement ? { placement } : {}) },
+  }),
   /** The extension handled it itself; zot changes nothing. */
   noop: (): Response => ({ action: "noop" }),
   /** Show `message` as a red status line. */

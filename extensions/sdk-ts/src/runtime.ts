@@ -19,8 +19,8 @@ export interface RunOptions {
   exitOnShutdown?: boolean;
 }
 
-const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "ui_response", "state_restored"]);
-const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize", "state_restored"]);
+const KNOWN = new Set(["hello_ack", "command_invoked", "tool_call", "tool_cancel", "event", "event_intercept", "panel_key", "panel_close", "shutdown", "config_changed", "panel_mouse", "panel_resize", "panel_message", "ui_response", "state_restored"]);
+const ORDERED = new Set(["event", "panel_key", "panel_close", "config_changed", "panel_mouse", "panel_resize", "panel_message", "state_restored"]);
 
 function describe(e: unknown): string {
   return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -217,6 +217,12 @@ export function run<E extends Registrations>(ext: E, options: RunOptions = {}): 
         case "panel_resize": {
           const h = ext.panelResizeHandler;
           if (h) await guard("panel resize handler", () => h(c, f));
+          return;
+        }
+        case "panel_message": {
+          const h = ext.panelMessageHandler;
+          if (!h) log(`ignoring a message from panel ${JSON.stringify(f.panel_id)}: no onPanelMessage handler`);
+          else await guard("panel message handler", () => h(c, f.panel_id, f.data));
           return;
         }
         case "panel_close": {

@@ -110,6 +110,19 @@ test("panel mouse and resize reach their typed handlers in order", async () => {
   assert.deepEqual((await ext.recv()).lines, ["double_click 2:5"]);
 });
 
+test("a page's message reaches onPanelMessage and postMessage answers the page", async () => {
+  ext.send({ type: "panel_message", panel_id: "c1", data: { clicked: 3 } });
+  assert.deepEqual(await ext.recv(), { type: "panel_message", panel_id: "c1", data: { echo: { clicked: 3 } } });
+});
+
+test("openHtmlPanel answers with the page, no lines, and the placement asked for", async () => {
+  const { Response } = await import("../dist/index.js");
+  assert.deepEqual(Response.openHtmlPanel("c1", "Chart", "<p>hi</p>", "side"), {
+    action: "open_panel",
+    open_panel: { id: "c1", title: "Chart", html: "<p>hi</p>", lines: [], placement: "side" },
+  });
+});
+
 test("a blocked tool does not delay a panel key", async () => {
   // No clock: /release is what lets the tool finish, so a serial SDK would
   // answer the tool first (after its 10 s timeout) and fail here.

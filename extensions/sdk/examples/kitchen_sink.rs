@@ -228,6 +228,9 @@ fn main() {
             ..Default::default()
         });
     })
+    .on_panel_message(|ctx, id, data| {
+        ctx.post_message(id, serde_json::json!({ "echo": data }));
+    })
     .on_panel_close(|ctx, id| ctx.notify(NoteLevel::Info, format!("panel {id} closed")))
     .on_shutdown(|ctx| ctx.log("shutting down"));
 

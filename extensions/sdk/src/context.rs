@@ -7,8 +7,8 @@ use std::sync::{Arc, RwLock};
 use serde_json::Value;
 
 use zot_ext_protocol::{
-    ClearNotes, ExtToHost, HelloAck, NoteLevel, Notify, PanelClose, PanelRender, PanelSpec,
-    SettingValues, Submit, UiRequest,
+    ClearNotes, ExtToHost, HelloAck, NoteLevel, Notify, PanelClose, PanelMessage, PanelRender,
+    PanelSpec, SettingValues, Submit, UiRequest,
 };
 
 use crate::wire::{self, Writer};
@@ -158,6 +158,16 @@ impl Context {
             lines: panel.lines,
             footer: panel.footer,
             placement: panel.placement,
+        }));
+    }
+
+    /// Sends `data` to the page of HTML panel `panel_id`, where it arrives
+    /// as a `message` event (`event.data`). At most 256 KiB serialised;
+    /// zot drops bigger ones (with a line in this extension's log).
+    pub fn post_message(&self, panel_id: impl Into<String>, data: Value) {
+        self.send(ExtToHost::PanelMessage(PanelMessage {
+            panel_id: panel_id.into(),
+            data,
         }));
     }
 

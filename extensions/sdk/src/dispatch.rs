@@ -14,8 +14,8 @@ use zot_ext_protocol::{
 use crate::context::Context;
 use crate::decision::{AssistantMessageDecision, ToolCallDecision, TurnStartDecision};
 use crate::extension::{
-    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, PanelMouseFn,
-    PanelResizeFn, ShutdownFn, ToolCallFn, ToolFn, TurnStartFn,
+    AssistantFn, CommandFn, ConfigFn, EventFn, Extension, PanelCloseFn, PanelKeyFn, PanelMessageFn,
+    PanelMouseFn, PanelResizeFn, ShutdownFn, ToolCallFn, ToolFn, TurnStartFn,
 };
 use crate::response::{Response, ToolResult};
 
@@ -32,6 +32,7 @@ pub(crate) struct Handlers {
     on_panel_close: Option<PanelCloseFn>,
     on_panel_mouse: Option<PanelMouseFn>,
     on_panel_resize: Option<PanelResizeFn>,
+    on_panel_message: Option<PanelMessageFn>,
     on_shutdown: Option<ShutdownFn>,
     on_config_change: Option<ConfigFn>,
     on_state_restored: Option<crate::extension::StateFn>,
@@ -65,6 +66,7 @@ impl Handlers {
             on_panel_close: ext.on_panel_close.clone(),
             on_panel_mouse: ext.on_panel_mouse.clone(),
             on_panel_resize: ext.on_panel_resize.clone(),
+            on_panel_message: ext.on_panel_message.clone(),
             on_shutdown: ext.on_shutdown.clone(),
             on_config_change: ext.on_config_change.clone(),
             on_state_restored: ext.on_state_restored.clone(),
@@ -115,7 +117,9 @@ pub(crate) fn parse(line: &[u8]) -> Parsed {
     match ty {
         "command_invoked" | "tool_call" | "event_intercept" | "event" | "panel_key"
         | "panel_close" | "hello_ack" | "shutdown" | "config_changed" | "panel_mouse"
-        | "panel_resize" | "state_restored" => Parsed::Bad(reply, format!("{msg}: {preview}")),
+        | "panel_resize" | "state_restored" | "panel_message" => {
+            Parsed::Bad(reply, format!("{msg}: {preview}"))
+        }
         _ => Parsed::Bad(
             None,
             format!("ignoring unknown frame type {ty:?} from zot: {preview}"),
@@ -135,6 +139,7 @@ pub(crate) fn is_ordered(frame: &HostToExt) -> bool {
             | HostToExt::StateRestored(_)
             | HostToExt::PanelMouse(_)
             | HostToExt::PanelResize(_)
+            | HostToExt::PanelMessage(_)
     )
 }
 
@@ -248,6 +253,17 @@ pub(crate) fn dispatch(h: &Handlers, ctx: &Context, frame: HostToExt) {
                 let _ = guarded(ctx, "panel resize handler", &r.panel_id, || f(ctx, &r));
             }
         }
+        HostToExt::PanelMessage(m) => match &h.on_panel_message {
+            Some(f) => {
+                let _ = guarded(ctx, "panel message handler", &m.panel_id, || {
+                    f(ctx, &m.panel_id, &m.data)
+                });
+            }
+            None => ctx.log(format!(
+                "ignoring a message from panel {:?}: no on_panel_message handler",
+                m.panel_id
+            )),
+        },
         HostToExt::Shutdown(_) => {
             if let Some(f) = &h.on_shutdown {
                 let _ = guarded(ctx, "shutdown handler", "", || f(ctx));

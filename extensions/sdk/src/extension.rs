@@ -22,6 +22,7 @@ pub(crate) type PanelKeyFn = Arc<dyn Fn(&Context, &PanelKeyFrame) + Send + Sync>
 pub(crate) type PanelCloseFn = Arc<dyn Fn(&Context, &str) + Send + Sync>;
 pub(crate) type PanelMouseFn = Arc<dyn Fn(&Context, &PanelMouseFrame) + Send + Sync>;
 pub(crate) type PanelResizeFn = Arc<dyn Fn(&Context, &PanelResizeFrame) + Send + Sync>;
+pub(crate) type PanelMessageFn = Arc<dyn Fn(&Context, &str, &Value) + Send + Sync>;
 pub(crate) type ShutdownFn = Arc<dyn Fn(&Context) + Send + Sync>;
 pub(crate) type ConfigFn = Arc<dyn Fn(&Context, &SettingValues) + Send + Sync>;
 pub(crate) type StateFn = Arc<dyn Fn(&Context, &zot_ext_protocol::ExtSessionState) + Send + Sync>;
@@ -60,6 +61,7 @@ pub struct Extension {
     pub(crate) on_panel_close: Option<PanelCloseFn>,
     pub(crate) on_panel_mouse: Option<PanelMouseFn>,
     pub(crate) on_panel_resize: Option<PanelResizeFn>,
+    pub(crate) on_panel_message: Option<PanelMessageFn>,
     pub(crate) on_shutdown: Option<ShutdownFn>,
     pub(crate) on_config_change: Option<ConfigFn>,
     pub(crate) on_state_restored: Option<StateFn>,
@@ -84,6 +86,7 @@ impl Extension {
             on_panel_close: None,
             on_panel_mouse: None,
             on_panel_resize: None,
+            on_panel_message: None,
             on_shutdown: None,
             on_config_change: None,
             on_state_restored: None,
@@ -286,6 +289,17 @@ impl Extension {
         self
     }
 
+    /// Receives what the page of one of this extension's HTML panels posted
+    /// with `window.parent.postMessage(data, "*")`: the panel id and the
+    /// data, in order.
+    pub fn on_panel_message<F>(&mut self, handler: F) -> &mut Self
+    where
+        F: Fn(&Context, &str, &Value) + Send + Sync + 'static,
+    {
+        self.on_panel_message = Some(Arc::new(handler));
+        self
+    }
+
     /// Runs on `config_changed`: the user changed the extension's settings
     /// while it runs. The handler gets every value (defaults filled in,
     /// secrets included); [`Context::config`] already returns them.
@@ -347,7 +361,10 @@ impl Extension {
         {
             add("events");
         }
-        if self.on_panel_key.is_some() || self.on_panel_close.is_some() {
+        if self.on_panel_key.is_some()
+            || self.on_panel_close.is_some()
+            || self.on_panel_message.is_some()
+        {
             add("panels");
         }
         if self.on_panel_mouse.is_some() {

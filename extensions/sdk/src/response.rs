@@ -43,6 +43,27 @@ impl Response {
         r
     }
 
+    /// Open an HTML panel: `html` is a complete document, shown in a
+    /// sandboxed frame (no network unless the manifest grants
+    /// `sandbox.net`; at most 2 MiB). Its page talks to this extension with
+    /// `window.parent.postMessage(data, "*")` ([`Extension::on_panel_message`])
+    /// and hears [`Context::post_message`] as `message` events.
+    ///
+    /// [`Extension::on_panel_message`]: crate::Extension::on_panel_message
+    /// [`Context::post_message`]: crate::Context::post_message
+    pub fn open_html_panel(
+        id: impl Into<String>,
+        title: impl Into<String>,
+        html: impl Into<String>,
+    ) -> Self {
+        Self::open_panel(PanelSpec {
+            id: id.into(),
+            title: Some(title.into()),
+            html: Some(html.into()),
+            ..PanelSpec::default()
+        })
+    }
+
     /// The extension handled it itself; zot changes nothing.
     pub fn noop() -> Self {
         Self::action(CommandAction::Noop)

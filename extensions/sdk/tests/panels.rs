@@ -64,3 +64,26 @@ fn mouse_and_resize_reach_their_typed_callbacks_in_order() {
     );
     assert_eq!(ext.recv()["lines"], json!(["double_click 2:5"]));
 }
+
+#[test]
+fn a_page_message_reaches_its_callback_and_post_message_answers_the_page() {
+    let mut ext = started();
+    ext.send(json!({"type":"panel_message","panel_id":"c1","data":{"clicked":3}}));
+    assert_eq!(
+        ext.recv(),
+        json!({"type":"panel_message","panel_id":"c1","data":{"echo":{"clicked":3}}})
+    );
+}
+
+#[test]
+fn open_html_panel_answers_with_the_page_and_no_lines() {
+    let frame = zot_ext::Response::open_html_panel("c1", "Chart", "<p>hi</p>")
+        .into_frame(zot_ext_protocol::RequestId("r1".into()));
+    assert_eq!(
+        serde_json::to_value(frame).unwrap(),
+        json!({
+            "id":"r1","action":"open_panel",
+            "open_panel":{"id":"c1","title":"Chart","lines":[],"html":"<p>hi</p>"}
+        })
+    );
+}

@@ -9,7 +9,9 @@
 
 pub mod policy;
 pub mod project_path;
+pub mod remembered;
 pub mod rules;
+pub mod scopes;
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -18,12 +20,13 @@ use std::sync::{Mutex, MutexGuard};
 use serde_json::Value;
 use tokio::sync::{mpsc::UnboundedSender, oneshot};
 use tokio_util::sync::CancellationToken;
-use zot_ext_protocol::approvals::{ApprovalDecision, ApprovalMode, ToolRule};
+use zot_ext_protocol::approvals::{ApprovalDecision, ApprovalMode, ApprovalScope, RememberedRule};
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::rpc_results::ApproveToolResult;
+use zot_ext_protocol::rpc_results::{ApprovalRulesResult, ApproveToolResult};
 
 use policy::{Call, Decision};
 use rules::{BashRule, NewRule};
+use scopes::Offer;
 
 /// The most of a file's current text sent with a `write`/`edit` approval
 /// for a diff; a bigger file is shown without one.
@@ -48,10 +51,8 @@ struct Waiting {
     tool: String,
     /// For bash: the command, which a `rule` must match.
     command: Option<String>,
-    /// What "always allow" writes.
-    remember: NewRule,
-    /// That, in words.
-    label: String,
+    /// What "always allow" may write, narrowest first.
+    offers: Vec<Offer>,
 }
 
 /// The approvals waiting, and those already settled (so a second answer
@@ -165,7 +166,12 @@ impl Approvals {
                 req.tool
             ));
         }
-        let (remember, label) = what_to_remember(&req);
+        let offers = scopes::offered(&req, &self.cwd, &self.home);
+        let remember = offers
+            .first()
+            .map(|o| o.choice.label.clone())
+            .unwrap_or_default();
+        let scopes = offers.iter().map(|o| o.choice.clone()).collect();
         let (tx, rx) = oneshot::channel();
         let id = {
             let mut t = self.table();
@@ -178,8 +184,7 @@ impl Approvals {
                     tool: req.tool.to_owned(),
                     command: (req.tool == "bash" && req.extension.is_none())
                         .then(|| policy::command(req.args).trim().to_owned()),
-                    remember,
-                    label: label.clone(),
+                    offers,
                 },
             );
             id
@@ -192,7 +197,8 @@ impl Approvals {
             extension: req.extension.map(str::to_owned),
             read_only_claim: req.extension.is_some() && req.read_only,
             reason,
-            remember: label,
+            remember,
+            scopes,
             before: self.before(&req).await,
         });
         let answer = tokio::select! {
@@ -226,6 +232,7 @@ impl Approvals {
         decision: ApprovalDecision,
         remember: bool,
         rule: Option<&str>,
+        scope: Option<ApprovalScope>,
     ) -> Result<ApproveToolResult, String> {
         let mut t = self.table();
         let Some(w) = t.waiting.get(id) else {
@@ -237,8 +244,8 @@ impl Approvals {
                 )
             });
         };
-        if rule.is_some() && !remember {
-            return Err("approve_tool: \"rule\" needs \"remember\": true".into());
+        if (rule.is_some() || scope.is_some()) && !remember {
+            return Err("approve_tool: \"rule\" and \"scope\" need \"remember\": true".into());
         }
         let mut remembered = None;
         if remember {
@@ -246,7 +253,7 @@ impl Approvals {
                 return Err("approve_tool: \"remember\" applies to \"allow\" only; to never run a tool, set approvals.tools.<name> to \"deny\" in config.json".into());
             }
             let (new_rule, label) = match rule {
-                None => (w.remember.clone(), w.label.clone()),
+                None => chosen(w, scope)?,
                 Some(text) => custom_rule(w, text)?,
             };
             rules::remember(&self.home, &new_rule)
@@ -265,6 +272,26 @@ impl Approvals {
             decision,
             remembered,
         })
+    }
+
+    /// Every rule remembered in `config.json`, in words.
+    pub fn remembered(&self) -> ApprovalRulesResult {
+        match rules::load(&self.home) {
+            Ok(r) => ApprovalRulesResult {
+                rules: remembered::list(&r),
+                problem: None,
+            },
+            Err(e) => ApprovalRulesResult {
+                rules: Vec::new(),
+                problem: Some(e),
+            },
+        }
+    }
+
+    /// Forgets one remembered rule; answers the rules left.
+    pub fn forget(&self, rule: &RememberedRule) -> Result<ApprovalRulesResult, String> {
+        remembered::forget(&self.home, rule)?;
+        Ok(self.remembered())
     }
 
     /// Denies every waiting approval (an abort).
@@ -308,33 +335,35 @@ impl Approvals {
     }
 }
 
-/// The rule "always allow" writes for this call, and its words.
-fn what_to_remember(req: &Request<'_>) -> (NewRule, String) {
-    let tool = req.tool;
-    if tool == "bash" && req.extension.is_none() {
-        let cmd = policy::command(req.args).trim().to_owned();
-        return (
-            NewRule::Bash(BashRule::Exact(cmd.clone())),
-            format!("the bash command \"{cmd}\""),
-        );
-    }
-    if let Some(ext) = req.extension {
-        // Keyed by extension and tool: another extension's tool of the
-        // same name is not allowed by it.
-        return (
-            NewRule::ExtTool {
-                extension: ext.to_owned(),
-                tool: tool.to_owned(),
-                rule: ToolRule::Allow,
-            },
-            format!("every call of {tool} from extension {ext}"),
-        );
-    }
-    let label = match tool {
-        "write" | "edit" => format!("every {tool} call, in or out of the project"),
-        _ => format!("every {tool} call"),
+/// The offered scope `scope` (the narrowest when absent): its rule and
+/// words.
+fn chosen(w: &Waiting, scope: Option<ApprovalScope>) -> Result<(NewRule, String), String> {
+    let offer = match scope {
+        None => w.offers.first(),
+        Some(s) => w.offers.iter().find(|o| o.choice.scope == s),
     };
-    (NewRule::Tool(tool.to_owned(), ToolRule::Allow), label)
+    let Some(o) = offer else {
+        let offered: Vec<String> = w
+            .offers
+            .iter()
+            .map(|o| format!("{:?}", o.choice.scope).to_lowercase())
+            .collect();
+        return Err(if offered.is_empty() {
+            format!(
+                "approve_tool: this {} call can only be allowed once (it reaches zot's own state or the system's process views); answer without remember",
+                w.tool
+            )
+        } else {
+            format!(
+                "approve_tool: scope {} is not offered for this call; it offers {}",
+                scope
+                    .map(|s| format!("{s:?}").to_lowercase())
+                    .unwrap_or_default(),
+                offered.join(", ")
+            )
+        });
+    };
+    Ok((o.rule.clone(), o.choice.label.clone()))
 }
 
 /// A client's own bash rule (`rule`): it must parse and match the command

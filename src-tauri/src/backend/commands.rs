@@ -10,7 +10,7 @@ use zot_ext_protocol::rpc_results::{
     ExtCommandResult, ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult,
     ModelsResult, PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
-use zot_ext_protocol::{CommandAction, NoteLevel, PanelMouseFrame, BUILTIN_COMMANDS};
+use zot_ext_protocol::{CommandAction, NoteLevel, PanelMessage, PanelMouseFrame, BUILTIN_COMMANDS};
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
@@ -87,6 +87,14 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                 .map_err(|e| e.to_string())?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
+        RpcCommand::PanelMessage { panel_id, data } => {
+            let delivered = b
+                .inner
+                .host
+                .panel_message(PanelMessage { panel_id, data })
+                .map_err(|e| e.to_string())?;
+            Ok(RpcResult::Delivered(DeliveredResult { delivered }))
+        }
         RpcCommand::ExtList {} => Ok(RpcResult::Extensions(ExtListResult {
             extensions: b.inner.host.list_measured(),
         })),
@@ -146,6 +154,14 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .map(RpcResult::Untrusted),
         RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
         RpcCommand::ExtRestart { name } => ext_restart(b, name).await.map(RpcResult::Restarted),
+        RpcCommand::ExtUpdate { name, check } => {
+            super::updates::ext_update(b, name, check.unwrap_or(false))
+                .await
+                .map(RpcResult::Updates)
+        }
+        RpcCommand::ExtRollback { name } => super::updates::ext_rollback(b, name)
+            .await
+            .map(RpcResult::RolledBack),
         RpcCommand::SessionList { query } => {
             Ok(RpcResult::Sessions(super::sessions::list(b, query)))
         }
@@ -169,12 +185,28 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             decision,
             remember,
             rule,
+            scope,
         } => b
             .inner
             .agent
             .approvals()
-            .answer(&id, decision, remember.unwrap_or(false), rule.as_deref())
+            .answer(
+                &id,
+                decision,
+                remember.unwrap_or(false),
+                rule.as_deref(),
+                scope,
+            )
             .map(RpcResult::Approved),
+        RpcCommand::ApprovalRules {} => Ok(RpcResult::ApprovalRules(
+            b.inner.agent.approvals().remembered(),
+        )),
+        RpcCommand::ApprovalRuleForget { rule } => b
+            .inner
+            .agent
+            .approvals()
+            .forget(&rule)
+            .map(RpcResult::ApprovalRules),
         RpcCommand::UiRespond {
             request_id,
             action,
@@ -420,7 +452,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
         Some(CommandAction::OpenPanel) => {
             data.action = CommandAction::OpenPanel;
             match r.open_panel {
-                Some(panel) => data.open_panel = Some(panel),
+                Some(panel) => data.open_panel = Some(Box::new(panel)),
                 None => {
                     let msg = format!("extension {extension} asked to open a panel but sent no open_panel content");
                     b.send_after_host(UiEvent::ExtStatus {

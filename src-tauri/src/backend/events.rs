@@ -69,7 +69,8 @@ pub struct EventQueue {
     pub coalesced_total: u64,
 }
 
-/// The extension and text size of a droppable note, if `ev` is one.
+/// The extension and text size of a droppable note (or panel message), if
+/// `ev` is one.
 fn note_of(ev: &UiEvent) -> Option<(&str, usize)> {
     match ev {
         UiEvent::ExtNotify {
@@ -78,6 +79,14 @@ fn note_of(ev: &UiEvent) -> Option<(&str, usize)> {
         UiEvent::ExtStatus {
             extension, text, ..
         } => Some((extension, text.len())),
+        // Messages for an HTML panel's page are bounded like notes: a
+        // flood from one extension cannot fill the window's queue.
+        UiEvent::ExtPanelMessage {
+            extension, data, ..
+        } => Some((
+            extension,
+            serde_json::to_string(data).map_or(0, |s| s.len()),
+        )),
         _ => None,
     }
 }
@@ -231,7 +240,7 @@ impl EventQueue {
                 level: NoteLevel::Warn.into(),
                 style: NoteLevel::Warn,
                 message: format!(
-                    "zot dropped {n} note(s) from this extension: it sent them faster than they could be shown"
+                    "zot dropped {n} note(s) or panel message(s) from this extension: it sent them faster than they could be shown"
                 ),
             });
         }
@@ -334,6 +343,40 @@ mod tests {
         ));
         assert!(out.iter().any(|e| matches!(e, UiEvent::Done {})));
         assert_eq!(q.dropped_total, (10_000 - MAX_NOTES_PER_EXT) as u64);
+    }
+
+    #[test]
+    fn a_panel_message_flood_is_capped_like_notes_and_counted_in_one_line() {
+        let mut q = EventQueue::new();
+        for i in 0..5_000 {
+            q.push(UiEvent::ExtPanelMessage {
+                panel_id: "c1".into(),
+                extension: "chart".into(),
+                data: serde_json::json!({ "n": i }),
+            });
+        }
+        q.push(UiEvent::Done {});
+        let out = drain(&mut q);
+        let msgs = out
+            .iter()
+            .filter(|e| matches!(e, UiEvent::ExtPanelMessage { .. }))
+            .count();
+        assert_eq!(msgs, MAX_NOTES_PER_EXT);
+        let warnings: Vec<_> = out
+            .iter()
+            .filter_map(|e| match e {
+                UiEvent::ExtNotify { message, .. } => Some(message.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            warnings,
+            vec![format!(
+                "zot dropped {} note(s) or panel message(s) from this extension: it sent them faster than they could be shown",
+                5_000 - MAX_NOTES_PER_EXT
+            )]
+        );
+        assert!(out.iter().any(|e| matches!(e, UiEvent::Done {})));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! desktop manager calls too; this module only parses, asks, and prints.
 //! Data goes to stdout, progress and errors to stderr.
 
+mod bundle;
 mod catalog;
 mod config;
 mod doctor;
@@ -14,6 +15,7 @@ mod new;
 mod output;
 mod test;
 mod trust;
+mod update;
 
 use std::path::PathBuf;
 
@@ -64,6 +66,51 @@ pub enum ExtCommand {
         /// without one unless this is given).
         #[arg(long, short = 'y')]
         yes: bool,
+    },
+    /// Update extensions from where they were installed (git: the remote's
+    /// default branch; catalog: the version zot ships; folder: the folder
+    /// again; bundle: its file or URL again). The replaced copy is kept for
+    /// `zot ext rollback`.
+    Update {
+        /// The extensions to update.
+        #[arg(allow_hyphen_values = false)]
+        names: Vec<String>,
+        /// Every installed extension with a recorded source.
+        #[arg(long)]
+        all: bool,
+        /// Only list `NAME OLD → NEW` for each update available.
+        #[arg(long)]
+        check: bool,
+        /// Accept what an update asks for beyond what you accepted (without
+        /// it, and without a terminal to ask on, such an update is installed
+        /// but does not start until `zot ext accept NAME`).
+        #[arg(long, short = 'y')]
+        yes: bool,
+    },
+    /// Put back the copy the last update replaced, with the permissions
+    /// accepted for it.
+    Rollback {
+        /// The extension's name.
+        #[arg(allow_hyphen_values = true)]
+        name: String,
+    },
+    /// Write an extension folder as a .zotx bundle (one zip, its manifest
+    /// first), signed with --sign.
+    Pack {
+        /// The folder holding extension.json.
+        dir: PathBuf,
+        /// The bundle to write (default: NAME-VERSION.zotx here).
+        #[arg(short = 'o', long = "output", value_name = "FILE.zotx")]
+        output: Option<PathBuf>,
+        /// A private key made by `zot ext keygen`.
+        #[arg(long, value_name = "KEYFILE")]
+        sign: Option<PathBuf>,
+    },
+    /// Make an ed25519 key pair for signing bundles: the private key in FILE
+    /// (mode 0600), the public key in FILE.pub and on stdout.
+    Keygen {
+        /// The private key's file.
+        file: PathBuf,
     },
     /// Accept what an extension declares now (after an update or an edit
     /// of its manifest reached further, or a project's new extension, it
@@ -252,6 +299,17 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::Catalog { json } => catalog::run(global, json),
         ExtCommand::Install { source, force, yes } => manage::install(global, &source, force, yes),
         ExtCommand::Accept { name } => manage::accept(global, &name),
+        ExtCommand::Update {
+            names,
+            all,
+            check,
+            yes,
+        } => update::update(global, &names, all, check, yes),
+        ExtCommand::Rollback { name } => update::rollback(global, &name),
+        ExtCommand::Pack { dir, output, sign } => {
+            bundle::pack(global, &dir, output.as_deref(), sign.as_deref())
+        }
+        ExtCommand::Keygen { file } => bundle::keygen(&file),
         ExtCommand::Token { name, new } => manage::token(global, &name, new),
         ExtCommand::New {
             name,

@@ -34,6 +34,7 @@ pub async fn ext_install(
             let message = match p {
                 Progress::Copying { from } => format!("copying {}", from.display()),
                 Progress::Cloning { url } => format!("cloning {url}"),
+                Progress::Unpacking { from } => format!("unpacking {from}"),
                 Progress::Git(line) => line,
                 Progress::Validating => "checking extension.json".to_string(),
             };
@@ -45,6 +46,7 @@ pub async fn ext_install(
         let options = InstallOptions {
             force: false,
             consent: Consent::OnSummary,
+            update: false,
         };
         let hooks = install::Hooks {
             progress: &mut report,

@@ -8,8 +8,6 @@ pub mod input;
 
 use serde_json::Value;
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
@@ -39,9 +37,8 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         }
     }
     // `done` lines the client has been sent, so the end of input can wait
-    // for every accepted prompt's.
-    let dones = Arc::new(AtomicU64::new(0));
-    let seen = dones.clone();
+    // for every accepted prompt's (a watch: the wait sleeps until it moves).
+    let (seen, mut dones) = tokio::sync::watch::channel(0u64);
     let pump = tokio::spawn(async move {
         while let Some(ev) = events.recv().await {
             let done = matches!(ev, UiEvent::Done {});
@@ -51,7 +48,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 }
             }
             if done {
-                seen.fetch_add(1, Ordering::SeqCst);
+                seen.send_modify(|n| *n += 1);
             }
         }
     });
@@ -67,7 +64,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 Ok(Some(line)) => line,
                 // End of input: what was accepted still runs to its `done`.
                 _ => {
-                    code = finish_accepted(&backend, &dones, &mut signals).await;
+                    code = finish_accepted(&backend, &mut dones, &mut signals).await;
                     break;
                 }
             },
@@ -132,7 +129,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::Checkpoints {}
             | RpcCommand::CheckpointPreview { .. }
             | RpcCommand::Rewind { .. }
-            | RpcCommand::Fork { .. } => {
+            | RpcCommand::Fork { .. }
+            | RpcCommand::ExtUpdate { .. }
+            | RpcCommand::ExtRollback { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
@@ -159,13 +158,16 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
 /// run and its `done` line is out, as the reference zot does (clients pipe
 /// one prompt in and read to `done`); a signal cuts the wait short. Returns
 /// the exit code.
-async fn finish_accepted(backend: &Backend, dones: &AtomicU64, signals: &mut Signals) -> i32 {
+async fn finish_accepted(
+    backend: &Backend,
+    dones: &mut tokio::sync::watch::Receiver<u64>,
+    signals: &mut Signals,
+) -> i32 {
     let wait = async {
         backend.idle().await;
         let want = backend.finished();
-        while dones.load(Ordering::SeqCst) < want {
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
+        // Ends with the pump too (its sender dropped): nothing more comes.
+        let _ = dones.wait_for(|n| *n >= want).await;
     };
     tokio::select! {
         () = wait => 0,
@@ -271,7 +273,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, ext_config_get, ext_config_set, ui_respond"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback, checkpoints, checkpoint_preview, rewind, fork"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -306,6 +308,7 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::PanelClose { .. } => "panel_close",
         RpcCommand::PanelMouse { .. } => "panel_mouse",
         RpcCommand::PanelResize { .. } => "panel_resize",
+        RpcCommand::PanelMessage { .. } => "panel_message",
         RpcCommand::ExtList {} => "ext_list",
         RpcCommand::GetState {} => "get_state",
         RpcCommand::GetMessages {} => "get_messages",
@@ -323,6 +326,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::SessionDelete { .. } => "session_delete",
         RpcCommand::Compact { .. } => "compact",
         RpcCommand::ApproveTool { .. } => "approve_tool",
+        RpcCommand::ApprovalRules {} => "approval_rules",
+        RpcCommand::ApprovalRuleForget { .. } => "approval_rule_forget",
         RpcCommand::ExtConfigGet { .. } => "ext_config_get",
         RpcCommand::ExtConfigSet { .. } => "ext_config_set",
         RpcCommand::UiRespond { .. } => "ui_respond",
@@ -330,6 +335,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::CheckpointPreview { .. } => "checkpoint_preview",
         RpcCommand::Rewind { .. } => "rewind",
         RpcCommand::Fork { .. } => "fork",
+        RpcCommand::ExtUpdate { .. } => "ext_update",
+        RpcCommand::ExtRollback { .. } => "ext_rollback",
     }
 }
 

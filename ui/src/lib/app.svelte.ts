@@ -1,6 +1,8 @@
 // The app's state and the one place UiEvents are dispatched. Components read
 // these fields and call these methods; they never talk to the backend.
+import type { ChatItem } from "./chat/chat.svelte";
 import { ProjectsState } from "./projects/projects.svelte";
+import type { ApprovalScope } from "./bindings/ApprovalScope";
 import type { Backend, DroppedImage } from "./backend/backend";
 import { errorMessage } from "./backend/errors";
 import type { UiEvent } from "./bindings/UiEvent";
@@ -16,9 +18,10 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
+import { encodeMessage, MAX_HELD, MAX_IN_FLIGHT } from "./panels/frames";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
-import { mergeThemes } from "./settings/themes";
+import { mergeThemes, isThemeChoice, SYSTEM_THEME } from "./settings/themes";
 import { TrustState } from "./trust/trust.svelte";
 import { AnnouncerState } from "./a11y/announcer.svelte";
 import { RewindState } from "./rewind/rewind.svelte";
@@ -58,6 +61,8 @@ export class AppState {
   theme = $state("dark");
   settings: Settings | null = $state(null);
   view: View = $state("chat");
+  /** A .zotx or .mcpb dropped on the window, for the manager to install. */
+  droppedBundle: string | null = $state(null);
   /** Prompts sent, oldest first, for the editor's history. */
   history: string[] = $state([]);
   /** The editor registers this so `ext_insert` can reach the cursor. */
@@ -78,6 +83,10 @@ export class AppState {
   dragging = $state(false);
   /** The images of the prompt in flight, for its `user_message` row. */
   #sentImages: ImageInput[] = [];
+  /** Each extension's last slash command, and the one that opened its
+   * panel last: a crash row's "Reopen panel" runs it again. */
+  #lastCommand = new Map<string, string>();
+  #panelCommand = new Map<string, string>();
   /** Every command for autocomplete. */
   commands = $derived(allCommands(this.extensions));
 
@@ -182,21 +191,50 @@ export class AppState {
     try {
       const data = await this.backend.rpc({ type: "ext_list" });
       this.extensions = data?.extensions ?? [];
+      this.chat.extensionStates(this.extensions);
     } catch (e) {
       this.status.show(`could not list extensions: ${errorMessage(e)}`, "error");
     }
   }
 
+  /** A crash row's Restart: starts the extension again with a fresh
+   * restart budget; the row follows from the next `ext_list`. Answers
+   * whether it came back ready (the reason goes on the row otherwise). */
+  async restartExtension(row: Extract<ChatItem, { kind: "ext_error" }>): Promise<boolean> {
+    try {
+      const r = await this.backend.rpc({ type: "ext_restart", name: row.extension });
+      if (r.state !== "ready") row.text = `restart: it is ${r.state} again${r.error ? `: ${r.error}` : ""}`;
+    } catch (e) {
+      row.text = `restart failed: ${errorMessage(e)}`;
+    }
+    await this.refreshExtensions();
+    return row.recovery === "back";
+  }
+
+  /** A crash row's "Reopen panel": runs the command that had opened the
+   * closed panel again, starting the extension first when it is down. */
+  async reopenPanel(row: Extract<ChatItem, { kind: "ext_error" }>): Promise<void> {
+    if (!row.reopen) return;
+    if (row.recovery !== "back" && !(await this.restartExtension(row))) return;
+    await this.submit(row.reopen);
+  }
+
   /** Answers an approval card: `allow` (with `remember` for "Always
    * allow") or `deny`. A refused answer stays on the card, which can be
    * answered again. */
-  async answerApproval(approvalId: string, decision: "allow" | "deny", remember = false): Promise<void> {
+  async answerApproval(
+    approvalId: string,
+    decision: "allow" | "deny",
+    remember = false,
+    scope?: ApprovalScope,
+  ): Promise<void> {
     const card = this.chat.findApproval(approvalId);
     if (!card || card.state !== "waiting") return;
     card.state = "sending";
     card.problem = undefined;
     try {
-      await this.backend.rpc({ type: "approve_tool", id: approvalId, decision, remember });
+      const r = await this.backend.rpc({ type: "approve_tool", id: approvalId, decision, remember, scope });
+      if (r.remembered) card.remember = r.remembered;
       card.state = decision === "deny" ? "denied" : remember ? "always" : "allowed";
       this.chat.settleApproval(approvalId);
     } catch (e) {
@@ -303,20 +341,34 @@ export class AppState {
         break;
       case "ext_panel_open":
         this.view = "chat";
-        this.panels.open(e.extension, e.panel, e.capabilities);
+        // What opened it, so a crash row can open it again.
+        if (this.#lastCommand.has(e.extension))
+          this.#panelCommand.set(e.extension, this.#lastCommand.get(e.extension)!);
+        this.panels.open(e.extension, e.panel, e.capabilities, e.net);
+        break;
+      case "ext_panel_message":
+        this.panels.inbox(e.panel_id)?.deliver(e.data);
         break;
       case "ext_panel_render":
         this.panels.render(e.panel_id, e.lines, e.title, e.footer);
         break;
-      case "ext_panel_close":
+      case "ext_panel_close": {
+        // A crash closes its panels itself and its row says so: the host's
+        // reason for a panel already gone would repeat it.
+        const open = this.panels.panels.some((p) => p.id === e.panel_id);
         this.panels.remove(e.panel_id);
-        if (e.reason)
+        if (e.reason && open)
           this.chat.push({ kind: "status", level: "warn", text: e.reason, extension: e.extension });
         break;
+      }
       case "ext_restarting": {
-        const how = e.exit_status ? ` (${e.exit_status})` : "";
-        const text = `${e.extension} crashed${how}; restarting in ${e.delay_ms / 1000} s (attempt ${e.attempt} of 3)`;
-        this.chat.push({ kind: "status", level: "warn", text, extension: e.extension });
+        // The crash's row (its ext_error came first) says it; a line only
+        // when there is none.
+        if (!this.chat.restarting(e.extension, e.attempt, e.delay_ms)) {
+          const how = e.exit_status ? ` (${e.exit_status})` : "";
+          const text = `${e.extension} crashed${how}; restarting in ${e.delay_ms / 1000} s (attempt ${e.attempt} of 3)`;
+          this.chat.push({ kind: "status", level: "warn", text, extension: e.extension });
+        }
         void this.refreshExtensions();
         break;
       }
@@ -325,13 +377,15 @@ export class AppState {
         break;
       case "ext_error": {
         const closed = this.panels.removeOwnedBy(e.extension);
-        const why = closed.length ? ` Its panel${closed.length > 1 ? "s were" : " was"} closed.` : "";
         this.chat.push({
           kind: "ext_error",
           extension: e.extension,
-          text: e.message + why,
+          text: e.message,
           logPath: e.log_path,
           exitStatus: e.exit_status,
+          recovery: "none",
+          closedPanels: closed.length,
+          reopen: closed.length ? this.#panelCommand.get(e.extension) : undefined,
         });
         void this.refreshExtensions();
         break;
@@ -386,6 +440,15 @@ export class AppState {
   /** Files dropped on the window: a folder opens as the project (its
    * refusal shows in the project banner), images go to the editor. */
   async drop(paths: string[]): Promise<void> {
+    // A .zotx or .mcpb bundle goes to the extension manager, which
+    // installs it and shows its summary (who signed it) before anything
+    // is enabled.
+    const bundle = paths.find((p) => /\.(zotx|mcpb)$/i.test(p));
+    if (bundle) {
+      this.droppedBundle = bundle;
+      this.view = "manager";
+      return;
+    }
     try {
       const dropped = await this.backend.droppedPaths(paths);
       if (dropped.kind === "folder") await this.projects.open(dropped.path);
@@ -433,7 +496,7 @@ export class AppState {
           this.chat.push({
             kind: "status",
             level: "info",
-            text: `themes: ${this.themes.map((t) => t.name).join(", ")}`,
+            text: `themes: ${[SYSTEM_THEME, ...this.themes.map((t) => t.name)].join(", ")}`,
           });
         return;
       case "model":
@@ -460,6 +523,7 @@ export class AppState {
         return;
     }
     this.notes.clearAll();
+    if (known?.extension) this.#lastCommand.set(known.extension, `/${known.name}${args ? ` ${args}` : ""}`);
     try {
       // An extension's `error` also arrives as an ext_status event, which
       // shows it; the response needs no handling here.
@@ -492,11 +556,11 @@ export class AppState {
 
   /** Switches the theme live and saves the choice. */
   async setTheme(name: string): Promise<void> {
-    if (!this.themes.some((t) => t.name === name)) {
+    if (!isThemeChoice(this.themes, name)) {
       this.chat.push({
         kind: "status",
         level: "error",
-        text: `no theme named "${name}"; try one of: ${this.themes.map((t) => t.name).join(", ")}`,
+        text: `no theme named "${name}"; try one of: ${[SYSTEM_THEME, ...this.themes.map((t) => t.name)].join(", ")}`,
       });
       return;
     }
@@ -541,6 +605,48 @@ export class AppState {
     if (!p?.mouse) return Promise.resolve();
     return this.#sendPanelInput({ type: "panel_mouse", panel_id: panelId, action, ...at });
   }
+
+  /** An HTML panel's frame loaded: what its extension sent meanwhile goes
+   * in; more than MAX_HELD waiting were dropped, said in one line. */
+  attachPage(panelId: string, post: (data: unknown) => void): void {
+    const dropped = this.panels.inbox(panelId)?.attach(post);
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    if (dropped && p)
+      this.status.show(
+        `${p.extension}: ${dropped} message(s) for panel '${panelId}' dropped: more than ${MAX_HELD} came before its page loaded`,
+      );
+  }
+
+  /** What HTML panel `panelId`'s page posted to `window.parent`, for its
+   * extension: in order, at most MAX_IN_FLIGHT on their way (a flooding
+   * page loses the rest, counted in one status line per burst), and on a
+   * chain of their own so a flood never delays the keys. */
+  panelMessage(panelId: string, data: unknown): void {
+    const p = this.panels.panels.find((x) => x.id === panelId);
+    const out = this.panels.outbox(panelId);
+    if (!p || !out) return;
+    const enc = encodeMessage(data);
+    if (!enc.ok) {
+      this.status.show(`${p.extension}: a message from panel '${panelId}' was dropped: ${enc.why}`);
+      return;
+    }
+    if (!out.admit()) {
+      out.drops.hit();
+      return;
+    }
+    this.#pageMessages = this.#pageMessages
+      .then(() => this.backend.rpc({ type: "panel_message", panel_id: panelId, data: enc.json }))
+      .catch(() => {})
+      .finally(() => {
+        const dropped = out.done();
+        if (dropped)
+          this.status.show(
+            `${p.extension}: ${dropped} message(s) from panel '${panelId}' dropped: its page sent more than ${MAX_IN_FLIGHT} faster than they could be delivered`,
+          );
+      });
+  }
+
+  #pageMessages: Promise<unknown> = Promise.resolve();
 
   /** The text area of panel `panelId` is `cols` × `rows` cells (its owner
    * declared `panel_resize`; resize.ts decides when to say it). */

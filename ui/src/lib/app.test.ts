@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppState } from "./app.svelte";
 import { FakeBackend } from "./backend/fake";
+import type { ExtensionSummary } from "./bindings/ExtensionSummary";
 
 /** Lets every queued promise callback run (no timers: nothing else wakes). */
 async function settle() {
@@ -46,13 +47,70 @@ describe("AppState", () => {
     );
   });
 
-  it("closes a crashed owner's panel and says why", async () => {
+  it("a crash is one row that follows supervision and reopens the panel its command had opened", async () => {
     const { fake, app } = await started();
+    const todo: ExtensionSummary = {
+      name: "todo",
+      scope: "global",
+      dir: "/x/todo",
+      enabled: true,
+      state: "ready",
+      commands: [{ name: "todo", description: "the todo panel" }],
+      tools: [],
+      shadowed: [],
+      log_path: "/l",
+      restarts: 0,
+      kind: "extension",
+      last_exit: null,
+      health: { calls: 0, errors: 0, log_bytes: 0, busy_ms: 0 },
+      sandboxed: false,
+    };
+    fake.extensions = [todo];
+    await app.refreshExtensions();
+    await app.submit("/todo");
     fake.emit({ type: "ext_panel_open", extension: "todo", panel: { id: "p", lines: ["x"] } });
-    fake.emit({ type: "ext_error", extension: "todo", message: "todo exited with status 1", log_path: "/l" });
+    fake.extensions = [{ ...todo, state: "exited" }];
+    fake.emit({
+      type: "ext_error",
+      extension: "todo",
+      message: "extension 'todo' exited (signal 9 (SIGKILL)); see /l",
+      log_path: "/l",
+      exit_status: "signal 9 (SIGKILL)",
+    });
     expect(app.panels.panels).toHaveLength(0);
-    const err = app.chat.items.find((i) => i.kind === "ext_error");
-    expect(err && err.kind === "ext_error" && err.text).toContain("panel was closed");
+    const row = () => app.chat.items.filter((i) => i.kind === "ext_error");
+    expect(row()).toHaveLength(1);
+    expect(row()[0]).toMatchObject({ closedPanels: 1, reopen: "/todo", recovery: "none" });
+    // Supervision restarts it: the same row says so, no second line.
+    fake.emit({
+      type: "ext_restarting",
+      extension: "todo",
+      attempt: 1,
+      delay_ms: 1000,
+      exit_status: "signal 9 (SIGKILL)",
+    });
+    await settle();
+    expect(app.chat.items.filter((i) => i.kind === "status" && i.text.includes("restarting"))).toEqual([]);
+    expect(row()[0]).toMatchObject({ recovery: "restarting", attempt: 1, delayMs: 1000 });
+    fake.extensions = [todo];
+    fake.emit({ type: "ext_changed" });
+    await settle();
+    expect(row()[0]).toMatchObject({ recovery: "back" });
+    // Reopen panel runs the command again.
+    const r = row()[0];
+    if (r.kind === "ext_error") await app.reopenPanel(r);
+    const commands = fake.calls.filter((c) => (c.args as { type?: string })?.type === "command");
+    expect(commands.map((c) => (c.args as { name: string }).name)).toEqual(["todo", "todo"]);
+  });
+
+  it("a crash row's Restart asks the backend and the row follows the new state", async () => {
+    const { fake, app } = await started();
+    fake.emit({ type: "ext_error", extension: "todo", message: "gave up", log_path: "/l" });
+    const row = app.chat.items.find((i) => i.kind === "ext_error");
+    if (row?.kind !== "ext_error") throw new Error("no row");
+    fake.restartState = "crashed";
+    expect(await app.restartExtension(row)).toBe(false);
+    expect(row.text).toBe("restart: it is crashed again");
   });
 
   it("a moved panel's place is saved and taken by the next start", async () => {

@@ -24,11 +24,13 @@ use std::path::{Path, PathBuf};
 use zot_ext_protocol::desktop::InstallSummary;
 use zot_ext_protocol::{Manifest, Permission, PermissionGrant, Widening};
 
-use super::{install_reviewed, read_manifest, Cancel, Progress, Source};
+use zot_ext_protocol::{ExtSource, SourceKind};
+
+use super::{install_staged, read_manifest, Cancel, Progress, Source};
 use crate::ext_ops::{OpsError, OpsResult, MANIFEST_FILE};
 use crate::permission_words::manifest_words;
 use crate::preview::{registers, Registers};
-use crate::{catalog, consent, install_notes, toggle};
+use crate::{catalog, consent, install_notes, sources, toggle};
 
 /// When the user says yes to a fresh install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +48,12 @@ pub struct InstallOptions {
     pub force: bool,
     /// When the user says yes to a fresh install.
     pub consent: Consent,
+    /// An update (`zot ext update`, `ext_update`): the replaced copy is
+    /// kept for a rollback, the extension stays enabled or disabled as it
+    /// was, and a widening the user does not approve now is installed
+    /// without being accepted, so it stays `failed` until they accept it
+    /// (`zot ext accept`, the manager's review card).
+    pub update: bool,
 }
 
 /// What an update asks for beyond what the user accepted.
@@ -92,6 +100,15 @@ pub struct InstallOutcome {
     /// Required settings with no value yet (a default counts): the summary
     /// asks for them before the first start.
     pub settings_required: Vec<String>,
+    /// Where it came from, as recorded in `sources.json`.
+    pub source: ExtSource,
+    /// For a bundle: "signed by NAME", "signed by an unknown key" or
+    /// "unsigned".
+    pub signature: Option<String>,
+    /// What it reaches beyond what was accepted and the user has not
+    /// accepted yet (an update whose widening was deferred): it stays
+    /// `failed` until accepted.
+    pub pending: Vec<String>,
 }
 
 impl InstallOutcome {
@@ -117,6 +134,7 @@ impl InstallOutcome {
             notes: self.notes.clone(),
             replaced: self.replaced,
             enabled: self.enabled,
+            signature: self.signature.clone(),
         }
     }
 }
@@ -125,11 +143,49 @@ impl InstallOutcome {
 /// (even when a folder of that name is in the cwd: that one is `./name`);
 /// a path is a folder; anything else must be a git URL.
 pub fn resolve_source(zot_home: &Path, arg: &str) -> OpsResult<Source> {
-    match Source::parse(arg) {
-        Ok(s) => Ok(s),
-        Err(OpsError::UnknownSource(name)) if super::is_bare_name(&name) => {
-            Ok(Source::Dir(catalog::source_of(zot_home, &name)?))
+    resolve(zot_home, arg).map(|(s, _)| s)
+}
+
+/// Where a source will be recorded as coming from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A folder (absolute).
+    Folder(PathBuf),
+    /// A catalog entry, by name.
+    Catalog(String),
+    /// A git URL.
+    Git(String),
+    /// A bundle's file or URL.
+    Bundle(String),
+}
+
+/// [`resolve_source`], with the origin to record. A bundle is read and
+/// checked here, before anything is written.
+pub(crate) fn resolve(zot_home: &Path, arg: &str) -> OpsResult<(Source, Origin)> {
+    let lower = arg.to_ascii_lowercase();
+    if lower.starts_with("http://") && (lower.ends_with(".zotx") || crate::bundle::is_mcpb(arg)) {
+        return Err(crate::bundle::BundleError::Download {
+            url: arg.to_owned(),
+            reason: "bundles are downloaded over https only (an http:// download could be changed on the way); use its https:// URL".into(),
         }
+        .into());
+    }
+    if !arg.starts_with('-') && crate::bundle::is_bundle(arg) {
+        let opened = crate::bundle::fetch(zot_home, arg)?;
+        let origin = Origin::Bundle(opened.origin.clone());
+        return Ok((Source::Bundle(Box::new(opened)), origin));
+    }
+    match Source::parse(arg) {
+        Ok(Source::Dir(d)) => {
+            let abs = std::fs::canonicalize(&d).unwrap_or_else(|_| d.clone());
+            Ok((Source::Dir(d), Origin::Folder(abs)))
+        }
+        Ok(Source::Git(url)) => Ok((Source::Git(url.clone()), Origin::Git(url))),
+        Ok(s @ Source::Bundle(_)) => Ok((s, Origin::Bundle(arg.to_owned()))),
+        Err(OpsError::UnknownSource(name)) if super::is_bare_name(&name) => Ok((
+            Source::Dir(catalog::source_of(zot_home, &name)?),
+            Origin::Catalog(name),
+        )),
         Err(e) => Err(e),
     }
 }
@@ -153,19 +209,40 @@ pub fn install_and_describe(
     cancel: &Cancel,
     hooks: Hooks<'_>,
 ) -> OpsResult<InstallOutcome> {
+    let (source, origin) = resolve(zot_home, arg)?;
+    install_resolved(zot_home, source, origin, options, cancel, hooks)
+}
+
+/// [`install_and_describe`] for a source already resolved (an update
+/// resolves the recorded one).
+pub(crate) fn install_resolved(
+    zot_home: &Path,
+    source: Source,
+    origin: Origin,
+    options: InstallOptions,
+    cancel: &Cancel,
+    hooks: Hooks<'_>,
+) -> OpsResult<InstallOutcome> {
     let Hooks {
         progress,
         approve_more,
     } = hooks;
-    let source = resolve_source(zot_home, arg)?;
     let mut added = Vec::new();
-    let installed = install_reviewed(
+    let mut pending = Vec::new();
+    // What the copy being replaced had, for a rollback to put back.
+    let mut before: Option<crate::rollback::Kept> = None;
+    let keep_in = options.update.then(|| crate::rollback::kept_base(zot_home));
+    let installed = install_staged(
         zot_home,
         &source,
         options.force,
+        keep_in.as_deref(),
         cancel,
         progress,
         &mut |manifest, dest| {
+            if options.update {
+                before = crate::rollback::Kept::of(zot_home, dest);
+            }
             let Some(had) = accepted_for(zot_home, manifest, dest) else {
                 return Ok(());
             };
@@ -182,6 +259,10 @@ pub fn install_and_describe(
             };
             if approve_more(&asked) {
                 Ok(())
+            } else if options.update {
+                added.clear();
+                pending = asked.words;
+                Ok(())
             } else {
                 Err(OpsError::PermissionsNotAccepted {
                     name: asked.name,
@@ -192,14 +273,29 @@ pub fn install_and_describe(
     )?;
     let manifest = read_manifest(&installed.dir)?;
     let grant = manifest.grant();
-    consent::record(zot_home, &installed.dir, &manifest.name, &manifest)?;
-    let enabled = match options.consent {
-        Consent::AtCommand => manifest.enabled,
-        Consent::OnSummary => {
+    if pending.is_empty() {
+        consent::record(zot_home, &installed.dir, &manifest.name, &manifest)?;
+    }
+    let enabled = match (options.consent, &before) {
+        // An update leaves it on or off as the user had it.
+        (_, Some(kept)) if options.update => {
+            if !kept.enabled && manifest.enabled {
+                toggle::set_enabled(&installed.dir.join(MANIFEST_FILE), false)?;
+            }
+            kept.enabled && manifest.enabled
+        }
+        (Consent::AtCommand, _) => manifest.enabled,
+        (Consent::OnSummary, _) => {
             toggle::set_enabled(&installed.dir.join(MANIFEST_FILE), false)?;
             false
         }
     };
+    if let Some(kept) = &before {
+        kept.save(zot_home, &manifest.name)?;
+    }
+    let (record, signature) = record_of(&origin, &source, &installed.dir, &manifest);
+    drop(source);
+    sources::set(zot_home, &installed.dir, Some(record.clone()))?;
     let settings_required = crate::settings_store::resolve(
         zot_home,
         &crate::settings_store::Owner::of(&installed.name, &installed.dir),
@@ -210,7 +306,7 @@ pub fn install_and_describe(
     let registers = registers(&installed.dir, &manifest);
     Ok(InstallOutcome {
         settings_required,
-        words: manifest_words(&manifest),
+        words: manifest_words(&manifest, &installed.dir),
         notes: install_notes::install_notes(&installed.dir),
         name: installed.name,
         version: installed.version,
@@ -221,7 +317,78 @@ pub fn install_and_describe(
         grant,
         added,
         registers,
+        source: record,
+        signature,
+        pending,
     })
+}
+
+/// What `sources.json` records for this install, and a bundle's
+/// signature words.
+fn record_of(
+    origin: &Origin,
+    source: &Source,
+    dir: &Path,
+    manifest: &Manifest,
+) -> (ExtSource, Option<String>) {
+    let version = manifest.version.clone();
+    // The source folder's digest, not the install's: the manager's
+    // install flips `enabled` in the copy.
+    let digest = || match source {
+        Source::Dir(from) => sources::tree_digest(from).ok(),
+        _ => sources::tree_digest(dir).ok(),
+    };
+    match (origin, source) {
+        (Origin::Bundle(at), Source::Bundle(b)) => (
+            ExtSource {
+                kind: if crate::bundle::is_mcpb(at) {
+                    SourceKind::Mcpb
+                } else {
+                    SourceKind::Bundle
+                },
+                location: at.clone(),
+                revision: Some(b.digest.clone()),
+                version,
+            },
+            Some(b.signer.words()),
+        ),
+        (Origin::Git(url), _) => (
+            ExtSource {
+                kind: SourceKind::Git,
+                location: url.clone(),
+                revision: sources::git_head(dir),
+                version,
+            },
+            None,
+        ),
+        (Origin::Catalog(name), _) => (
+            ExtSource {
+                kind: SourceKind::Catalog,
+                location: name.clone(),
+                revision: digest(),
+                version,
+            },
+            None,
+        ),
+        (Origin::Folder(path), _) => (
+            ExtSource {
+                kind: SourceKind::Folder,
+                location: path.display().to_string(),
+                revision: digest(),
+                version,
+            },
+            None,
+        ),
+        (Origin::Bundle(at), _) => (
+            ExtSource {
+                kind: SourceKind::Bundle,
+                location: at.clone(),
+                revision: None,
+                version,
+            },
+            None,
+        ),
+    }
 }
 
 /// What was accepted for the copy at `dest` that `manifest` replaces: the

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::ext_ops::{OpsError, OpsResult};
+pub(crate) use crate::fs_swap::{exchange, remove_any};
 
 /// Prefix of in-flight directories; a leading `.` keeps discovery and name
 /// listings from ever seeing them.
@@ -32,31 +33,53 @@ impl Staging {
         self.path.as_deref().expect("staging used after commit")
     }
 
-    /// Renames the staged tree to `dest`. With `replace`, the old `dest` is
-    /// first moved aside and deleted only once the new one is in place, and
-    /// put back if the rename fails.
+    /// Renames the staged tree to `dest`. With `replace`, the two are
+    /// swapped in one step where the OS can (Linux's `RENAME_EXCHANGE`), so
+    /// a process killed at any moment leaves either the old copy or the new
+    /// one in place, never neither; elsewhere the old `dest` is first moved
+    /// aside and put back if the rename fails. The replaced copy is then
+    /// moved to `keep` (for a rollback), or deleted.
     #[allow(clippy::expect_used)] // `path` is `Some` until this consuming call
-    pub(crate) fn commit(mut self, dest: &Path, replace: bool) -> OpsResult<()> {
+    pub(crate) fn commit(
+        mut self,
+        dest: &Path,
+        replace: bool,
+        keep: Option<&Path>,
+    ) -> OpsResult<()> {
         let staged = self.path.take().expect("staging committed twice");
         let base = dest.parent().unwrap_or(Path::new("."));
-        let aside = if replace {
+        let old = if !replace {
+            if let Err(e) = std::fs::rename(&staged, dest) {
+                let _ = remove_any(&staged);
+                return Err(OpsError::io("move into place", dest)(e));
+            }
+            None
+        } else if exchange(&staged, dest).is_ok() {
+            // `staged` now holds the old copy.
+            Some(staged)
+        } else {
             let aside = unique_name(base, "replaced");
             std::fs::rename(dest, &aside).map_err(OpsError::io("move aside", dest))?;
-            Some(aside)
-        } else {
-            None
-        };
-        if let Err(e) = std::fs::rename(&staged, dest) {
-            if let Some(aside) = &aside {
-                let _ = std::fs::rename(aside, dest);
+            if let Err(e) = std::fs::rename(&staged, dest) {
+                let _ = std::fs::rename(&aside, dest);
+                let _ = remove_any(&staged);
+                return Err(OpsError::io("move into place", dest)(e));
             }
-            let _ = remove_any(&staged);
-            return Err(OpsError::io("move into place", dest)(e));
+            Some(aside)
+        };
+        let Some(old) = old else {
+            return Ok(());
+        };
+        if let Some(keep) = keep {
+            if let Some(parent) = keep.parent() {
+                std::fs::create_dir_all(parent).map_err(OpsError::io("create", parent))?;
+            }
+            remove_any(keep).map_err(OpsError::io("delete the older kept copy", keep))?;
+            if std::fs::rename(&old, keep).is_ok() {
+                return Ok(());
+            }
         }
-        if let Some(aside) = aside {
-            remove_any(&aside).map_err(OpsError::io("delete the replaced copy", &aside))?;
-        }
-        Ok(())
+        remove_any(&old).map_err(OpsError::io("delete the replaced copy", &old))
     }
 }
 
@@ -75,27 +98,6 @@ pub(crate) fn discard(path: &Path) -> io::Result<()> {
     let aside = unique_name(base, "removing");
     std::fs::rename(path, &aside)?;
     remove_any(&aside)
-}
-
-/// Removes a file, a symlink (never what it points to) or a directory tree.
-/// Retries a few times because a killed git's helpers may still be writing
-/// for a moment after the kill.
-pub(crate) fn remove_any(path: &Path) -> io::Result<()> {
-    let mut last = Ok(());
-    for _ in 0..5 {
-        last = match path.symlink_metadata() {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => Err(e),
-            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
-            Ok(_) => std::fs::remove_file(path),
-        };
-        match &last {
-            Ok(()) => return Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
-        }
-    }
-    last
 }
 
 /// Deletes in-flight directories left by a zot that was killed outright

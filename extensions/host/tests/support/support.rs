@@ -279,3 +279,14 @@ pub async fn within(secs: u64, mut cond: impl FnMut() -> bool) {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// The `--exact` name of `test` in the file whose `module_path!()` is
+/// `module`, for a test that re-runs one test of its own binary in a child
+/// process: in tests/integration.rs each file is a module, so its tests are
+/// named `file::test`; a file that is its own binary names them bare.
+pub fn exact_name(module: &str, test: &str) -> String {
+    match module.split_once("::") {
+        Some((_, file)) => format!("{file}::{test}"),
+        None => test.to_string(),
+    }
+}

@@ -17,6 +17,12 @@ title?: string,
  */
 lines: Array<string>, 
 /**
+ * A complete HTML document shown instead of `lines`, in a sandboxed
+ * frame (docs/extensions.md, "HTML panels"); at most
+ * [`MAX_PANEL_HTML`] bytes.
+ */
+html?: string, 
+/**
  * A hint line under the content, e.g. the key bindings.
  */
 footer?: string, 

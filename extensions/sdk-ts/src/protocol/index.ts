@@ -26,6 +26,7 @@ export type { Notify } from "./Notify.js";
 export type { PanelClose } from "./PanelClose.js";
 export type { PanelKey } from "./PanelKey.js";
 export type { PanelKeyFrame } from "./PanelKeyFrame.js";
+export type { PanelMessage } from "./PanelMessage.js";
 export type { PanelMouseFrame } from "./PanelMouseFrame.js";
 export type { PanelRender } from "./PanelRender.js";
 export type { PanelResizeFrame } from "./PanelResizeFrame.js";

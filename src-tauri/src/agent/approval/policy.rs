@@ -14,7 +14,9 @@
 //! 6. defaults of `ask`: `read` runs inside the project and asks under
 //!    `/proc`, `/sys`, `/dev`, `$ZOT_HOME` and outside; `write`/`edit` run
 //!    inside the project and ask outside it, under its `.zot/` and `.git/`
-//!    and under `$ZOT_HOME`; `bash` asks; an extension tool asks, its
+//!    and under `$ZOT_HOME`; a remembered folder (`approvals.folders`)
+//!    lets a file tool run outside the project or under `.git/`/`.zot/`
+//!    without asking, never under `$ZOT_HOME` or `/proc`, `/sys`, `/dev`; `bash` asks; an extension tool asks, its
 //!    read-only claim included, unless the user trusts that extension's
 //!    claims (`approvals.extensions.<ext>.trust_read_only`); anything else
 //!    runs (unknown tools fail).
@@ -128,7 +130,7 @@ pub fn decide(mode: ApprovalMode, rules: &Result<Rules, String>, call: Call<'_>)
         },
         "read" | "write" | "edit" => {
             let path = call.args.get("path").and_then(Value::as_str).unwrap_or("");
-            file_default(call, path)
+            file_default(rules, call, path)
         }
         _ => Decision::Allow,
     }
@@ -157,7 +159,7 @@ fn extension_default(rules: &Rules, call: Call<'_>, ext: &str, plain_allow: bool
 
 /// The default of `ask` for `read`, `write` and `edit`: by where the path
 /// really points (`project_path::place`).
-fn file_default(call: Call<'_>, path: &str) -> Decision {
+fn file_default(rules: &Rules, call: Call<'_>, path: &str) -> Decision {
     let reads = call.tool == "read";
     let verb = match call.tool {
         "read" => "reads",
@@ -167,6 +169,11 @@ fn file_default(call: Call<'_>, path: &str) -> Decision {
     let ask = |reason: String| Decision::Ask { reason };
     match project_path::place(call.cwd, call.home, path) {
         Place::Inside => Decision::Allow,
+        // A remembered folder (or file) outside the project, or under its
+        // .git/ or .zot/; never zot's own state or the kernel's views.
+        Place::Outside(real) | Place::CodeDir(real, _) if rules.folder_allows(call.tool, &real) => {
+            Decision::Allow
+        }
         Place::CodeDir(_, _) if reads => Decision::Allow,
         Place::Unknown => ask(format!(
             "{path} goes through a link zot cannot follow (dangling or a loop), so it may lie outside the project"
@@ -278,6 +285,37 @@ mod tests {
             decide(ApprovalMode::Auto, &none, call("read", &args, &cwd)),
             Decision::Allow
         );
+    }
+
+    #[test]
+    fn a_remembered_folder_lets_its_tool_in_but_never_into_zots_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        let (cwd, home, notes) = (root.join("proj"), root.join("home"), root.join("notes"));
+        for d in [&cwd, &home, &notes] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let rules = Rules::from_config(&json!({"approvals": {"folders": {
+            "write": [notes, home, cwd.join(".git")]
+        }}}));
+        let decide_at = |tool, path: &std::path::Path| {
+            let args = json!({ "path": path, "content": "x" });
+            let mut c = call(tool, &args, &cwd);
+            c.home = &home;
+            decide(ApprovalMode::Ask, &rules, c)
+        };
+        assert_eq!(decide_at("write", &notes.join("a/b.md")), Decision::Allow);
+        assert_eq!(
+            decide_at("write", &cwd.join(".git/hooks/x")),
+            Decision::Allow
+        );
+        assert!(
+            asks(&decide_at("edit", &notes.join("a.md"))),
+            "another tool"
+        );
+        assert!(asks(&decide_at("write", &root.join("notes-old/a"))));
+        // A rule that names $ZOT_HOME does not open it.
+        assert!(asks(&decide_at("write", &home.join("auth.json"))));
     }
 
     #[test]

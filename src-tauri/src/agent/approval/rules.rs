@@ -5,6 +5,7 @@
 //!   "desktop": "ask",
 //!   "tools": { "write": "allow", "fetch_url": "deny" },
 //!   "bash": ["git status", "cargo test *"],
+//!   "folders": { "write": ["/home/me/notes"] },
 //!   "extensions": {
 //!     "web": { "tools": { "fetch_url": "allow" }, "trust_read_only": true }
 //!   }
@@ -23,12 +24,16 @@
 //! which match those words followed by any arguments that contain no shell
 //! syntax at all (no `;`, `&`, `|`, `<`, `>`, `(`, `)`, `$`, backquote,
 //! backslash or control character), so `git status *` never allows
-//! `git status; rm -rf ~` or `git status $(rm -rf ~)`. The file is read at
+//! `git status; rm -rf ~` or `git status $(rm -rf ~)`. `folders` lists,
+//! per file tool (`read`, `write`, `edit`), absolute paths outside the
+//! project where it runs without asking: a folder and everything below it,
+//! or one file; never zot's own state or `/proc`, `/sys`, `/dev`, which
+//! always ask. The file is read at
 //! each tool call, so a hand edit applies at once; a broken section is an
 //! error the policy turns into "ask" or "deny", never into "allow".
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use serde_json::{json, Map, Value};
@@ -126,6 +131,47 @@ pub struct Rules {
     pub desktop: Option<ApprovalMode>,
     /// Per-extension rules, by extension name.
     pub extensions: BTreeMap<String, ExtRules>,
+    /// Folders (or files) outside the project where a file tool runs
+    /// without asking, by tool name.
+    pub folders: BTreeMap<String, Vec<PathBuf>>,
+}
+
+/// The tools a folder rule may name.
+pub const FILE_TOOLS: [&str; 3] = ["read", "write", "edit"];
+
+/// Reads `approvals.folders`: `{ "<file tool>": ["/absolute/path", …] }`.
+fn folder_rules(v: &Value) -> Result<BTreeMap<String, Vec<PathBuf>>, String> {
+    let Some(obj) = v.as_object() else {
+        return Err(format!(
+            "approvals.folders is {v}, not an object of tool names (\"read\", \"write\", \"edit\")"
+        ));
+    };
+    let mut out = BTreeMap::new();
+    for (tool, list) in obj {
+        if !FILE_TOOLS.contains(&tool.as_str()) {
+            return Err(format!(
+                "approvals.folders.{tool}: folder rules are for read, write and edit only"
+            ));
+        }
+        let Some(list) = list.as_array() else {
+            return Err(format!(
+                "approvals.folders.{tool} is {list}, not a list of paths"
+            ));
+        };
+        let mut paths = Vec::new();
+        for p in list {
+            match p.as_str().map(PathBuf::from) {
+                Some(path) if path.is_absolute() => paths.push(path),
+                _ => {
+                    return Err(format!(
+                        "approvals.folders.{tool} holds {p}, not an absolute path"
+                    ))
+                }
+            }
+        }
+        out.insert(tool.clone(), paths);
+    }
+    Ok(out)
 }
 
 /// Reads a `{ "<tool>": "allow" | "ask" | "deny" }` object at `field`.
@@ -200,6 +246,9 @@ impl Rules {
                 rules.extensions.insert(name.clone(), ext_rules(name, v)?);
             }
         }
+        if let Some(folders) = section.get("folders") {
+            rules.folders = folder_rules(folders)?;
+        }
         if let Some(bash) = section.get("bash") {
             let Some(list) = bash.as_array() else {
                 return Err(format!("approvals.bash is {bash}, not a list of commands"));
@@ -224,6 +273,14 @@ impl Rules {
     /// Whether the user trusts extension `ext`'s read-only claims.
     pub fn trusts_read_only(&self, ext: &str) -> bool {
         self.extensions.get(ext).is_some_and(|e| e.trust_read_only)
+    }
+
+    /// Whether a folder rule lets `tool` reach `real` (a path with its
+    /// links resolved): `real` is the rule's path or lies below it.
+    pub fn folder_allows(&self, tool: &str, real: &Path) -> bool {
+        self.folders
+            .get(tool)
+            .is_some_and(|list| list.iter().any(|f| real.starts_with(f)))
     }
 
     /// Whether a remembered rule lets `command` run.
@@ -297,6 +354,13 @@ pub enum NewRule {
     },
     /// A line in `approvals.bash`.
     Bash(BashRule),
+    /// A path in `approvals.folders.<tool>`.
+    Folder {
+        /// The file tool.
+        tool: String,
+        /// The folder (or file), absolute, links resolved.
+        path: PathBuf,
+    },
     /// `approvals.desktop = <mode>`.
     Desktop(ApprovalMode),
 }
@@ -309,6 +373,19 @@ static WRITE: Mutex<()> = Mutex::new(());
 /// keeping everything else in the file. Refuses to touch a file it cannot
 /// read as JSON, or whose `approvals` section is broken.
 pub fn remember(home: &Path, rule: &NewRule) -> Result<(), String> {
+    edit_section(home, |section| {
+        add(section, rule);
+        Ok(())
+    })
+}
+
+/// Changes the `approvals` section of `config.json` under the writers'
+/// lock: read, check, change, write atomically. Refuses to touch a file
+/// it cannot read as JSON, or whose `approvals` section is broken.
+pub fn edit_section(
+    home: &Path,
+    change: impl FnOnce(&mut Map<String, Value>) -> Result<(), String>,
+) -> Result<(), String> {
     let _guard = WRITE.lock().unwrap_or_else(|e| e.into_inner());
     let mut config = read_raw(home)?;
     Rules::from_config(&config).map_err(|e| format!("config.json: {e}; fix it first"))?;
@@ -321,6 +398,16 @@ pub fn remember(home: &Path, rule: &NewRule) -> Result<(), String> {
     let Some(section) = section.as_object_mut() else {
         return Err("config.json: \"approvals\" is not an object".into());
     };
+    change(section)?;
+    let path = home.join("config.json");
+    let bytes = serde_json::to_vec_pretty(&config)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::state_dir::write_private(&path, &bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Adds `rule` to the section (a rule already there is not repeated).
+fn add(section: &mut Map<String, Value>, rule: &NewRule) {
     match rule {
         NewRule::Tool(name, r) => {
             let tools = section
@@ -357,15 +444,22 @@ pub fn remember(home: &Path, rule: &NewRule) -> Result<(), String> {
                 }
             }
         }
+        NewRule::Folder { tool, path } => {
+            let folders = section.entry("folders").or_insert_with(|| json!({}));
+            let list = folders
+                .as_object_mut()
+                .map(|f| f.entry(tool.as_str()).or_insert_with(|| json!([])));
+            if let Some(l) = list.and_then(Value::as_array_mut) {
+                let text = json!(path.to_string_lossy());
+                if !l.contains(&text) {
+                    l.push(text);
+                }
+            }
+        }
         NewRule::Desktop(m) => {
             section.insert("desktop".into(), json!(m));
         }
     }
-    let path = home.join("config.json");
-    let bytes = serde_json::to_vec_pretty(&config)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    crate::state_dir::write_private(&path, &bytes)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ fn render(list: &[ExtensionSummary]) -> String {
         "STATE",
         "LANGUAGE",
         "DESCRIPTION",
+        "SOURCE",
         "DIRECTORY",
     ];
     let rows = list.iter().map(|e| {
@@ -55,8 +56,24 @@ fn render(list: &[ExtensionSummary]) -> String {
                 _ => e.language.clone().unwrap_or_else(|| "-".into()),
             },
             e.description.clone().unwrap_or_else(|| "-".into()),
+            source_words(e.source.as_ref()),
             e.dir.clone(),
         ]
     });
     table(&header, rows)
+}
+
+/// `git URL @ COMMIT`, `folder PATH`, `catalog NAME`, `bundle FILE @
+/// DIGEST`; `-` when nothing was recorded.
+fn source_words(s: Option<&zot_ext_protocol::ExtSource>) -> String {
+    let Some(s) = s else {
+        return "-".into();
+    };
+    let rev = match (s.kind, &s.revision) {
+        (zot_ext_protocol::SourceKind::Git | zot_ext_protocol::SourceKind::Bundle, Some(r)) => {
+            format!(" @ {}", zot_ext_host::sources::short(r))
+        }
+        _ => String::new(),
+    };
+    format!("{} {}{rev}", word(&s.kind), s.location)
 }

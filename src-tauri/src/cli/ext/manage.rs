@@ -24,6 +24,7 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
     let options = InstallOptions {
         force,
         consent: Consent::AtCommand,
+        update: false,
     };
     let mut approve = |asked: &MoreAsked| approve_more(asked, yes);
     let hooks = Hooks {
@@ -51,6 +52,18 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
         "installed"
     };
     println!("{verb} {}{version} in {}", done.name, done.dir.display());
+    if let Some(signature) = &done.signature {
+        println!(
+            "bundle: {signature} (digest {})",
+            done.source.revision.as_deref().unwrap_or("-")
+        );
+    }
+    if let Some(declared) = &done.registers.declared {
+        let tools: Vec<&str> = declared.tools.iter().map(|t| t.name.as_str()).collect();
+        if !tools.is_empty() {
+            println!("tools: {}", tools.join(", "));
+        }
+    }
     println!("what it may do:");
     for line in &done.words {
         println!("  - {line}");
@@ -66,7 +79,7 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
 
 /// Asks whether to accept what an update newly asks for: `--yes` accepts,
 /// a terminal is asked, anything else refuses.
-fn approve_more(asked: &MoreAsked, yes: bool) -> bool {
+pub(super) fn approve_more(asked: &MoreAsked, yes: bool) -> bool {
     if yes {
         eprintln!(
             "accepting what the new version of `{}` asks for beyond what you accepted (--yes): {}",
@@ -154,7 +167,7 @@ pub(super) fn remove(global: &ExtGlobals, name: &str, yes: bool) -> Result<i32> 
     Ok(0)
 }
 
-fn confirm(question: &str) -> Result<bool> {
+pub(super) fn confirm(question: &str) -> Result<bool> {
     let mut err = std::io::stderr();
     write!(err, "{question} [y/N] ")?;
     err.flush()?;

@@ -36,6 +36,9 @@ impl ProgressPrinter {
             Progress::Cloning { url } => {
                 let _ = writeln!(err, "cloning {url} (shallow)");
             }
+            Progress::Unpacking { from } => {
+                let _ = writeln!(err, "unpacking {from}");
+            }
             Progress::Git(line) if self.tty => {
                 let _ = write!(err, "\r\x1b[K  {line}");
                 let _ = err.flush();

@@ -13,7 +13,10 @@ import type { DoneResult } from "../bindings/DoneResult";
 import type { DeliveredResult } from "../bindings/DeliveredResult";
 import type { ExtListResult } from "../bindings/ExtListResult";
 import type { ExtRestartResult } from "../bindings/ExtRestartResult";
+import type { ExtUpdateResult } from "../bindings/ExtUpdateResult";
+import type { ExtRollbackResult } from "../bindings/ExtRollbackResult";
 import type { ApproveToolResult } from "../bindings/ApproveToolResult";
+import type { ApprovalRulesResult } from "../bindings/ApprovalRulesResult";
 import type { UiRespondResult } from "../bindings/UiRespondResult";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { HelloResult } from "../bindings/HelloResult";
@@ -24,6 +27,7 @@ import type { MessagesResult } from "../bindings/MessagesResult";
 import type { ModelResult } from "../bindings/ModelResult";
 import type { ModelsResult } from "../bindings/ModelsResult";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
+import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { PongResult } from "../bindings/PongResult";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { Settings } from "../bindings/Settings";
@@ -51,6 +55,7 @@ export type RpcResultOf = {
   panel_close: DoneResult;
   panel_mouse: DeliveredResult;
   panel_resize: DeliveredResult;
+  panel_message: DeliveredResult;
   ext_list: ExtListResult;
   get_state: StateResult;
   get_messages: MessagesResult;
@@ -68,6 +73,8 @@ export type RpcResultOf = {
   session_rename: DoneResult;
   session_delete: SessionDeletedResult;
   approve_tool: ApproveToolResult;
+  approval_rules: ApprovalRulesResult;
+  approval_rule_forget: ApprovalRulesResult;
   ext_config_get: ExtConfigResult;
   ext_config_set: ExtConfigResult;
   ui_respond: UiRespondResult;
@@ -75,6 +82,8 @@ export type RpcResultOf = {
   checkpoint_preview: CheckpointPreviewResult;
   rewind: RewindResult;
   fork: ForkResult;
+  ext_update: ExtUpdateResult;
+  ext_rollback: ExtRollbackResult;
 };
 
 // Fails to compile when a command has no result type above.
@@ -141,6 +150,11 @@ export interface Backend {
   panelPlacements(): Promise<PanelPlacementChoice[]>;
   /** Remembers where the user put one panel. */
   setPanelPlacement(choice: PanelPlacementChoice): Promise<void>;
+  /** Hands an HTML panel's page to the frame server under its token
+   * (`zotpanel://localhost/<token>`: panels/frames.ts). */
+  panelFrameOpen(frame: PanelFrameOpen): Promise<void>;
+  /** Forgets a closed HTML panel's page. */
+  panelFrameClose(token: string): Promise<void>;
   /** Opens `path` (or, with `null`, the folder the user picks) as the
    * project: the backend restarts there. `null` when the picker was
    * cancelled; rejects (nothing changed) for a folder that cannot be one. */

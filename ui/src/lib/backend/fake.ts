@@ -2,11 +2,14 @@
 // browser (`npm run dev`). It records every call and lets a test push
 // UiEvents as if the real backend had sent them.
 import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
+import type { RememberedRule } from "../bindings/RememberedRule";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
+import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
+import type { UpdateInfo } from "../bindings/UpdateInfo";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
 import type { SettingSpec } from "../bindings/SettingSpec";
@@ -49,6 +52,11 @@ export class FakeBackend implements Backend {
   emit(e: UiEvent): void {
     for (const h of this.#handlers) h(e);
   }
+
+  /** The rules remembered in config.json, as `approval_rules` lists them. */
+  rules: RememberedRule[] = [];
+  /** What `ext_update` finds; an update removes its entry. */
+  updatesAvailable: UpdateInfo[] = [];
 
   /** When set, `approve_tool` fails with this message. */
   approveError: string | null = null;
@@ -109,9 +117,36 @@ export class FakeBackend implements Backend {
         return { extensions: this.extensions };
       case "ext_restart":
         return { name: cmd.name, state: this.restartState };
+      case "ext_update": {
+        const hit = this.updatesAvailable.filter((u) => !cmd.name || u.name === cmd.name);
+        if (cmd.check) return { updates: hit };
+        this.updatesAvailable = this.updatesAvailable.filter((u) => !hit.includes(u));
+        return { updates: hit.map((u) => ({ ...u, installed: true })) };
+      }
+      case "ext_rollback":
+        return { name: cmd.name, from: "1.1.0", to: "1.0.0" };
       case "approve_tool":
         if (this.approveError) throw { code: "backend", message: this.approveError };
         return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };
+      case "approval_rules":
+        return { rules: this.rules };
+      case "approval_rule_forget": {
+        const at = this.rules.findIndex(
+          (r) =>
+            r.kind === cmd.rule.kind &&
+            r.value === cmd.rule.value &&
+            r.tool === cmd.rule.tool &&
+            r.extension === cmd.rule.extension,
+        );
+        if (at < 0)
+          throw {
+            code: "backend",
+            message:
+              "approval_rule_forget: config.json has no such rule; list the rules again with approval_rules",
+          };
+        this.rules.splice(at, 1);
+        return { rules: this.rules };
+      }
       case "ext_config_get":
         return this.#configView(cmd.name);
       case "ext_config_set": {
@@ -326,6 +361,14 @@ export class FakeBackend implements Backend {
   placements: PanelPlacementChoice[] = [];
   async panelPlacements(): Promise<PanelPlacementChoice[]> {
     return this.placements.map((c) => ({ ...c }));
+  }
+  /** HTML panels' pages handed over, by token. */
+  frames = new Map<string, PanelFrameOpen>();
+  async panelFrameOpen(frame: PanelFrameOpen): Promise<void> {
+    this.frames.set(frame.token, frame);
+  }
+  async panelFrameClose(token: string): Promise<void> {
+    this.frames.delete(token);
   }
   async setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
     this.calls.push({ method: "setPanelPlacement", args: choice });

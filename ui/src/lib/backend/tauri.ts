@@ -6,6 +6,7 @@ import { getCurrentWebview } from "@tauri-apps/api/webview";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
+import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
 import type {
@@ -121,6 +122,12 @@ export class TauriBackend implements Backend {
   }
   setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
     return invoke("panel_placement_set", { choice });
+  }
+  panelFrameOpen(frame: PanelFrameOpen): Promise<void> {
+    return invoke("panel_frame_open", { frame });
+  }
+  panelFrameClose(token: string): Promise<void> {
+    return invoke("panel_frame_close", { token });
   }
 }
 

@@ -31,6 +31,7 @@ insert?: string,
  */
 display?: string, 
 /**
- * The panel it opened (`open_panel`).
+ * The panel it opened (`open_panel`); boxed, as an HTML panel's
+ * spec is the largest answer a command has.
  */
 open_panel?: PanelSpec, };

@@ -5,6 +5,7 @@ import type { EventInterceptResponse } from "./EventInterceptResponse";
 import type { Hello } from "./Hello";
 import type { Notify } from "./Notify";
 import type { PanelClose } from "./PanelClose";
+import type { PanelMessage } from "./PanelMessage";
 import type { PanelRender } from "./PanelRender";
 import type { Ready } from "./Ready";
 import type { RegisterCommand } from "./RegisterCommand";
@@ -20,4 +21,4 @@ import type { UiRequest } from "./UiRequest";
 /**
  * Every frame an extension may send, tagged by `type`.
  */
-export type ExtToHost = { "type": "hello" } & Hello | { "type": "register_command" } & RegisterCommand | { "type": "register_tool" } & RegisterTool | { "type": "ready" } & Ready | { "type": "tool_result" } & ToolResult | { "type": "tool_progress" } & ToolProgress | { "type": "subscribe" } & Subscribe | { "type": "event_intercept_response" } & EventInterceptResponse | { "type": "command_response" } & CommandResponse | { "type": "submit" } & Submit | { "type": "panel_render" } & PanelRender | { "type": "panel_close" } & PanelClose | { "type": "notify" } & Notify | { "type": "clear_notes" } & ClearNotes | { "type": "shutdown_ack" } & ShutdownAck | { "type": "ui_request" } & UiRequest | { "type": "state_set" } & StateSet;
+export type ExtToHost = { "type": "hello" } & Hello | { "type": "register_command" } & RegisterCommand | { "type": "register_tool" } & RegisterTool | { "type": "ready" } & Ready | { "type": "tool_result" } & ToolResult | { "type": "tool_progress" } & ToolProgress | { "type": "subscribe" } & Subscribe | { "type": "event_intercept_response" } & EventInterceptResponse | { "type": "command_response" } & CommandResponse | { "type": "submit" } & Submit | { "type": "panel_render" } & PanelRender | { "type": "panel_close" } & PanelClose | { "type": "panel_message" } & PanelMessage | { "type": "notify" } & Notify | { "type": "clear_notes" } & ClearNotes | { "type": "shutdown_ack" } & ShutdownAck | { "type": "ui_request" } & UiRequest | { "type": "state_set" } & StateSet;

@@ -2,6 +2,7 @@
 import type { CommandInfo } from "./CommandInfo";
 import type { ExtHealth } from "./ExtHealth";
 import type { ExtKind } from "./ExtKind";
+import type { ExtSource } from "./ExtSource";
 import type { ExtState } from "./ExtState";
 import type { Permission } from "./Permission";
 import type { PermissionGrant } from "./PermissionGrant";
@@ -108,6 +109,12 @@ sandboxed: boolean,
  */
 permissions?: PermissionGrant, 
 /**
+ * What it may do, in the words of the install summary and the
+ * catalog (its permissions, then its sandbox; a theme says it runs no
+ * code), so the three say the same thing.
+ */
+permission_words?: Array<string>, 
+/**
  * Frames refused because their permission was not granted, counted
  * per permission (its manifest spelling) in this load.
  */
@@ -134,4 +141,15 @@ widened?: Array<Widening>,
 /**
  * `extension` or `mcp` (the manifest's `kind`).
  */
-kind: ExtKind, };
+kind: ExtKind, 
+/**
+ * Where it was installed from (docs/rpc.md "Extension updates and
+ * bundles"); absent for a project's extension, an `--ext` path, or
+ * one installed before zot recorded sources.
+ */
+source?: ExtSource, 
+/**
+ * The version `ext_rollback` would put back (`"-"` when the kept
+ * copy has none); absent when no earlier copy is kept.
+ */
+rollback_to?: string, };

@@ -6,6 +6,7 @@ import type { EventIntercept } from "./EventIntercept";
 import type { HelloAck } from "./HelloAck";
 import type { PanelClose } from "./PanelClose";
 import type { PanelKeyFrame } from "./PanelKeyFrame";
+import type { PanelMessage } from "./PanelMessage";
 import type { PanelMouseFrame } from "./PanelMouseFrame";
 import type { PanelResizeFrame } from "./PanelResizeFrame";
 import type { Shutdown } from "./Shutdown";
@@ -17,4 +18,4 @@ import type { UiResponse } from "./UiResponse";
 /**
  * Every frame the host may send, tagged by `type`.
  */
-export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "tool_cancel" } & ToolCancel | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged | { "type": "ui_response" } & UiResponse | { "type": "state_restored" } & StateRestored;
+export type HostToExt = { "type": "hello_ack" } & HelloAck | { "type": "command_invoked" } & CommandInvoked | { "type": "tool_call" } & ToolCall | { "type": "tool_cancel" } & ToolCancel | { "type": "event" } & Event | { "type": "event_intercept" } & EventIntercept | { "type": "panel_key" } & PanelKeyFrame | { "type": "panel_close" } & PanelClose | { "type": "panel_mouse" } & PanelMouseFrame | { "type": "panel_resize" } & PanelResizeFrame | { "type": "panel_message" } & PanelMessage | { "type": "shutdown" } & Shutdown | { "type": "config_changed" } & ConfigChanged | { "type": "ui_response" } & UiResponse | { "type": "state_restored" } & StateRestored;

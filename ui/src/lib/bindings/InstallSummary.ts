@@ -66,4 +66,9 @@ replaced: boolean,
 /**
  * Whether it is enabled now.
  */
-enabled: boolean, };
+enabled: boolean, 
+/**
+ * For a bundle: "signed by NAME", "signed by an unknown key" or
+ * "unsigned" (the manager asks before enabling the last two).
+ */
+signature?: string, };

@@ -7,6 +7,7 @@ import type { PanelCapability } from "./PanelCapability";
 import type { PanelPlacement } from "./PanelPlacement";
 import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
+import type { ScopeChoice } from "./ScopeChoice";
 import type { StopReason } from "./StopReason";
 import type { UiRequestEvent } from "./UiRequestEvent";
 import type { UntrustedExtension } from "./UntrustedExtension";
@@ -166,7 +167,12 @@ panel: PanelSpec,
  * (e.g. `panel_esc`: Esc goes to it instead of closing the
  * panel); absent when none.
  */
-capabilities?: Array<PanelCapability>, } | { "type": "ext_panel_render", 
+capabilities?: Array<PanelCapability>, 
+/**
+ * An HTML panel whose owner's manifest grants `sandbox.net`: its
+ * page may use the network. Absent (false) otherwise.
+ */
+net?: boolean, } | { "type": "ext_panel_render", 
 /**
  * The owner.
  */
@@ -204,7 +210,19 @@ panel_id: string,
  * Why, when its owner went away (e.g. "'todo' crashed; restarting
  * in 0.5 s"); absent when the owner or the user closed it.
  */
-reason?: string, } | { "type": "ext_status", 
+reason?: string, } | { "type": "ext_panel_message", 
+/**
+ * Which panel.
+ */
+panel_id: string, 
+/**
+ * The owner.
+ */
+extension: string, 
+/**
+ * Any JSON value.
+ */
+data: unknown, } | { "type": "ext_status", 
 /**
  * Who.
  */
@@ -312,6 +330,12 @@ reason: string,
  * command "git status"`, `every write call`).
  */
 remember: string, 
+/**
+ * The scopes "always allow" may remember, narrowest first (the
+ * first is what `remember` says); empty when the call may only
+ * be allowed once (zot's own state, `/proc`).
+ */
+scopes?: Array<ScopeChoice>, 
 /**
  * For `write`/`edit`: the file's current text (absent when the
  * file does not exist, is not text, or is over 256 KiB), so a

@@ -19,6 +19,10 @@ function approvalEvent(over: Partial<Extract<UiEvent, { type: "tool_approval" }>
     args: { command: "git status && rm -rf ~" },
     reason: "bash runs a shell command; no remembered rule matches it",
     remember: 'the bash command "git status && rm -rf ~"',
+    scopes: [
+      { scope: "exact", label: 'the bash command "git status && rm -rf ~"' },
+      { scope: "tool", label: "every bash command (any program, any arguments)" },
+    ],
     ...over,
   };
 }
@@ -120,10 +124,49 @@ describe("ApprovalCard", () => {
     confirm.click();
     await tick();
     flushSync();
-    expect(answers()).toEqual([{ type: "approve_tool", id, decision: "allow", remember: true }]);
+    expect(answers()).toEqual([
+      { type: "approve_tool", id, decision: "allow", remember: true, scope: "exact" },
+    ]);
+    // The card says what the backend remembered.
     expect(target.querySelector("[data-test=approval-outcome]")?.textContent).toContain(
-      'always allowed: the bash command "git status && rm -rf ~"',
+      "always allowed: the rule",
     );
+    done();
+  });
+
+  it("offers the scopes narrowest first and sends the one picked", async () => {
+    const { answers, target, id, done } = card();
+    target.querySelector<HTMLButtonElement>("[data-test=approval-always]")!.click();
+    flushSync();
+    const radios = [...target.querySelectorAll<HTMLInputElement>("[data-test^=approval-scope-]")];
+    expect(radios.map((r) => [r.value, r.checked, r.closest("label")?.textContent?.trim()])).toEqual([
+      ["exact", true, 'the bash command "git status && rm -rf ~"'],
+      ["tool", false, "every bash command (any program, any arguments)"],
+    ]);
+    // The confirm button is short: the scope is said beside its radio.
+    expect(target.querySelector("[data-test=approval-always-confirm]")?.textContent?.trim()).toBe(
+      "Always allow",
+    );
+    radios[1].click();
+    flushSync();
+    expect(target.querySelector("[data-test=approval-always]")?.getAttribute("aria-label")).toBe(
+      "Always allow every bash command (any program, any arguments)…",
+    );
+    target.querySelector<HTMLButtonElement>("[data-test=approval-always-confirm]")!.click();
+    await tick();
+    expect(answers()).toEqual([
+      { type: "approve_tool", id, decision: "allow", remember: true, scope: "tool" },
+    ]);
+    done();
+  });
+
+  it("a call with nothing to remember has no Always button and says so", () => {
+    const { target, done } = card(
+      approvalEvent({ tool: "read", args: { path: "/proc/self/environ" }, scopes: [] }),
+    );
+    expect(target.querySelector("[data-test=approval-always]")).toBeNull();
+    expect(target.querySelector("[data-test=approval-once-only]")?.textContent).toContain("allow it once");
+    expect(target.querySelector("[data-test=approval-allow]")).not.toBeNull();
     done();
   });
 

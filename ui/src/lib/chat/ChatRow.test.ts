@@ -53,3 +53,45 @@ describe("ChatRow's Copy", () => {
     done();
   });
 });
+
+describe("ChatRow's Retry and Edit", () => {
+  function chat() {
+    const backend = new FakeBackend();
+    const app = new AppState(backend);
+    app.chat.push({ kind: "user", text: "first" });
+    app.chat.push({ kind: "assistant", text: "one", streaming: false });
+    app.chat.push({ kind: "user", text: "second" });
+    const target = document.createElement("div");
+    document.body.append(target);
+    const rows = app.chat.items.map((item) => mount(ChatRow, { target, props: { item, app } }));
+    flushSync();
+    const done = () => {
+      for (const r of rows) unmount(r);
+      target.remove();
+    };
+    return { app, backend, target, done };
+  }
+
+  it("offers them on the last prompt only, and not while a turn runs", () => {
+    const { app, target, done } = chat();
+    expect(target.querySelectorAll("[data-test=retry]")).toHaveLength(1);
+    expect(target.querySelectorAll("[data-test=edit-prompt]")).toHaveLength(1);
+    app.chat.busy = true;
+    flushSync();
+    expect(target.querySelectorAll("[data-test=retry]")).toHaveLength(0);
+    done();
+  });
+
+  it("Retry sends the prompt again and Edit puts it in the editor", async () => {
+    const { app, backend, target, done } = chat();
+    let editor = "";
+    app.setEditorText = (t) => (editor = t);
+    target.querySelector<HTMLButtonElement>("[data-test=edit-prompt]")!.click();
+    expect(editor).toBe("second");
+    target.querySelector<HTMLButtonElement>("[data-test=retry]")!.click();
+    await tick();
+    const prompts = backend.calls.filter((c) => (c.args as { type?: string })?.type === "prompt");
+    expect(prompts.map((c) => (c.args as { message: string }).message)).toEqual(["second"]);
+    done();
+  });
+});

@@ -1,12 +1,15 @@
 // The transcript as the user sees it: their messages, streamed assistant
 // text, tool cards, errors, status lines and extension failures. Extension
 // failures live here (not in the model's transcript) until /clear.
+import type { ScopeChoice } from "../bindings/ScopeChoice";
 import type { ContentBlock } from "../bindings/ContentBlock";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { NoteLevel } from "../bindings/NoteLevel";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ImageInput } from "../bindings/ImageInput";
 import { appendPartial, type ToolProgressState } from "./toolprogress";
+import { afterState, type Recovery } from "./crash";
+import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 
 /** One row of the chat. */
 export type ChatItem =
@@ -48,8 +51,12 @@ export type ChatItem =
       /** The extension says the tool only reads: its claim, shown as such. */
       readOnlyClaim: boolean;
       reason: string;
-      /** What "Always allow" remembers, in words. */
+      /** What "Always allow" remembers, in words: the chosen scope's
+       * label once answered, the narrowest one before. */
       remember: string;
+      /** What "Always allow" may remember, narrowest first; empty when the
+       * call can only be allowed once. */
+      scopes: ScopeChoice[];
       /** write/edit: the file's current text, for the diff. */
       before?: string;
       state: ApprovalState;
@@ -70,6 +77,15 @@ export type ChatItem =
       text: string;
       logPath: string;
       exitStatus?: string;
+      /** What supervision did since (chat/crash.ts). */
+      recovery: Recovery;
+      attempt?: number;
+      delayMs?: number;
+      backAt?: number;
+      /** How many of its panels the crash closed, and the command that
+       * had opened them (to open them again), when one did. */
+      closedPanels: number;
+      reopen?: string;
     };
 
 /** Where an approval card is: waiting for the user, answered, or gone
@@ -111,6 +127,8 @@ type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "id"> : 
 export class ChatState {
   items: ChatItem[] = $state([]);
   /** A turn is in flight (Stop button, Esc aborts). */
+  /** The last user row, the one Retry and Edit are offered on. */
+  lastUserId = $derived(this.items.findLast((it) => it.kind === "user")?.id ?? -1);
   busy = $state(false);
   #next = 1;
   #streaming: number | null = null;
@@ -171,6 +189,33 @@ export class ChatState {
     this.push({ kind: "tool", callId, name, args, extension, isError: false, done: false });
   }
 
+  /** The latest crash row of `extension`, if any. */
+  crashRow(extension: string): Extract<ChatItem, { kind: "ext_error" }> | undefined {
+    for (let i = this.items.length - 1; i >= 0; i--) {
+      const it = this.items[i];
+      if (it.kind === "ext_error" && it.extension === extension) return it;
+    }
+    return undefined;
+  }
+
+  /** `ext_restarting`: the crash row says supervision restarts it; false
+   * when there is no row to tell (the caller then says it another way). */
+  restarting(extension: string, attempt: number, delayMs: number): boolean {
+    const row = this.crashRow(extension);
+    if (!row || row.recovery === "back") return false;
+    Object.assign(row, { recovery: "restarting", attempt, delayMs });
+    return true;
+  }
+
+  /** A fresh `ext_list`: crash rows learn whether their extension is back. */
+  extensionStates(exts: ExtensionSummary[]): void {
+    for (const it of this.items) {
+      if (it.kind !== "ext_error") continue;
+      const state = exts.find((e) => e.name === it.extension)?.state;
+      Object.assign(it, afterState(it, state));
+    }
+  }
+
   /** `tool_approval`: a card under the call, waiting for the user. */
   approval(e: Extract<UiEvent, { type: "tool_approval" }>): void {
     this.endStream();
@@ -185,6 +230,7 @@ export class ChatState {
       readOnlyClaim: e.read_only_claim === true,
       reason: e.reason,
       remember: e.remember,
+      scopes: e.scopes ?? [],
       before: e.before,
       state: "waiting",
     });

@@ -10,8 +10,8 @@ export interface CatalogRow {
   description: string;
   /** `/todo, tool todo_manage, panel todos-main`, or "" when nothing. */
   registers: string;
-  /** `runs python3; reads and writes todos.json…`, or "" when nothing. */
-  permissions: string;
+  /** What it may do, in the host's words (the install summary's), one line each. */
+  permissions: string[];
   status: "available" | "installed" | "unavailable";
   /** Why it cannot be installed, when it cannot. */
   reason: string | null;
@@ -40,7 +40,7 @@ export function catalogRows(entries: CatalogEntry[]): CatalogRow[] {
         version: e.version ?? "",
         description: e.description,
         registers: registersText(e),
-        permissions: e.permissions.join("; "),
+        permissions: e.permissions,
         status,
         reason: e.available ? null : (e.unavailable_reason ?? "it cannot be installed"),
       };

@@ -9,6 +9,7 @@ import { errorMessage } from "../backend/errors";
 import { formatDoctor } from "./doctor";
 import { catalogRows, type CatalogRow } from "./catalog";
 import { SettingsFormState } from "./settingsForm.svelte";
+import type { UpdateInfo } from "../bindings/UpdateInfo";
 
 /** Reactive manager state. */
 export class ManagerState {
@@ -34,6 +35,11 @@ export class ManagerState {
   devDirs: string[] = $state([]);
   /** What the last "Develop a folder…" started. */
   developed: DevelopSummary | null = $state(null);
+  /** The updates the last check found (`ext_update` with `check`). */
+  updates: UpdateInfo[] = $state([]);
+  /** Whether a check has run (so "up to date" can be said). */
+  checked = $state(false);
+
   /** The open settings form ("Configure…"), if any. */
   configFor: SettingsFormState | null = $state(null);
 
@@ -215,6 +221,41 @@ export class ManagerState {
       const r = await this.app.backend.rpc({ type: "ext_restart", name });
       if (r.state !== "ready")
         throw { code: "ext", message: `it is ${r.state} again${r.error ? `: ${r.error}` : ""}` };
+    });
+  }
+
+  /** Asks every extension's source whether it has something newer; runs
+   * nothing of the extensions. */
+  checkUpdates(): Promise<void> {
+    return this.#run("checking for updates failed", async () => {
+      const r = await this.app.backend.rpc({ type: "ext_update", check: true });
+      this.updates = r.updates;
+      this.checked = true;
+    });
+  }
+
+  /** Installs the update of `name` (the replaced copy is kept for Rollback).
+   * One that asks for more waits on the card's review, as any change does. */
+  update(name: string): Promise<void> {
+    return this.#run(`update ${name} failed`, async () => {
+      await this.app.backend.rpc({ type: "ext_update", name });
+      this.updates = this.updates.filter((u) => u.name !== name);
+    });
+  }
+
+  /** "Update all": every update the check found. */
+  updateAll(): Promise<void> {
+    return this.#run("update failed", async () => {
+      const r = await this.app.backend.rpc({ type: "ext_update" });
+      const done = new Set(r.updates.map((u) => u.name));
+      this.updates = this.updates.filter((u) => !done.has(u.name));
+    });
+  }
+
+  /** Puts back the copy the last update of `name` replaced. */
+  rollback(name: string): Promise<void> {
+    return this.#run(`rollback of ${name} failed`, async () => {
+      await this.app.backend.rpc({ type: "ext_rollback", name });
     });
   }
 

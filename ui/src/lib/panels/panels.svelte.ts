@@ -6,6 +6,7 @@ import type { PanelPlacement } from "../bindings/PanelPlacement";
 import type { PanelSpec } from "../bindings/PanelSpec";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import { choiceKey, dockOf, placementOf as chosenOrHint, type Dock } from "./placement";
+import { PageInbox, PageOutbox } from "./frames";
 
 /** A placement the window knows; anything else is the default. */
 function placementOf(p: string | undefined): PanelPlacement {
@@ -18,6 +19,11 @@ export interface Panel {
   extension: string;
   title: string;
   lines: string[];
+  /** An HTML panel's document (shown in a sandboxed frame instead of
+   * `lines`: HtmlFrame.svelte). */
+  html?: string;
+  /** Its page may use the network (its manifest grants `sandbox.net`). */
+  net: boolean;
   footer: string;
   /** Its owner declared `panel_esc`: Esc goes to it as a key instead of
    * closing the panel (Ctrl+C still closes). */
@@ -47,6 +53,10 @@ export class PanelsState {
    * keyboard is in the other one. */
   #lastShown: Record<Dock, string | null> = $state({ bottom: null, side: null });
   #opens = 0;
+  /** HTML panels' messages both ways, by panel id (not reactive: frames
+   * attach to them). */
+  #inboxes = new Map<string, PageInbox>();
+  #outboxes = new Map<string, PageOutbox>();
   #pending = new Map<string, { title?: string; lines: string[]; footer?: string }>();
   /** A flush is queued for the next animation frame. */
   #scheduled = false;
@@ -107,13 +117,15 @@ export class PanelsState {
 
   /** `ext_panel_open`: docks (or replaces) the panel and focuses it.
    * `capabilities` is the panel input its owner declared. */
-  open(extension: string, spec: PanelSpec, capabilities: readonly PanelCapability[] = []): void {
+  open(extension: string, spec: PanelSpec, capabilities: readonly PanelCapability[] = [], net = false): void {
     const existing = this.panels.find((p) => p.id === spec.id);
     const panel: Panel = {
       id: spec.id,
       extension,
       title: spec.title ?? extension,
-      lines: spec.lines,
+      lines: spec.html !== undefined ? [] : spec.lines,
+      html: spec.html,
+      net: spec.html !== undefined && net,
       footer: spec.footer ?? "",
       escToOwner: capabilities.includes("panel_esc"),
       mouse: capabilities.includes("panel_mouse"),
@@ -124,6 +136,14 @@ export class PanelsState {
     };
     if (existing) Object.assign(existing, panel, { version: existing.version + 1 });
     else this.panels.push(panel);
+    if (panel.html !== undefined) {
+      // A reopened page starts afresh: nothing held for the old one.
+      this.#inboxes.set(spec.id, new PageInbox());
+      if (!this.#outboxes.has(spec.id)) this.#outboxes.set(spec.id, new PageOutbox());
+    } else {
+      this.#inboxes.delete(spec.id);
+      this.#outboxes.delete(spec.id);
+    }
     this.#pending.delete(spec.id);
     this.activeId = spec.id;
     this.#lastShown[dockOf(this.placeOf(panel))] = spec.id;
@@ -174,6 +194,9 @@ export class PanelsState {
     if (i < 0) return;
     this.panels.splice(i, 1);
     this.#pending.delete(panelId);
+    this.#inboxes.get(panelId)?.detach();
+    this.#inboxes.delete(panelId);
+    this.#outboxes.delete(panelId);
     if (this.activeId === panelId) {
       this.activeId = this.panels[Math.min(i, this.panels.length - 1)]?.id ?? null;
       if (!this.activeId) this.focused = false;
@@ -185,6 +208,16 @@ export class PanelsState {
     const gone = this.panels.filter((p) => p.extension === extension);
     for (const p of gone) this.remove(p.id);
     return gone;
+  }
+
+  /** Messages from its extension for HTML panel `panelId`'s page. */
+  inbox(panelId: string): PageInbox | undefined {
+    return this.#inboxes.get(panelId);
+  }
+
+  /** Messages from HTML panel `panelId`'s page to its extension. */
+  outbox(panelId: string): PageOutbox | undefined {
+    return this.#outboxes.get(panelId);
   }
 
   /** Makes a tab active and focused. */

@@ -71,4 +71,26 @@ describe("PanelsState", () => {
     m.run();
     expect(p.panels).toEqual([]);
   });
+
+  it("keeps an HTML panel's page and its message boxes, and drops them on close", () => {
+    const p = new PanelsState(manual().schedule);
+    p.open("chart", { id: "c", lines: ["ignored"], html: "<p>x</p>" }, [], true);
+    expect(p.panels[0].html).toBe("<p>x</p>");
+    expect(p.panels[0].lines).toEqual([]);
+    expect(p.panels[0].net).toBe(true);
+    expect(p.inbox("c")).toBeDefined();
+    expect(p.outbox("c")).toBeDefined();
+    p.inbox("c")!.deliver("held");
+    // A reopen is a new page: nothing held for the old one.
+    p.open("chart", { id: "c", lines: [], html: "<p>y</p>" });
+    expect(p.inbox("c")!.held).toBe(0);
+    expect(p.panels[0].net).toBe(false);
+    // Reopened with lines, it is a line panel again.
+    p.open("chart", { id: "c", lines: ["a"] });
+    expect(p.inbox("c")).toBeUndefined();
+    p.open("chart", { id: "c", lines: [], html: "<p>z</p>" });
+    p.remove("c");
+    expect(p.inbox("c")).toBeUndefined();
+    expect(p.outbox("c")).toBeUndefined();
+  });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isHexColor, mergeThemes, resolveColors } from "./themes";
+import {
+  BUILTIN_THEMES,
+  isHexColor,
+  isThemeChoice,
+  mergeThemes,
+  resolveColors,
+  resolveTheme,
+  SYSTEM_THEME,
+} from "./themes";
 
 describe("themes", () => {
   it("accepts only CSS hex colours", () => {
@@ -27,5 +35,19 @@ describe("themes", () => {
     ]);
     expect(all.map((t) => t.name)).toEqual(["dark", "light", "solarized"]);
     expect(all[0].appearance).toBe("dark");
+  });
+
+  it("system follows the OS's preference and is not a theme file", () => {
+    const themes = mergeThemes([
+      { name: "system", appearance: "light", colors: {} },
+      { name: "dusk", appearance: "dark", colors: {} },
+    ]);
+    expect(themes.map((t) => t.name)).toEqual(["dark", "light", "dusk"]);
+    expect(resolveTheme(themes, SYSTEM_THEME, true).name).toBe("dark");
+    expect(resolveTheme(themes, SYSTEM_THEME, false).name).toBe("light");
+    expect(resolveTheme(themes, "dusk", false).name).toBe("dusk");
+    expect(resolveTheme(themes, "gone", true)).toBe(BUILTIN_THEMES[0]);
+    expect(isThemeChoice(themes, "system")).toBe(true);
+    expect(isThemeChoice(themes, "gone")).toBe(false);
   });
 });

@@ -72,9 +72,25 @@ export function applyTheme(el: HTMLElement, theme: ThemeFile): void {
   el.dataset.appearance = theme.appearance;
 }
 
+/** The choice that follows the OS: dark or light as the system prefers
+ * (`prefers-color-scheme`), switching live. Not a theme file: a theme
+ * file named "system" is shadowed by it. */
+export const SYSTEM_THEME = "system";
+
+/** The theme to apply for the user's choice `name`. */
+export function resolveTheme(themes: ThemeFile[], name: string, prefersDark: boolean): ThemeFile {
+  const wanted = name === SYSTEM_THEME ? (prefersDark ? "dark" : "light") : name;
+  return themes.find((t) => t.name === wanted) ?? themes[0] ?? BUILTIN_THEMES[0];
+}
+
+/** Whether `name` can be chosen: "system" or a known theme. */
+export function isThemeChoice(themes: ThemeFile[], name: string): boolean {
+  return name === SYSTEM_THEME || themes.some((t) => t.name === name);
+}
+
 /** Built-ins first; a later theme with a taken name is shadowed. */
 export function mergeThemes(extra: ThemeFile[]): ThemeFile[] {
   const out = [...BUILTIN_THEMES];
-  for (const t of extra) if (!out.some((o) => o.name === t.name)) out.push(t);
+  for (const t of extra) if (t.name !== SYSTEM_THEME && !out.some((o) => o.name === t.name)) out.push(t);
   return out;
 }

@@ -1,0 +1,138 @@
+// Updates in the real window: an extension installed from a folder shows
+// where it came from; "Check for updates" finds the folder's new version
+// (an Updates count, old → new and the changelog on its card); Update
+// installs it and offers "Roll back", which puts the old copy back. Then a
+// .zotx bundle dropped on the window (a real XDND drop from a GTK drag
+// source, as in drop.test.mjs) opens the manager and installs it, the
+// summary saying it is unsigned.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { spawn, execFileSync } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startApp, shot, scratchDir, ROOT, PROBE } from "./lib/app.mjs";
+import { cardState, clickInCard } from "./lib/cards.mjs";
+
+const BIN = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
+const SOURCE = path.join(ROOT, "e2e", "fixtures", "drag-source", "drag_source.py");
+
+let app;
+let s;
+let scratch;
+let src;
+before(async () => {
+  scratch = scratchDir("zot-e2e-updates-");
+  // The probe fixture, installed from a folder by the CLI before the app starts.
+  src = path.join(scratch, "probe-src");
+  fs.cpSync(PROBE, src, { recursive: true });
+  setVersion(src, "1.0.0");
+  const home = path.join(scratch, "home");
+  fs.mkdirSync(home);
+  execFileSync(BIN, ["ext", "install", src], { env: { ...process.env, ZOT_HOME: home }, stdio: "ignore" });
+  app = await startApp({ home });
+  s = app.s;
+});
+after(async () => app?.stop());
+
+function setVersion(dir, version) {
+  const file = path.join(dir, "extension.json");
+  const m = JSON.parse(fs.readFileSync(file, "utf8"));
+  m.version = version;
+  fs.writeFileSync(file, JSON.stringify(m, null, 2));
+}
+
+const text = async (sel) => (await s.texts(sel)).join(" ");
+const inCard = (name, test) =>
+  s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
+    return c?.querySelector('[data-test=${test}]')?.textContent ?? null;`);
+
+test("check, update and roll back from the manager", async () => {
+  await s.click(await s.find("[data-test=nav-manager]"));
+  await s.until("the probe card", async () => (await cardState(s, "probe")) !== null);
+  assert.equal(await inCard("probe", "ext-source"), `from the folder ${fs.realpathSync(src)}`);
+
+  setVersion(src, "1.1.0");
+  fs.writeFileSync(path.join(src, "CHANGELOG.md"), "# Changes\n## 1.1.0\n- answers faster\n## 1.0.0\n- first\n");
+  await s.click(await s.find("[data-test=check-updates]"));
+  await s.until("the Updates count", async () => (await text("[data-test=updates]")).includes("Updates (1)"));
+  assert.ok((await text("[data-test=update-chip]")).includes("probe 1.0.0 → 1.1.0"));
+  assert.equal(await inCard("probe", "ext-update-versions"), "1.0.0 → 1.1.0");
+  const block = await inCard("probe", "ext-update");
+  assert.ok(block.includes("- answers faster") && !block.includes("- first"), block);
+  await shot(s, "manager-updates.png");
+
+  await clickInCard(s, "probe", "update");
+  await s.until("the new version on the card", async () =>
+    (await s.exec(`return document.querySelector('[data-test=ext-card][data-name="probe"] header')?.textContent ?? ""`)).includes("v1.1.0"),
+  );
+  await s.until("a ready card", async () => (await cardState(s, "probe")) === "ready", 30000);
+  assert.equal(await inCard("probe", "rollback"), "Roll back to 1.0.0");
+  assert.equal(await s.exec(`return !!document.querySelector('[data-test=updates]')`), false, "no update left");
+
+  await clickInCard(s, "probe", "rollback");
+  await s.until("the old version back", async () =>
+    (await s.exec(`return document.querySelector('[data-test=ext-card][data-name="probe"] header')?.textContent ?? ""`)).includes("v1.0.0"),
+  );
+  await s.until("a ready card", async () => (await cardState(s, "probe")) === "ready", 30000);
+  await shot(s, "manager-rolled-back.png");
+});
+
+const xdo = (...args) => execFileSync("xdotool", args.map(String), { encoding: "utf8" }).trim();
+
+function geometry(name) {
+  const id = xdo("search", "--sync", "--onlyvisible", "--name", name).split("\n")[0];
+  const g = Object.fromEntries(
+    xdo("getwindowgeometry", "--shell", id)
+      .split("\n")
+      .map((l) => l.split("="))
+      .map(([k, v]) => [k, Number(v)]),
+  );
+  return { x: g.X, y: g.Y, w: g.WIDTH, h: g.HEIGHT };
+}
+
+/** Drags `paths` from a drag source window into zot's window. */
+async function drag(paths) {
+  const srcWin = spawn("/usr/bin/python3", [SOURCE, "1150", "700", ...paths], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  try {
+    await new Promise((resolve, reject) => {
+      srcWin.stdout.on("data", (d) => String(d).includes("ready") && resolve());
+      srcWin.on("exit", (code) => reject(new Error(`the drag source exited (${code})`)));
+    });
+    const from = geometry("^zot-drag-source$");
+    const to = geometry("— zot$");
+    const [sx, sy] = [from.x + from.w / 2, from.y + from.h / 2];
+    const [tx, ty] = [to.x + to.w / 2, to.y + to.h / 2];
+    xdo("mousemove", sx, sy);
+    await sleep(150);
+    xdo("mousedown", 1);
+    for (let i = 1; i <= 25; i++) {
+      xdo("mousemove", Math.round(sx + ((tx - sx) * i) / 25), Math.round(sy + ((ty - sy) * i) / 25));
+      await sleep(40);
+    }
+    xdo("mouseup", 1);
+    await sleep(300);
+  } finally {
+    srcWin.kill();
+  }
+}
+
+test("a .zotx dropped on the window installs from the manager, saying it is unsigned", async () => {
+  const folder = path.join(scratch, "bundled");
+  fs.cpSync(PROBE, folder, { recursive: true });
+  const m = JSON.parse(fs.readFileSync(path.join(folder, "extension.json"), "utf8"));
+  m.name = "bundled";
+  fs.writeFileSync(path.join(folder, "extension.json"), JSON.stringify(m));
+  const bundle = path.join(scratch, "bundled.zotx");
+  execFileSync(BIN, ["ext", "pack", folder, "-o", bundle], { env: { ...process.env, ZOT_HOME: app.home }, stdio: "ignore" });
+  // Start from the chat: the drop brings the manager up.
+  await s.click(await s.find("[data-test=nav-chat]")).catch(() => {});
+  await drag([bundle]);
+  await s.until("the install summary", async () => (await text("[data-test=install-summary]")).includes("bundled"), 30000);
+  assert.equal((await text("[data-test=install-signature]")).trim().startsWith("Bundle: unsigned."), true);
+  await s.until("a disabled card", async () => (await cardState(s, "bundled")) === "disabled");
+  assert.ok((await inCard("bundled", "ext-source")).includes("bundled.zotx"));
+  await shot(s, "manager-dropped-bundle.png");
+});
