@@ -35,6 +35,8 @@ pub mod tool_loading;
 pub mod turn;
 pub mod usage;
 
+pub use turn::PromptFrom;
+
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 

@@ -147,9 +147,10 @@ impl Backend {
         }
     }
 
-    /// Queues a prompt behind any running one.
-    fn enqueue(&self, content: Vec<Block>) {
-        self.inner.prompts.push(content);
+    /// Queues a prompt behind any running one; `from` is the extension
+    /// that sent it, when one did (its `user_message` says so).
+    fn enqueue(&self, content: Vec<Block>, from: Option<crate::agent::PromptFrom>) {
+        self.inner.prompts.push(content, from);
     }
 
     /// Stops the running prompt and drops queued ones; returns whether
@@ -357,11 +358,17 @@ fn forward_host_events(
                     key,
                     value,
                 } => inner.agent.record_state(&extension, &key, value),
-                HostEvent::Submit { text, .. } if inner.opts.interactive => {
+                HostEvent::Submit { text, extension } if inner.opts.interactive => {
                     Backend {
                         inner: inner.clone(),
                     }
-                    .enqueue(vec![Block::text(text)]);
+                    .enqueue(
+                        vec![Block::text(text)],
+                        Some(crate::agent::PromptFrom {
+                            extension,
+                            command: None,
+                        }),
+                    );
                 }
                 _ => {}
             }

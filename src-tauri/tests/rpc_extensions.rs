@@ -112,7 +112,13 @@ async fn command_actions_become_events_and_a_prompt_action_runs_a_turn() {
     assert_eq!(r["data"]["action"], "prompt");
     assert_eq!(r["data"]["prompt"], "Greet me.");
     let evs = z.until(|v| v["type"] == "done").await;
-    assert_eq!(of(&evs, "user_message")[0]["content"], "Greet me.");
+    let asked = of(&evs, "user_message")[0];
+    assert_eq!(asked["content"], "Greet me.");
+    // The window labels it: sent by /ask of fx, not typed by the user.
+    assert_eq!(
+        (asked["extension"].as_str(), asked["command"].as_str()),
+        (Some("fx"), Some("ask"))
+    );
     assert_eq!(of(&evs, "assistant_message")[0]["content"], "Hello!");
 
     // `submit` is ignored in RPC mode: no turn starts.

@@ -288,6 +288,8 @@ async fn a_second_prompt_queues_behind_the_first() {
     assert_eq!(of(&a, "assistant_message")[0]["content"], "first");
     assert_eq!(of(&b, "assistant_message")[0]["content"], "second");
     assert_eq!(of(&b, "user_message")[0]["content"], "2");
+    // The user's own prompt names no extension.
+    assert!(of(&b, "user_message")[0].get("extension").is_none());
 }
 
 #[tokio::test]

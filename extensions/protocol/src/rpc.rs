@@ -893,6 +893,15 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         checkpoint: Option<String>,
+        /// The extension that sent this prompt (its command's `prompt`
+        /// action, or `submit`); absent for the user's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        extension: Option<String>,
+        /// The slash command (without `/`) whose `prompt` action sent it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        command: Option<String>,
     },
     /// The model began answering.
     AssistantStart {},

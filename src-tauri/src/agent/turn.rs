@@ -16,6 +16,16 @@ use crate::providers::transcript::{Block, Message, Role};
 use crate::providers::{ChatRequest, Completion, Provider, ToolDef, ToolLoading};
 use crate::tools::{self, ToolCtx, ToolOutput};
 
+/// Who sent a prompt that the user did not type: an extension, through its
+/// command's `prompt` action (`command` set) or a `submit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptFrom {
+    /// The extension.
+    pub extension: String,
+    /// The slash command whose answer it was, without `/`.
+    pub command: Option<String>,
+}
+
 impl Agent {
     /// Runs one prompt to its end, sending events as it goes. The caller
     /// sends the closing `done` (see `backend/worker.rs`): only it knows
@@ -25,6 +35,7 @@ impl Agent {
         &self,
         content: Vec<Block>,
         checkpoint: Option<String>,
+        from: Option<PromptFrom>,
         cancel: CancellationToken,
     ) {
         // One prompt or compaction at a time on the transcript.
@@ -49,6 +60,8 @@ impl Agent {
         self.send(UiEvent::UserMessage {
             checkpoint,
             content: text.clone(),
+            extension: from.as_ref().map(|f| f.extension.clone()),
+            command: from.and_then(|f| f.command),
         });
         super::fault::inject(&text);
         self.steps(&cancel).await;

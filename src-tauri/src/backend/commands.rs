@@ -35,7 +35,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                     data: i.data,
                 });
             }
-            b.enqueue(content);
+            b.enqueue(content, None);
             Ok(RpcResult::Started(StartedResult { started: true }))
         }
         RpcCommand::Command { name, args } => command(b, name.trim_start_matches('/'), args.trim())
@@ -438,7 +438,11 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
             data.action = CommandAction::Prompt;
             if let Some(p) = r.prompt.filter(|p| !p.trim().is_empty()) {
                 data.prompt = Some(p.clone());
-                b.enqueue(vec![Block::text(p)]);
+                let from = crate::agent::PromptFrom {
+                    extension: extension.clone(),
+                    command: Some(name.to_owned()),
+                };
+                b.enqueue(vec![Block::text(p)], Some(from));
             }
         }
         Some(CommandAction::Insert) => {

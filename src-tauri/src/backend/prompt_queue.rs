@@ -10,12 +10,15 @@ use std::sync::Mutex;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
+use crate::agent::PromptFrom;
 use crate::providers::transcript::Block;
 
 /// A prompt waiting for the worker.
 pub(super) struct Queued {
     /// The user message.
     pub(super) content: Vec<Block>,
+    /// The extension that sent it, when one did.
+    pub(super) from: Option<PromptFrom>,
     /// The abort generation it was queued in; an abort drops older ones.
     epoch: u64,
 }
@@ -51,10 +54,18 @@ impl PromptQueue {
     }
 
     /// Queues a prompt behind any running one.
-    pub(super) fn push(&self, content: Vec<Block>) {
+    pub(super) fn push(&self, content: Vec<Block>, from: Option<PromptFrom>) {
         self.add(1);
         let epoch = self.epoch.load(Ordering::SeqCst);
-        if self.tx.send(Queued { content, epoch }).is_err() {
+        if self
+            .tx
+            .send(Queued {
+                content,
+                from,
+                epoch,
+            })
+            .is_err()
+        {
             // The worker is gone (the backend is shutting down).
             self.add(-1);
         }
@@ -157,8 +168,8 @@ mod tests {
         let q = Arc::new(q);
         assert!(!q.busy());
         q.idle().await; // nothing queued: returns at once
-        q.push(text("one"));
-        q.push(text("two"));
+        q.push(text("one"), None);
+        q.push(text("two"), None);
         assert!(q.busy());
         let waiter = tokio::spawn({
             let q = q.clone();
@@ -184,8 +195,8 @@ mod tests {
     #[tokio::test]
     async fn an_abort_cancels_the_running_prompt_and_drops_the_queued_ones() {
         let (q, mut rx) = PromptQueue::new();
-        q.push(text("running"));
-        q.push(text("queued"));
+        q.push(text("running"), None);
+        q.push(text("queued"), None);
         let running = rx.recv().await.unwrap();
         let token = q.start(&running).unwrap();
         assert!(q.abort(), "something was running");
@@ -198,7 +209,7 @@ mod tests {
         q.idle().await;
         assert!(!q.abort(), "nothing was running");
         // A prompt queued after the abort runs, with a fresh token.
-        q.push(text("after"));
+        q.push(text("after"), None);
         let after = rx.recv().await.unwrap();
         assert!(q.start(&after).is_some_and(|t| !t.is_cancelled()));
     }

@@ -30,7 +30,8 @@ pub(super) fn spawn(w: Weak<Inner>, mut queue: mpsc::UnboundedReceiver<Queued>) 
             // (bash, extensions and edits alike): its checkpoint.
             let checkpoint = take_checkpoint(&inner).await;
             let cp = checkpoint.clone();
-            let run = tokio::spawn(async move { agent.run_prompt(q.content, cp, token).await });
+            let run =
+                tokio::spawn(async move { agent.run_prompt(q.content, cp, q.from, token).await });
             if let Err(e) = run.await {
                 let what = if e.is_panic() {
                     panic_text(e.into_panic().as_ref())

@@ -13,7 +13,7 @@ import type { PanelKey } from "./bindings/PanelKey";
 import type { MouseAction } from "./bindings/MouseAction";
 import type { RpcCommand } from "./bindings/RpcCommand";
 import type { ImageInput } from "./bindings/ImageInput";
-import { ChatState, type TranscriptMessage } from "./chat/chat.svelte";
+import { ChatState, sentBy, type TranscriptMessage } from "./chat/chat.svelte";
 import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
@@ -278,6 +278,7 @@ export class AppState {
           text: e.content,
           ...(images.length ? { images } : {}),
           ...(e.checkpoint ? { checkpoint: e.checkpoint } : {}),
+          ...(e.extension ? { sentBy: sentBy(e.extension, e.command) } : {}),
         });
         break;
       }

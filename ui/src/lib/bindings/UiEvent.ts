@@ -39,7 +39,16 @@ content: string,
  * The checkpoint taken before this prompt (`rewind` takes it),
  * unless checkpoints are off for the project.
  */
-checkpoint?: string, } | { "type": "assistant_start", } | { "type": "text_delta", 
+checkpoint?: string, 
+/**
+ * The extension that sent this prompt (its command's `prompt`
+ * action, or `submit`); absent for the user's own.
+ */
+extension?: string, 
+/**
+ * The slash command (without `/`) whose `prompt` action sent it.
+ */
+command?: string, } | { "type": "assistant_start", } | { "type": "text_delta", 
 /**
  * The new text.
  */

@@ -4,7 +4,7 @@ import { flushSync, mount, unmount } from "svelte";
 import ChatRow from "./ChatRow.svelte";
 import { AppState } from "../app.svelte";
 import { FakeBackend } from "../backend/fake";
-import type { ChatItem } from "./chat.svelte";
+import { sentBy, type ChatItem } from "./chat.svelte";
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
@@ -93,5 +93,17 @@ describe("ChatRow's Retry and Edit", () => {
     const prompts = backend.calls.filter((c) => (c.args as { type?: string })?.type === "prompt");
     expect(prompts.map((c) => (c.args as { message: string }).message)).toEqual(["second"]);
     done();
+  });
+});
+
+describe("ChatRow's sender label", () => {
+  it("says which command sent a prompt the user did not type", () => {
+    const { target, done } = row({ id: 1, kind: "user", text: "Greet me.", sentBy: sentBy("fx", "ask") });
+    expect(target.querySelector("[data-test=sent-by]")?.textContent).toBe("sent by /ask (fx)");
+    done();
+    const own = row({ id: 2, kind: "user", text: "hi" });
+    expect(own.target.querySelector("[data-test=sent-by]")).toBeNull();
+    own.done();
+    expect(sentBy("fx")).toBe("sent by extension fx");
   });
 });

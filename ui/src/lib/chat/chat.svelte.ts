@@ -20,6 +20,8 @@ export type ChatItem =
       images?: ImageInput[];
       /** The checkpoint taken before this prompt ("Rewind to here"). */
       checkpoint?: string;
+      /** Who sent it when the user did not type it: "sent by /ask (fx)". */
+      sentBy?: string;
     }
   | { id: number; kind: "assistant"; text: string; streaming: boolean }
   | {
@@ -416,4 +418,10 @@ export class ChatState {
     this.items = [];
     this.#streaming = null;
   }
+}
+
+/** The label of a prompt an extension sent: its command when a command's
+ * answer sent it, else the extension alone (a `submit`). */
+export function sentBy(extension: string, command?: string): string {
+  return command ? `sent by /${command} (${extension})` : `sent by extension ${extension}`;
 }
