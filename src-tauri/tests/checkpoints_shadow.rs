@@ -6,8 +6,8 @@
 //! the unreadable-file report say what they skipped.
 
 use std::path::Path;
-use std::process::Command;
 
+use crate::support::git;
 use zot_lib::checkpoints::shadow::{unreadable_paths, Change, Shadow};
 use zot_lib::checkpoints::size::{self, Limits};
 use zot_lib::checkpoints::Checkpoints;
@@ -20,24 +20,6 @@ fn write(root: &Path, rel: &str, text: &str) {
 
 fn read(root: &Path, rel: &str) -> Option<String> {
     std::fs::read_to_string(root.join(rel)).ok()
-}
-
-fn git(cwd: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(cwd)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

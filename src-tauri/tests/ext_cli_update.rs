@@ -7,6 +7,7 @@
 //! copy as it was.
 
 use crate::support;
+use crate::support::git;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -33,17 +34,6 @@ fn listed(env: &Env, name: &str) -> Value {
     all.into_iter()
         .find(|e| e["name"] == name)
         .unwrap_or_else(|| panic!("{name} not listed: {out}"))
-}
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 #[test]

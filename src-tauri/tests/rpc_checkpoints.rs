@@ -8,32 +8,14 @@
 //! over the size limit (the prompt still runs).
 
 use crate::fake_llm;
+use crate::support::git;
 use crate::zot_proc;
 
 use std::path::Path;
-use std::process::Command;
 
 use fake_llm::*;
 use serde_json::{json, Value};
 use zot_proc::*;
-
-fn git(cwd: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(cwd)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@t")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@t")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Everything about the user's repository a checkpoint must not change:
 /// status, refs, stash, and what the index stages (its entries; the stat

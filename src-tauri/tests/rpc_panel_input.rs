@@ -11,15 +11,15 @@ use fake_llm::*;
 use serde_json::{json, Value};
 use zot_proc::*;
 
-struct Env {
+pub(crate) struct Env {
     _s: FakeLlm,
-    home: tempfile::TempDir,
-    cwd: tempfile::TempDir,
-    ext: std::path::PathBuf,
+    pub(crate) home: tempfile::TempDir,
+    pub(crate) cwd: tempfile::TempDir,
+    pub(crate) ext: std::path::PathBuf,
     url: String,
 }
 
-async fn env(plan: Value) -> Env {
+pub(crate) async fn env(plan: Value) -> Env {
     let s = FakeLlm::start().await;
     let url = s.url.clone();
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -33,7 +33,7 @@ async fn env(plan: Value) -> Env {
     }
 }
 
-async fn start(e: &Env) -> Rpc {
+pub(crate) async fn start(e: &Env) -> Rpc {
     let ext = e.ext.to_str().unwrap().to_owned();
     Rpc::start(
         e.home.path(),

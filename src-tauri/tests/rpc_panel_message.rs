@@ -6,56 +6,12 @@
 //! the reason in its message.
 
 use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use crate::rpc_panel_input::{env, start};
+use crate::zot_proc::*;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
 
 const PAGE: &str = "<!doctype html><title>chart</title><p>hi</p>";
-
-struct Env {
-    _s: FakeLlm,
-    home: tempfile::TempDir,
-    cwd: tempfile::TempDir,
-    ext: std::path::PathBuf,
-    url: String,
-}
-
-async fn env(plan: Value) -> Env {
-    let s = FakeLlm::start().await;
-    let url = s.url.clone();
-    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(home.path(), "fx-src", plan);
-    Env {
-        _s: s,
-        home,
-        cwd,
-        ext,
-        url,
-    }
-}
-
-async fn start(e: &Env) -> Rpc {
-    let ext = e.ext.to_str().unwrap().to_owned();
-    Rpc::start(
-        e.home.path(),
-        e.cwd.path(),
-        &[
-            "--no-session",
-            "--base-url",
-            &e.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "-e",
-            &ext,
-        ],
-        &[],
-    )
-    .await
-}
 
 /// A plan with `/chart` (an HTML panel "c1") and `/lines` (a line panel "l1").
 fn plan(extra: Value) -> Value {

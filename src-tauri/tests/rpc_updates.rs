@@ -6,6 +6,7 @@
 
 use crate::ext_fixture;
 use crate::fake_llm;
+use crate::support::git;
 use crate::zot_proc;
 
 use fake_llm::*;
@@ -94,16 +95,6 @@ async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_runni
         "{r}"
     );
     assert!(z.close().await.success());
-}
-
-fn git(dir: &std::path::Path, args: &[&str]) {
-    let out = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
 }
 
 #[tokio::test]

@@ -7,6 +7,13 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Writes `value` as pretty JSON to `path` the way [`write`] does; the
+/// error is the reason, for the caller to name the file it was writing.
+pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let bytes = serde_json::to_vec_pretty(value).map_err(|e| e.to_string())?;
+    write(path, &bytes).map_err(|e| e.to_string())
+}
+
 /// Writes `bytes` to `path` atomically with mode 0600 (the directory is
 /// created 0700 when missing).
 pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

@@ -56,14 +56,8 @@ impl Kept {
     /// Writes `previous/<name>.json`.
     pub(crate) fn save(&self, zot_home: &Path, name: &str) -> OpsResult<()> {
         let path = meta_path(zot_home, name);
-        let bytes = serde_json::to_vec_pretty(self).map_err(|e| OpsError::ConsentWrite {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        crate::private_file::write(&path, &bytes).map_err(|e| OpsError::ConsentWrite {
-            path,
-            message: e.to_string(),
-        })
+        crate::private_file::write_json(&path, self)
+            .map_err(|message| OpsError::ConsentWrite { path, message })
     }
 }
 

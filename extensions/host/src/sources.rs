@@ -66,14 +66,8 @@ pub fn set(zot_home: &Path, dir: &Path, source: Option<ExtSource>) -> OpsResult<
         sources: all,
     };
     let path = zot_home.join(SOURCES_FILE);
-    let bytes = serde_json::to_vec_pretty(&file).map_err(|e| OpsError::ConsentWrite {
-        path: path.clone(),
-        message: e.to_string(),
-    })?;
-    crate::private_file::write(&path, &bytes).map_err(|e| OpsError::ConsentWrite {
-        path,
-        message: e.to_string(),
-    })
+    crate::private_file::write_json(&path, &file)
+        .map_err(|message| OpsError::ConsentWrite { path, message })
 }
 
 /// A sha256 over a folder's files (relative paths, link targets and

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 mod ext_fixtures;
 // Each test file uses a different subset.
 #[allow(unused_imports)]
-pub use ext_fixtures::{entries, git_repo, scripted_ext, write_ext};
+pub use ext_fixtures::{entries, git, git_repo, scripted_ext, write_ext};
 
 /// A temp `ZOT_HOME` plus a temp project directory used as cwd.
 pub struct Env {
