@@ -65,23 +65,17 @@ async fn a_folder_scope_lets_later_writes_there_run_and_forgetting_it_asks_again
     assert_eq!(std::fs::read_to_string(&b).unwrap(), "two");
 
     // The Permissions page's list, then Revoke.
-    z.send(json!({"type":"approval_rules"})).await;
-    let listed = z.until(|v| v["type"] == "response").await;
-    let rules = listed.last().unwrap()["data"]["rules"].clone();
+    let listed = z.call(json!({"type":"approval_rules"})).await;
+    let rules = listed["data"]["rules"].clone();
     assert_eq!(rules.as_array().unwrap().len(), 1, "{rules}");
     assert_eq!(rules[0]["kind"], "folder");
     assert_eq!(rules[0]["tool"], "write");
-    z.send(json!({"type":"approval_rule_forget","rule": rules[0]}))
-        .await;
-    let left = z.until(|v| v["type"] == "response").await;
-    let left = left.last().unwrap();
+    let forget = json!({"type":"approval_rule_forget","rule": rules[0]});
+    let left = z.call(forget.clone()).await;
     assert_eq!(left["success"], true, "{left}");
     assert_eq!(left["data"]["rules"], json!([]));
     // Forgetting it twice says it is gone, and how to see what is there.
-    z.send(json!({"type":"approval_rule_forget","rule": rules[0]}))
-        .await;
-    let again = z.until(|v| v["type"] == "response").await;
-    let again = again.last().unwrap();
+    let again = z.call(forget).await;
     assert_eq!(again["success"], false);
     assert!(
         again["error"].as_str().unwrap().contains("approval_rules"),
