@@ -40,6 +40,11 @@ const COMMANDS: &[&str] = &[
     "panel_placement_set",
     "panel_frame_open",
     "panel_frame_close",
+    "panel_window_open",
+    "panel_window_close",
+    "panel_window_sync",
+    "panel_window_ready",
+    "panel_window_action",
     "ui_ready",
     "dialog_open_url",
 ];

@@ -12,6 +12,7 @@ mod manager;
 mod notify;
 mod pace;
 mod panel_frame;
+mod panel_window;
 mod project;
 mod renderer;
 mod settings;
@@ -118,6 +119,7 @@ pub fn run(opts: BackendOptions) -> i32 {
         .plugin(tauri_plugin_notification::init())
         .manage(desktop)
         .manage(panel_frame::PanelFrames::default())
+        .manage(panel_window::PanelWindows::default())
         .register_uri_scheme_protocol(panel_frame::SCHEME, panel_frame::serve)
         .invoke_handler(tauri::generate_handler![
             commands::rpc,
@@ -143,6 +145,11 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::panel_placement_set,
             panel_frame::panel_frame_open,
             panel_frame::panel_frame_close,
+            panel_window::panel_window_open,
+            panel_window::panel_window_close,
+            panel_window::panel_window_sync,
+            panel_window::panel_window_ready,
+            panel_window::panel_window_action,
             project::project_open,
             project::project_current,
             project::projects_recent,
@@ -196,6 +203,8 @@ pub fn run(opts: BackendOptions) -> i32 {
     };
     app.run_return(|handle, event| {
         if let RunEvent::Exit = event {
+            // Panel windows still open come back where they are now.
+            panel_window::save_open(handle);
             // Extensions get their shutdown frame and grace before we go.
             let state = handle.state::<Desktop>();
             tauri::async_runtime::block_on(state.projects.shutdown());

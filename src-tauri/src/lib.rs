@@ -14,6 +14,7 @@ pub mod modes;
 pub mod notifications;
 pub mod panel_page;
 pub mod panel_placements;
+pub mod panel_windows;
 pub mod projects;
 pub mod providers;
 pub mod secrets;

@@ -1,18 +1,31 @@
 // Entry point: picks the real Tauri backend inside the app and the fake one
-// in a plain browser, then mounts the UI.
+// in a plain browser, then mounts the UI: the app, or, in a panel's own OS
+// window (a `panel-…` label: panels/windowSync.ts), that one panel.
 import { mount } from "svelte";
 import "./app.css";
 import App from "./App.svelte";
+import PanelWindow from "./PanelWindow.svelte";
 import { AppState } from "./lib/app.svelte";
 import { FakeBackend } from "./lib/backend/fake";
 import { TauriBackend, inTauri } from "./lib/backend/tauri";
+import { PanelWindowState } from "./lib/panels/panelWindow.svelte";
+import { isPanelWindow } from "./lib/panels/windowSync";
 
 // Start-up milestones `make bench-ui` reads: every module has run, then the
 // app is mounted (docs/performance.md, "Desktop").
 performance.mark("zot-script");
-const state = new AppState(inTauri() ? new TauriBackend() : new FakeBackend());
-const app = mount(App, { target: document.getElementById("app")!, props: { app: state } });
-performance.mark("zot-mounted");
-void state.start();
+const backend = inTauri() ? new TauriBackend() : new FakeBackend();
+const target = document.getElementById("app")!;
+let app;
+if (isPanelWindow(backend.windowLabel())) {
+  const state = new PanelWindowState(backend);
+  app = mount(PanelWindow, { target, props: { app: state } });
+  void state.start();
+} else {
+  const state = new AppState(backend);
+  app = mount(App, { target, props: { app: state } });
+  performance.mark("zot-mounted");
+  void state.start();
+}
 
 export default app;

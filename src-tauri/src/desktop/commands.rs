@@ -1,15 +1,26 @@
 //! The page's door to the backend: one command that forwards any rpc.md
 //! command, and `ui_ready`, which releases events held since startup.
 
-use tauri::State;
+use tauri::{State, WebviewWindow};
 use zot_ext_protocol::rpc::RpcCommand;
 
 use super::error::{IpcError, IpcResult};
+use super::panel_window::{allows, PanelWindows};
 use super::Desktop;
 
 /// Forwards one command to the backend; resolves with the response's data.
+/// A panel's own window may send only its panel's input
+/// (`panel_window::allows`).
 #[tauri::command]
-pub async fn rpc(state: State<'_, Desktop>, cmd: RpcCommand) -> IpcResult<serde_json::Value> {
+pub async fn rpc(
+    window: WebviewWindow,
+    state: State<'_, Desktop>,
+    windows: State<'_, PanelWindows>,
+    cmd: RpcCommand,
+) -> IpcResult<serde_json::Value> {
+    if window.label() != "main" {
+        allows(&windows, window.label(), &cmd).map_err(|e| IpcError::new("panel_window", e))?;
+    }
     let backend = state.backend().await?;
     backend
         .handle(cmd)

@@ -18,6 +18,7 @@ import { markdownRenderer } from "./chat/renderer.svelte";
 import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands";
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
+import { PanelWindowsHost } from "./panels/panelWindows.svelte";
 import { encodeMessage, MAX_HELD, MAX_IN_FLIGHT } from "./panels/frames";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
@@ -37,7 +38,9 @@ export class AppState {
   readonly backend: Backend;
   readonly chat = new ChatState();
   readonly notes = new NotesState();
-  readonly panels = new PanelsState();
+  readonly panels: PanelsState;
+  /** Panels in their own OS windows (the main window's side of them). */
+  readonly windows: PanelWindowsHost = new PanelWindowsHost(this);
   readonly status = new StatusState();
   /** What screen readers hear (a11y/announce.ts). */
   readonly announcer = new AnnouncerState();
@@ -90,8 +93,10 @@ export class AppState {
   /** Every command for autocomplete. */
   commands = $derived(allCommands(this.extensions));
 
-  constructor(backend: Backend) {
+  /** `panels` is given by a panel's own window (PanelWindowState). */
+  constructor(backend: Backend, panels = new PanelsState()) {
     this.backend = backend;
+    this.panels = panels;
     this.trust = new TrustState(backend);
     this.projects = new ProjectsState(backend);
   }
@@ -110,6 +115,7 @@ export class AppState {
         this.dragging = e.type === "hover";
         if (e.type === "drop") void this.drop(e.paths);
       }),
+      this.windows.start(),
     ]);
     await this.backend.uiReady();
     await Promise.all([
@@ -377,6 +383,8 @@ export class AppState {
         this.chat.push({ kind: "status", level: e.level, text: e.text, extension: e.extension });
         break;
       case "ext_error": {
+        // Its panels' own windows stay open and say so (PanelWindowState).
+        this.windows.crashed(e.extension);
         const closed = this.panels.removeOwnedBy(e.extension);
         this.chat.push({
           kind: "ext_error",

@@ -1,6 +1,7 @@
 // The one door between the UI and zot's backend. Components and state never
 // call Tauri directly: they get a `Backend`, which is the real IPC in the
 // app (tauri.ts) and an in-memory fake in tests and in a plain browser.
+import type { PanelSnapshot, PanelWindowAction, PanelWindowNote } from "../panels/windowSync";
 import type { AbortedResult } from "../bindings/AbortedResult";
 import type { ClearedResult } from "../bindings/ClearedResult";
 import type { CommandResult } from "../bindings/CommandResult";
@@ -155,6 +156,24 @@ export interface Backend {
   panelFrameOpen(frame: PanelFrameOpen): Promise<void>;
   /** Forgets a closed HTML panel's page. */
   panelFrameClose(token: string): Promise<void>;
+  /** This page's window label (`main`, or `panel-…` for a panel's own
+   * window: panels/windowSync.ts). */
+  windowLabel(): string;
+  /** Main window: opens (or brings to the front) the OS window of
+   * `extension`'s panel `panelId`, where it was last. */
+  panelWindowOpen(extension: string, panelId: string, title: string): Promise<void>;
+  /** Main window: closes that panel's OS window (none is fine). */
+  panelWindowClose(extension: string, panelId: string): Promise<void>;
+  /** Main window: sends a panel window its panel. */
+  panelWindowSync(snapshot: PanelSnapshot): Promise<void>;
+  /** Main window: what the panel windows say (ready, closed, close, move). */
+  onPanelWindowNote(handler: (n: PanelWindowNote) => void): Promise<() => void>;
+  /** Panel window: its panel, each time the main window sends it. */
+  onPanelSync(handler: (s: PanelSnapshot) => void): Promise<() => void>;
+  /** Panel window: its page listens; the main window will send the panel. */
+  panelWindowReady(): Promise<void>;
+  /** Panel window: the main window closes or moves its panel. */
+  panelWindowAction(action: PanelWindowAction): Promise<void>;
   /** Opens `path` (or, with `null`, the folder the user picks) as the
    * project: the backend restarts there. `null` when the picker was
    * cancelled; rejects (nothing changed) for a folder that cannot be one. */

@@ -1,6 +1,7 @@
 // An in-memory backend for unit tests and for opening the UI in a plain
 // browser (`npm run dev`). It records every call and lets a test push
 // UiEvents as if the real backend had sent them.
+import type { PanelSnapshot, PanelWindowAction, PanelWindowNote } from "../panels/windowSync";
 import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
 import type { RememberedRule } from "../bindings/RememberedRule";
 import type { RpcCommand } from "../bindings/RpcCommand";
@@ -369,6 +370,50 @@ export class FakeBackend implements Backend {
   }
   async panelFrameClose(token: string): Promise<void> {
     this.frames.delete(token);
+  }
+  /** The window this fake page is (tests set `panel-…` for a panel window). */
+  label = "main";
+  windowLabel(): string {
+    return this.label;
+  }
+  /** Panel windows open, by `extension/panel id`. */
+  panelWindows = new Set<string>();
+  async panelWindowOpen(extension: string, panelId: string, title: string): Promise<void> {
+    this.calls.push({ method: "panelWindowOpen", args: { extension, panelId, title } });
+    this.panelWindows.add(`${extension}/${panelId}`);
+  }
+  async panelWindowClose(extension: string, panelId: string): Promise<void> {
+    this.calls.push({ method: "panelWindowClose", args: { extension, panelId } });
+    this.panelWindows.delete(`${extension}/${panelId}`);
+  }
+  /** Snapshots sent to panel windows, in order. */
+  synced: PanelSnapshot[] = [];
+  async panelWindowSync(snapshot: PanelSnapshot): Promise<void> {
+    this.synced.push(snapshot);
+  }
+  #noteHandlers: ((n: PanelWindowNote) => void)[] = [];
+  async onPanelWindowNote(handler: (n: PanelWindowNote) => void): Promise<() => void> {
+    this.#noteHandlers.push(handler);
+    return () => (this.#noteHandlers = this.#noteHandlers.filter((h) => h !== handler));
+  }
+  /** Test helper: a panel window says something to the main window. */
+  note(n: PanelWindowNote): void {
+    for (const h of this.#noteHandlers) h(n);
+  }
+  #syncHandlers: ((s: PanelSnapshot) => void)[] = [];
+  async onPanelSync(handler: (s: PanelSnapshot) => void): Promise<() => void> {
+    this.#syncHandlers.push(handler);
+    return () => (this.#syncHandlers = this.#syncHandlers.filter((h) => h !== handler));
+  }
+  /** Test helper: the main window sends this panel window its panel. */
+  sync(s: PanelSnapshot): void {
+    for (const h of this.#syncHandlers) h(s);
+  }
+  async panelWindowReady(): Promise<void> {
+    this.calls.push({ method: "panelWindowReady", args: {} });
+  }
+  async panelWindowAction(action: PanelWindowAction): Promise<void> {
+    this.calls.push({ method: "panelWindowAction", args: action });
   }
   async setPanelPlacement(choice: PanelPlacementChoice): Promise<void> {
     this.calls.push({ method: "setPanelPlacement", args: choice });

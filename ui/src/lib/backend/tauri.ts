@@ -3,6 +3,8 @@
 import { invoke, Channel } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
+import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
+import type { PanelSnapshot, PanelWindowAction, PanelWindowNote } from "../panels/windowSync";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
@@ -28,6 +30,10 @@ import type {
 export const UI_EVENT = "zot://ui-event";
 /** Sent after a project switch (src-tauri/src/desktop/project.rs). */
 export const PROJECT_EVENT = "zot://project-changed";
+/** To the main window about a panel window, and to a panel window with its
+ * panel (src-tauri/src/desktop/panel_window.rs). */
+export const PANEL_WINDOW_EVENT = "zot://panel-window";
+export const PANEL_SYNC_EVENT = "zot://panel-sync";
 
 /** Backend over Tauri IPC. */
 export class TauriBackend implements Backend {
@@ -128,6 +134,34 @@ export class TauriBackend implements Backend {
   }
   panelFrameClose(token: string): Promise<void> {
     return invoke("panel_frame_close", { token });
+  }
+  windowLabel(): string {
+    return getCurrentWebviewWindow().label;
+  }
+  async panelWindowOpen(extension: string, panelId: string, title: string): Promise<void> {
+    await invoke("panel_window_open", { extension, panelId, title });
+  }
+  panelWindowClose(extension: string, panelId: string): Promise<void> {
+    return invoke("panel_window_close", { extension, panelId });
+  }
+  panelWindowSync(snapshot: PanelSnapshot): Promise<void> {
+    return invoke("panel_window_sync", {
+      extension: snapshot.extension,
+      panelId: snapshot.panel_id,
+      panel: snapshot,
+    });
+  }
+  onPanelWindowNote(handler: (n: PanelWindowNote) => void): Promise<() => void> {
+    return getCurrentWebviewWindow().listen<PanelWindowNote>(PANEL_WINDOW_EVENT, (ev) => handler(ev.payload));
+  }
+  onPanelSync(handler: (s: PanelSnapshot) => void): Promise<() => void> {
+    return getCurrentWebviewWindow().listen<PanelSnapshot>(PANEL_SYNC_EVENT, (ev) => handler(ev.payload));
+  }
+  panelWindowReady(): Promise<void> {
+    return invoke("panel_window_ready");
+  }
+  panelWindowAction(action: PanelWindowAction): Promise<void> {
+    return invoke("panel_window_action", { action });
   }
 }
 

@@ -51,7 +51,11 @@ export class PanelsState {
   chosen: Record<string, PanelPlacement> = $state({});
   /** The tab each dock showed last, so a dock keeps its panel while the
    * keyboard is in the other one. */
-  #lastShown: Record<Dock, string | null> = $state({ bottom: null, side: null });
+  #lastShown: Record<Dock, string | null> = $state({ bottom: null, side: null, window: null });
+  /** This is a panel's own window (PanelWindow.svelte), which shows its one
+   * panel; in the main window a panel placed in its own window never takes
+   * the keyboard: that window does. */
+  readonly ownWindow: boolean;
   #opens = 0;
   /** HTML panels' messages both ways, by panel id (not reactive: frames
    * attach to them). */
@@ -66,7 +70,8 @@ export class PanelsState {
   #schedule: (cb: () => void) => void;
 
   /** `schedule` runs a callback at the next animation frame (a stand-in in tests). */
-  constructor(schedule?: (cb: () => void) => void) {
+  constructor(schedule?: (cb: () => void) => void, ownWindow = false) {
+    this.ownWindow = ownWindow;
     this.#schedule =
       schedule ??
       (typeof requestAnimationFrame === "function"
@@ -82,6 +87,17 @@ export class PanelsState {
   /** Where panel `p` sits: the user's choice, else its owner's hint. */
   placeOf(p: Panel): PanelPlacement {
     return chosenOrHint(p.placement, this.chosen[choiceKey(p.extension, p.id)]);
+  }
+
+  /** Whether panel `p` is shown in the main window's docks. */
+  docked(p: Panel): boolean {
+    return dockOf(this.placeOf(p)) !== "window";
+  }
+
+  /** Whether panel `p` lives in a window other than this one (the main
+   * window's view of a panel in its own window). */
+  #elsewhere(p: Panel): boolean {
+    return !this.ownWindow && !this.docked(p);
   }
 
   /** The panels a dock shows as tabs, in opening order. */
@@ -110,7 +126,13 @@ export class PanelsState {
     const p = this.panels.find((x) => x.id === panelId);
     if (!p) return null;
     this.chosen[choiceKey(p.extension, p.id)] = placement;
-    this.activeId = p.id;
+    if (this.#elsewhere(p)) {
+      // Gone to its own window, which has the keyboard now.
+      if (this.activeId === p.id) {
+        this.activeId = this.panels.find((x) => this.docked(x))?.id ?? null;
+        this.focused = false;
+      }
+    } else this.activeId = p.id;
     this.#lastShown[dockOf(placement)] = p.id;
     return { extension: p.extension, panel_id: p.id, placement };
   }
@@ -145,8 +167,10 @@ export class PanelsState {
       this.#outboxes.delete(spec.id);
     }
     this.#pending.delete(spec.id);
-    this.activeId = spec.id;
     this.#lastShown[dockOf(this.placeOf(panel))] = spec.id;
+    // A panel in its own window takes that window's keyboard, not this one's.
+    if (this.#elsewhere(panel)) return;
+    this.activeId = spec.id;
     this.focused = true;
   }
 
@@ -198,7 +222,8 @@ export class PanelsState {
     this.#inboxes.delete(panelId);
     this.#outboxes.delete(panelId);
     if (this.activeId === panelId) {
-      this.activeId = this.panels[Math.min(i, this.panels.length - 1)]?.id ?? null;
+      const docked = this.panels.filter((p) => !this.#elsewhere(p));
+      this.activeId = docked[Math.min(i, docked.length - 1)]?.id ?? null;
       if (!this.activeId) this.focused = false;
     }
   }
@@ -220,10 +245,10 @@ export class PanelsState {
     return this.#outboxes.get(panelId);
   }
 
-  /** Makes a tab active and focused. */
+  /** Makes a tab active and focused (not one in its own window). */
   activate(panelId: string): void {
     const p = this.panels.find((x) => x.id === panelId);
-    if (p) {
+    if (p && !this.#elsewhere(p)) {
       this.activeId = panelId;
       this.#lastShown[dockOf(this.placeOf(p))] = panelId;
       this.focused = true;

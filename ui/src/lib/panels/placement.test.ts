@@ -9,16 +9,16 @@ describe("placement", () => {
     expect(placementOf("bottom", "side")).toBe("side");
   });
 
-  it("docks side panels at the side and everything else at the bottom", () => {
+  it("shows each placement in its own place", () => {
     expect(dockOf("side")).toBe("side");
     expect(dockOf("bottom")).toBe("bottom");
-    expect(dockOf("window")).toBe("bottom");
+    expect(dockOf("window")).toBe("window");
   });
 
-  it("moves bottom to side and back by keyboard", () => {
+  it("moves bottom to side to its own window and back by keyboard", () => {
     expect(nextPlace("bottom")).toBe("side");
-    expect(nextPlace("side")).toBe("bottom");
-    expect(nextPlace("window")).toBe("side");
+    expect(nextPlace("side")).toBe("window");
+    expect(nextPlace("window")).toBe("bottom");
   });
 
   it("keeps the side dock between 220 px and half the window", () => {

@@ -4,13 +4,13 @@
 // tested alone; PanelsState holds the choices and App.svelte the docks.
 import type { PanelPlacement } from "../bindings/PanelPlacement";
 
-/** The docks of the main window. */
-export type Dock = "bottom" | "side";
+/** Where a panel can be shown: the main window's two docks, or its own OS
+ * window ("window": PanelWindow.svelte, which mounts the same dock). */
+export type Dock = "bottom" | "side" | "window";
 
 /** The places a user can move a panel to, in the order the title bar and
- * Ctrl+Shift+M go through them. A panel of its own OS window ("window")
- * is not built yet, so it is not offered. */
-export const PLACES: readonly Dock[] = ["bottom", "side"];
+ * Ctrl+Shift+M go through them. */
+export const PLACES: readonly Dock[] = ["bottom", "side", "window"];
 
 /** The key a choice is remembered by. */
 export function choiceKey(extension: string, panelId: string): string {
@@ -22,10 +22,9 @@ export function placementOf(hint: PanelPlacement, chosen: PanelPlacement | undef
   return chosen ?? hint;
 }
 
-/** The dock that shows a placement. "window" (its own OS window, not built
- * yet) docks at the bottom, where every panel sat before placements. */
+/** The dock that shows a placement (every placement has its own). */
 export function dockOf(placement: PanelPlacement): Dock {
-  return placement === "side" ? "side" : "bottom";
+  return placement === "side" || placement === "window" ? placement : "bottom";
 }
 
 /** The next place after `from` (Ctrl+Shift+M). */
