@@ -38,6 +38,8 @@ const COMMANDS: &[&str] = &[
     "themes_list",
     "panel_placements",
     "panel_placement_set",
+    "dock_sizes",
+    "dock_sizes_set",
     "panel_frame_open",
     "panel_frame_close",
     "panel_window_open",

@@ -143,6 +143,8 @@ pub fn run(opts: BackendOptions) -> i32 {
             settings::themes_list,
             settings::panel_placements,
             settings::panel_placement_set,
+            settings::dock_sizes,
+            settings::dock_sizes_set,
             panel_frame::panel_frame_open,
             panel_frame::panel_frame_close,
             panel_window::panel_window_open,

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 #[cfg(feature = "desktop")]
 pub mod desktop;
+pub mod dock_sizes;
 pub mod dropped;
 pub mod modes;
 pub mod notifications;

@@ -7,6 +7,7 @@ use zot_ext_protocol::ThemeFile;
 
 use super::error::{IpcError, IpcResult};
 use super::Desktop;
+use crate::dock_sizes::DockSizes;
 use crate::settings::{self, Settings, SettingsUpdate, Startup};
 
 fn startup(state: &Desktop) -> Startup<'_> {
@@ -63,5 +64,18 @@ pub fn panel_placement_set(
     choice: PanelPlacementChoice,
 ) -> IpcResult<()> {
     crate::panel_placements::save(&state.ctx.zot_home, &choice)
+        .map_err(|e| IpcError::new("settings", format!("{e:#}")))
+}
+
+/// How big the user made the docks (`dock_sizes.rs`).
+#[tauri::command]
+pub fn dock_sizes(state: State<'_, Desktop>) -> DockSizes {
+    crate::dock_sizes::load(&state.ctx.zot_home)
+}
+
+/// Remembers a dock's new size (the other one is kept).
+#[tauri::command]
+pub fn dock_sizes_set(state: State<'_, Desktop>, sizes: DockSizes) -> IpcResult<DockSizes> {
+    crate::dock_sizes::save(&state.ctx.zot_home, sizes)
         .map_err(|e| IpcError::new("settings", format!("{e:#}")))
 }

@@ -19,6 +19,7 @@ import { allCommands, BUILTINS, canonical, parseCommand } from "./chat/commands"
 import { NotesState } from "./notes/notes.svelte";
 import { PanelsState } from "./panels/panels.svelte";
 import { PanelWindowsHost } from "./panels/panelWindows.svelte";
+import { DockSizesState } from "./panels/dockSizes.svelte";
 import { encodeMessage, MAX_HELD, MAX_IN_FLIGHT } from "./panels/frames";
 import type { PanelPlacement } from "./bindings/PanelPlacement";
 import { StatusState } from "./status/status.svelte";
@@ -39,6 +40,8 @@ export class AppState {
   readonly chat = new ChatState();
   readonly notes = new NotesState();
   readonly panels: PanelsState;
+  /** The docks' sizes, remembered across restarts. */
+  readonly docks: DockSizesState;
   /** Panels in their own OS windows (the main window's side of them). */
   readonly windows: PanelWindowsHost = new PanelWindowsHost(this);
   readonly status = new StatusState();
@@ -97,6 +100,7 @@ export class AppState {
   constructor(backend: Backend, panels = new PanelsState()) {
     this.backend = backend;
     this.panels = panels;
+    this.docks = new DockSizesState(backend);
     this.trust = new TrustState(backend);
     this.projects = new ProjectsState(backend);
   }
@@ -123,6 +127,7 @@ export class AppState {
       this.loadSettings(),
       this.loadThemes(),
       this.loadPanelPlacements(),
+      this.loadDockSizes(),
       this.loadSession(),
       this.trust.load(),
       this.projects.load(),
@@ -154,6 +159,15 @@ export class AppState {
       this.panels.remember(await this.backend.panelPlacements());
     } catch (e) {
       this.status.show(`could not read where panels were placed: ${errorMessage(e)}`, "error");
+    }
+  }
+
+  /** How big the user made the docks before. */
+  async loadDockSizes(): Promise<void> {
+    try {
+      await this.docks.load();
+    } catch (e) {
+      this.status.show(`could not read the docks' sizes: ${errorMessage(e)}`, "error");
     }
   }
 

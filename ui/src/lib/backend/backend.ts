@@ -156,6 +156,10 @@ export interface Backend {
   panelFrameOpen(frame: PanelFrameOpen): Promise<void>;
   /** Forgets a closed HTML panel's page. */
   panelFrameClose(token: string): Promise<void>;
+  /** How big the user made the docks (remembered across restarts). */
+  dockSizes(): Promise<DockSizes>;
+  /** Remembers a dock's new size; the other is kept. */
+  setDockSizes(sizes: DockSizes): Promise<DockSizes>;
   /** This page's window label (`main`, or `panel-…` for a panel's own
    * window: panels/windowSync.ts). */
   windowLabel(): string;
@@ -192,6 +196,13 @@ export interface Backend {
   /** What dropped paths ask for: a folder to open, or images, read and
    * checked with the prompt's rules (src-tauri/src/dropped.rs). */
   droppedPaths(paths: string[]): Promise<Dropped>;
+}
+
+/** The docks' sizes in CSS px (src-tauri/src/dock_sizes.rs); absent is
+ * "never sized by the user". */
+export interface DockSizes {
+  side_width?: number;
+  bottom_height?: number;
 }
 
 /** Files dragged over the window, gone, or dropped. */

@@ -28,6 +28,7 @@ import type {
   SettingsUpdate,
   Dropped,
   FileDrop,
+  DockSizes,
 } from "./backend";
 
 /** A fake backend; `calls` records what the UI asked for. */
@@ -370,6 +371,16 @@ export class FakeBackend implements Backend {
   }
   async panelFrameClose(token: string): Promise<void> {
     this.frames.delete(token);
+  }
+  /** What `setDockSizes` remembered. */
+  docks: DockSizes = {};
+  async dockSizes(): Promise<DockSizes> {
+    return { ...this.docks };
+  }
+  async setDockSizes(sizes: DockSizes): Promise<DockSizes> {
+    this.calls.push({ method: "setDockSizes", args: sizes });
+    this.docks = { ...this.docks, ...sizes };
+    return { ...this.docks };
   }
   /** The window this fake page is (tests set `panel-…` for a panel window). */
   label = "main";

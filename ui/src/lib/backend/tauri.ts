@@ -23,6 +23,7 @@ import type {
   ProjectInfo,
   RecentProject,
   Dropped,
+  DockSizes,
   FileDrop,
 } from "./backend";
 
@@ -134,6 +135,12 @@ export class TauriBackend implements Backend {
   }
   panelFrameClose(token: string): Promise<void> {
     return invoke("panel_frame_close", { token });
+  }
+  dockSizes(): Promise<DockSizes> {
+    return invoke("dock_sizes");
+  }
+  setDockSizes(sizes: DockSizes): Promise<DockSizes> {
+    return invoke("dock_sizes_set", { sizes });
   }
   windowLabel(): string {
     return getCurrentWebviewWindow().label;
