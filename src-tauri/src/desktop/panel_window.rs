@@ -17,7 +17,9 @@
 //! (`crate::panel_windows`), and put back on a screen that exists now.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tauri::{
@@ -36,6 +38,8 @@ use crate::panel_windows::{self, Geometry, Screen};
 pub const NOTE_EVENT: &str = "zot://panel-window";
 /// To one panel window: its panel as the main window has it.
 pub const SYNC_EVENT: &str = "zot://panel-sync";
+/// A moved or resized window is saved after this pause.
+const SAVE_AFTER: Duration = Duration::from_millis(400);
 /// Every panel window's label starts so (`capabilities/panel-window.json`).
 pub const LABEL_PREFIX: &str = "panel-";
 
@@ -51,7 +55,7 @@ struct Entry {
 
 /// The open panel windows, by label.
 #[derive(Default)]
-pub struct PanelWindows(Mutex<HashMap<String, Entry>>);
+pub struct PanelWindows(Mutex<HashMap<String, Entry>>, AtomicBool);
 
 impl PanelWindows {
     /// The panel that window `label` shows, if it is a panel window.
@@ -242,6 +246,17 @@ fn on_event(app: &AppHandle, w: &WebviewWindow, label: &str, ev: &WindowEvent) {
                 if g.width >= 1.0 && g.height >= 1.0 {
                     e.geometry = Some(g);
                 }
+            }
+            drop(all);
+            // Saved once a move or resize pauses, not only when the window
+            // goes: an app that is killed still brings it back there.
+            if !windows.1.swap(true, Ordering::AcqRel) {
+                let app = app.clone();
+                tauri::async_runtime::spawn(async move {
+                    tokio::time::sleep(SAVE_AFTER).await;
+                    app.state::<PanelWindows>().1.store(false, Ordering::Release);
+                    save_open(&app);
+                });
             }
         }
         WindowEvent::CloseRequested { .. } => {

@@ -1,0 +1,193 @@
+// A panel in its own OS window (#33 item 3, placement "window"), in the
+// real app: the title bar's Window button opens a second Tauri window that
+// renders the same panel and sends keys, clicks and sizes to the same
+// backend; Ctrl+Shift+M there docks it again; closing the OS window puts
+// the panel back in a dock (remembered); the choice and the window's place
+// survive a restart, and a place that is off every screen now is clamped
+// onto it; a crashed extension's window says so. WebDriver switches between
+// the two windows by their handles (WebKitWebDriver lists every webview of
+// the app).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { startApp, send, shot, probeFrames, PROBE, ROOT } from "./lib/app.mjs";
+import { Keys } from "./lib/webdriver.mjs";
+
+const POINTER = path.join(ROOT, "e2e", "fixtures", "pointer");
+
+let app;
+let s;
+let main;
+before(async () => {
+  app = await startApp({ exts: [POINTER, PROBE] });
+  s = app.s;
+  main = await s.cmd("GET", "/window");
+});
+after(async () => app?.stop());
+
+const frames = (ext) => {
+  const f = path.join(app.tmp, "exts", ext, "frames.jsonl");
+  if (!fs.existsSync(f)) return [];
+  return fs.readFileSync(f, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+};
+const pointerFrames = (type) => frames("pointer").filter((f) => f.type === type);
+const handles = () => s.cmd("GET", "/window/handles");
+const toMain = () => s.cmd("POST", "/window", { handle: main });
+/** Switches to the panel window and answers its handle (waits for it). */
+async function toPanelWindow() {
+  let found = null;
+  await s.until("a second window", async () => {
+    for (const h of await handles()) {
+      if (h === main) continue;
+      await s.cmd("POST", "/window", { handle: h });
+      if (await s.exec(`return !!document.querySelector('[data-test=panel-window]')`)) {
+        found = h;
+        return true;
+      }
+    }
+    await toMain();
+    return false;
+  });
+  return found;
+}
+/** Where each panel of the main window is docked. */
+const docks = () =>
+  s.exec(`const out = {};
+    for (const p of document.querySelectorAll('[data-test=panel]')) out[p.dataset.panelId] = p.dataset.dock;
+    return out;`);
+const placements = () => JSON.parse(fs.readFileSync(path.join(app.home, "panel_placements.json"), "utf8"));
+
+test("the Window button opens the panel in its own window, which takes its keys, clicks and size", async () => {
+  await send(s, "/pointer");
+  await s.until("the pointer panel at the bottom", async () => (await docks())["pointer-panel"] === "bottom");
+  await s.until("its first panel_resize", async () => pointerFrames("panel_resize").length === 1);
+  const docked = pointerFrames("panel_resize")[0];
+
+  await s.click(await s.find("[data-test=panel-place-window]"));
+  await s.until("the panel gone from the main window", async () => !("pointer-panel" in (await docks())));
+  assert.equal(await s.exec(`return document.querySelector('[data-test=editor]') !== null`), true);
+  await toPanelWindow();
+  await s.until("the panel in its window", () =>
+    s.exec(`const p = document.querySelector('[data-test=panel]');
+      return p?.dataset.dock === 'window' && p.dataset.panelId === 'pointer-panel' && p.classList.contains('focused');`),
+  );
+  assert.deepEqual(placements(), { pointer: { "pointer-panel": "window" } });
+
+  // Its size in the window, told once.
+  await s.until("a panel_resize for the window", async () => pointerFrames("panel_resize").length >= 2);
+  const inWindow = pointerFrames("panel_resize").at(-1);
+  assert.notDeepEqual([inWindow.cols, inWindow.rows], [docked.cols, docked.rows], "a new size");
+
+  // Keys typed in the window go to the extension.
+  await s.keys("w");
+  await s.until("the pointer to get w", async () => pointerFrames("panel_key").some((f) => f.text === "w"));
+
+  // A click on a line: the extension gets its row, and its re-render shows here.
+  const at = await s.exec(`const el = document.querySelectorAll('[data-test=panel-body] .panel-lines > *')[1];
+    const r = el.getBoundingClientRect(); return { x: r.left + 2, y: r.top + r.height / 2 };`);
+  const before = pointerFrames("panel_mouse").length;
+  await s.pointerAt(at.x, at.y);
+  await s.until("a panel_mouse from the window", async () => pointerFrames("panel_mouse").length > before);
+  const click = pointerFrames("panel_mouse").at(-1);
+  assert.equal(click.action, "click");
+  assert.equal(click.row, 1);
+  await shot(s, "panel-window.png");
+  await toMain();
+});
+
+test("the window's place buttons and Ctrl+Shift+M dock the panel again, and its window closes", async () => {
+  await toPanelWindow();
+  await s.chord([Keys.control, Keys.shift], "m");
+  await toMain();
+  await s.until("the panel at the bottom", async () => (await docks())["pointer-panel"] === "bottom");
+  await s.until("one window left", async () => (await handles()).length === 1);
+  assert.deepEqual(placements(), { pointer: { "pointer-panel": "bottom" } });
+
+  await s.click(await s.find("[data-test=panel-place-window]"));
+  await toPanelWindow();
+  await s.click(await s.find("[data-test=panel-place-side]"));
+  await toMain();
+  await s.until("the panel in the side dock", async () => (await docks())["pointer-panel"] === "side");
+  await s.until("one window left", async () => (await handles()).length === 1);
+});
+
+test("closing the OS window docks the panel, and that is remembered", async () => {
+  await s.click(await s.find("[data-test=panel][data-dock=side] [data-test=panel-place-window]"));
+  const h = await toPanelWindow();
+  await s.cmd("DELETE", "/window");
+  await s.cmd("POST", "/window", { handle: main });
+  await s.until("the panel docked again", async () => (await docks())["pointer-panel"] === "bottom");
+  assert.ok(!(await handles()).includes(h), "its window is gone");
+  assert.deepEqual(placements(), { pointer: { "pointer-panel": "bottom" } });
+});
+
+test("the window comes back where it was after a restart, and onto the screen when that place is gone", async () => {
+  await s.click(await s.find("[data-test=panel-place-window]"));
+  await toPanelWindow();
+  await s.cmd("POST", "/window/rect", { x: 200, y: 120, width: 500, height: 360 });
+  const placed = await s.cmd("GET", "/window/rect");
+  await s.until("its place saved", () => fs.existsSync(path.join(app.home, "panel_windows.json")));
+  await toMain();
+
+  const home = app.home;
+  await app.stop();
+  app = await startApp({ exts: [POINTER, PROBE], home });
+  s = app.s;
+  main = await s.cmd("GET", "/window");
+  await send(s, "/pointer");
+  await toPanelWindow();
+  await s.until("the panel in its window again", () =>
+    s.exec(`return document.querySelector('[data-test=panel]')?.dataset.panelId === 'pointer-panel'`),
+  );
+  const back = await s.cmd("GET", "/window/rect");
+  assert.deepEqual([back.width, back.height], [placed.width, placed.height], "the same size");
+  assert.ok(Math.abs(back.x - placed.x) <= 40 && Math.abs(back.y - placed.y) <= 40, `the same place: ${JSON.stringify({ back, placed })}`);
+
+  // Its remembered place is on a monitor that is gone now.
+  await s.click(await s.find("[data-test=panel-place-bottom]"));
+  await toMain();
+  const file = path.join(app.home, "panel_windows.json");
+  await s.until("docked", async () => (await docks())["pointer-panel"] === "bottom");
+  await s.until("one window", async () => (await handles()).length === 1);
+  const saved = JSON.parse(fs.readFileSync(file, "utf8"));
+  saved.pointer["pointer-panel"] = { x: 5000, y: 3000, width: 500, height: 360 };
+  fs.writeFileSync(file, JSON.stringify(saved));
+  await s.click(await s.find("[data-test=panel-place-window]"));
+  await toPanelWindow();
+  const rect = await s.cmd("GET", "/window/rect");
+  assert.ok(rect.x >= 0 && rect.x + rect.width <= 1280 && rect.y >= 0 && rect.y + rect.height <= 800, `on the 1280×800 screen: ${JSON.stringify(rect)}`);
+  await toMain();
+});
+
+test("a panel window whose extension crashes says so; the main window's chat has the crash row", async () => {
+  await send(s, "/probe");
+  await s.until("the probe docked", async () => (await docks())["probe-panel"] === "bottom");
+  await s.click(await s.find("[data-test=panel][data-panel-id=probe-panel] [data-test=panel-place-window]"));
+  await toPanelWindow().then(async () => {
+    // Two panel windows: make sure this is the probe's.
+    if (!(await s.exec(`return document.querySelector('[data-test=panel]')?.dataset.panelId === 'probe-panel'`))) {
+      for (const h of await handles()) {
+        await s.cmd("POST", "/window", { handle: h });
+        if (await s.exec(`return document.querySelector('[data-test=panel]')?.dataset.panelId === 'probe-panel'`)) break;
+      }
+    }
+  });
+  const probeWindow = await s.cmd("GET", "/window");
+  await toMain();
+  await send(s, "/crash");
+  await s.cmd("POST", "/window", { handle: probeWindow });
+  await s.until("the window to say so", () =>
+    s.exec(`return document.querySelector('[data-test=panel-window-gone]')?.textContent ?? ''`).then((t) =>
+      t.includes("probe exited with status 3"),
+    ),
+  );
+  await toMain();
+  await s.until("the crash row", () => s.exec(`return !!document.querySelector('[data-test=crash-recovery]')`));
+  assert.ok((await handles()).includes(probeWindow), "the window stays open");
+  await s.cmd("POST", "/window", { handle: probeWindow });
+  await s.click(await s.find("[data-test=panel-window-close]"));
+  await toMain();
+  await s.until("its window closed", async () => !(await handles()).includes(probeWindow));
+  assert.ok(!probeFrames(app).some((f) => f.type === "panel_mouse"));
+});
