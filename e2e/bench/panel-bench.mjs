@@ -174,8 +174,10 @@ const ratio95 = z.p95 / f.p95;
 const ratio50 = z.p50 / f.p50;
 const frameRow = (what, x) => `| ${what} | ${ms(x.max)} | ${ms(x.p95)} | ${ms(x.p50)} | ${x.over33} | ${x.over50} of ${x.n} |`;
 
+const bin = process.env.ZOT_E2E_BIN ?? "";
+const build = /\/release\//.test(bin) ? "the release binary" : "a debug binary (not \`make bench-ui\`'s release build; the backend's part is slower)";
 const section = `<!-- panel-bench:start -->
-Measured by \`make bench-ui\` (\`e2e/bench/panel-bench.mjs\`): the release binary with its page embedded, under Xvfb
+Measured by \`make bench-ui\` (\`e2e/bench/panel-bench.mjs\`): ${build} with its page embedded, under Xvfb
 through tauri-driver, ${new Date().toISOString().slice(0, 10)}; load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after (2 vCPUs, shared).
 Times are taken in the page with \`performance.now()\` (WebKit rounds it to 1 ms).
 

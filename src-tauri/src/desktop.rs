@@ -204,6 +204,17 @@ pub fn run(opts: BackendOptions) -> i32 {
         }
     };
     app.run_return(|handle, event| {
+        if let RunEvent::WindowEvent {
+            label,
+            event: tauri::WindowEvent::Destroyed,
+            ..
+        } = &event
+        {
+            // The app is its main window: its panel windows go with it.
+            if label == "main" {
+                panel_window::main_closed(handle);
+            }
+        }
         if let RunEvent::Exit = event {
             // Panel windows still open come back where they are now.
             panel_window::save_open(handle);

@@ -9,7 +9,8 @@
 //! - the panel window says it is ready (`panel_window_ready`), and the main
 //!   window answers with the panel as it has it (`panel_window_sync`);
 //! - the panel window's close and move buttons (`panel_window_action`)
-//!   and the user closing the OS window go to the main window, which
+//!   and the user closing the OS window (any way it goes that the main
+//!   window did not ask for) go to the main window, which
 //!   closes the panel or docks it and closes the window
 //!   (`panel_window_close`).
 //!
@@ -53,9 +54,10 @@ struct Entry {
     closing: bool,
 }
 
-/// The open panel windows, by label.
+/// The open panel windows, by label; whether a save is pending; whether
+/// the main window is gone (the app is ending: no window is a user's close).
 #[derive(Default)]
-pub struct PanelWindows(Mutex<HashMap<String, Entry>>, AtomicBool);
+pub struct PanelWindows(Mutex<HashMap<String, Entry>>, AtomicBool, AtomicBool);
 
 impl PanelWindows {
     /// The panel that window `label` shows, if it is a panel window.
@@ -259,31 +261,27 @@ fn on_event(app: &AppHandle, w: &WebviewWindow, label: &str, ev: &WindowEvent) {
                 });
             }
         }
-        WindowEvent::CloseRequested { .. } => {
-            let all = windows.0.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(e) = all.get(label).filter(|e| !e.closing) {
-                let n = PanelWindowNote::Closed {
-                    extension: e.extension.clone(),
-                    panel_id: e.panel_id.clone(),
-                };
-                drop(all);
-                note(app, &n);
-            }
-        }
         WindowEvent::Destroyed => {
             let gone = windows
                 .0
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(label);
-            if let Some(Entry {
-                extension,
-                panel_id,
-                geometry: Some(g),
-                ..
-            }) = gone
-            {
-                save(app, &[(extension, panel_id, g)]);
+            let Some(e) = gone else { return };
+            if let Some(g) = e.geometry {
+                save(app, &[(e.extension.clone(), e.panel_id.clone(), g)]);
+            }
+            // Gone without the main window asking: the user closed it (or
+            // anything else did); the main window docks the panel. Not
+            // while the app ends, which must not undo the user's choice.
+            if !e.closing && !windows.2.load(Ordering::Acquire) {
+                note(
+                    app,
+                    &PanelWindowNote::Closed {
+                        extension: e.extension,
+                        panel_id: e.panel_id,
+                    },
+                );
             }
         }
         _ => {}
@@ -301,6 +299,30 @@ fn save(app: &AppHandle, windows: &[(String, String, Geometry)]) {
 pub fn save_open(app: &AppHandle) {
     let all = app.state::<PanelWindows>().geometries();
     save(app, &all);
+}
+
+/// The main window closed: the app ends, so the panel windows go too
+/// (remembered as they are, their panels' choices kept).
+pub fn main_closed(app: &AppHandle) {
+    app.state::<PanelWindows>().2.store(true, Ordering::Release);
+    close_all(app);
+}
+
+/// Closes every panel window where it is (the app ends, or the project
+/// changes and its panels with it).
+pub fn close_all(app: &AppHandle) {
+    save_open(app);
+    let windows = app.state::<PanelWindows>();
+    let labels: Vec<String> = {
+        let mut all = windows.0.lock().unwrap_or_else(|e| e.into_inner());
+        all.values_mut().for_each(|e| e.closing = true);
+        all.keys().cloned().collect()
+    };
+    for label in labels {
+        if let Some(w) = app.get_webview_window(&label) {
+            let _ = w.close();
+        }
+    }
 }
 
 /// Closes the window of `extension`'s panel `panel_id` (the panel closed,

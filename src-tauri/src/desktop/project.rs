@@ -82,6 +82,8 @@ pub async fn project_open(
         .switch(&dir)
         .await
         .map_err(|e| IpcError::new("projects", e))?;
+    // The old project's panels are gone, and their own windows with them.
+    super::panel_window::close_all(&app);
     // The page reloads; hold the new backend's events until it says ready.
     state.ui_ready.send_replace(false);
     let ready = state.ui_ready.subscribe();
