@@ -204,11 +204,14 @@ test("a panel window whose extension crashes says so; the main window's chat has
   await toMain();
   await send(s, "/crash");
   await s.cmd("POST", "/window", { handle: probeWindow });
-  await s.until("the window to say so", () =>
-    s.exec(`return document.querySelector('[data-test=panel-window-gone]')?.textContent ?? ''`).then((t) =>
-      t.includes("probe exited with status 3"),
-    ),
-  );
+  let said = "";
+  await s
+    .until("the window to say so", async () => {
+      said = await s.exec(`return document.querySelector('[data-test=panel-window]')?.textContent ?? 'no panel window'`);
+      return said.includes("probe exited with status 3");
+    })
+    .catch((e) => assert.fail(`${e.message}; the window says ${JSON.stringify(said)}`));
+  await shot(s, "panel-window-crashed.png");
   await toMain();
   await s.until("the crash row", () => s.exec(`return !!document.querySelector('[data-test=crash-recovery]')`));
   assert.ok((await handles()).includes(probeWindow), "the window stays open");

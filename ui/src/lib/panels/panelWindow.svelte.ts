@@ -87,7 +87,9 @@ export class PanelWindowState extends AppState {
       case "ext_panel_close":
         // The main window closes this window; until it does, say why.
         this.panels.remove(e.panel_id);
-        this.gone = { what: e.reason ?? `${this.extension} closed its panel.` };
+        // After a crash the host's per-panel reason would say less than
+        // what the crash already said (as the chat's crash row does).
+        this.gone ??= { what: e.reason ?? `${this.extension} closed its panel.` };
         break;
       case "ext_error":
         this.panels.removeOwnedBy(e.extension);
