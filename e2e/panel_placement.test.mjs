@@ -1,6 +1,7 @@
 // Panels sit where the user puts them (#33 item 3), in the real window at
 // 800×600: the title bar's Side button moves a panel into the side dock
-// right of the chat and Ctrl+Shift+M moves it back; a panel that changes
+// right of the chat and Ctrl+Shift+M moves it on (side, its own window, the
+// bottom again); a panel that changes
 // dock is told its new size (panel_resize); with one panel in each dock,
 // keys go only to the focused one; and the user's choice survives a
 // restart of the app (remembered per extension and panel id).
@@ -91,25 +92,57 @@ test("two panels, one per dock: keys go only to the focused one, F6 and a click 
   assert.deepEqual(vs, [], `both docks, their grip and the place buttons pass axe:\n${describeViolations(vs)}`);
 });
 
-test("Ctrl+Shift+M moves the focused panel to the other dock and back", async () => {
+test("Ctrl+Shift+M moves the focused panel to the side, to its own window and back to the bottom", async () => {
   await s.chord([Keys.control, Keys.shift], "m");
   await s.until("the probe in the side dock", async () => (await docks())["probe-panel"] === "side");
   assert.equal(await focusedPanel(), "probe-panel", "it keeps the keyboard");
   await s.keys("d");
   await s.until("the probe to get d in its new dock", async () => probeKeys().includes("d"));
   await shot(s, "panel-side-dock.png");
+  // Then to its own window (e2e/panel_window.test.mjs has the rest), where
+  // Ctrl+Shift+M brings it back to the bottom dock.
+  const main = await s.cmd("GET", "/window");
   await s.chord([Keys.control, Keys.shift], "m");
+  await s.until("the probe in its own window", async () => (await s.cmd("GET", "/window/handles")).length === 2);
+  const other = (await s.cmd("GET", "/window/handles")).find((h) => h !== main);
+  await s.cmd("POST", "/window", { handle: other });
+  await s.until("the probe there, focused", () =>
+    s.exec(`return !!document.querySelector('[data-test=panel][data-panel-id=probe-panel].focused')`),
+  );
+  await s.chord([Keys.control, Keys.shift], "m").catch((e) => {
+    // Its window closes as the chord ends.
+    if (!/no such window/.test(e.message)) throw e;
+  });
+  await s.cmd("POST", "/window", { handle: main });
   await s.until("the probe at the bottom again", async () => (await docks())["probe-panel"] === "bottom");
+  await s.until("its window gone", async () => (await s.cmd("GET", "/window/handles")).length === 1);
+  await s.click(await s.find("[data-test=panel][data-panel-id=probe-panel] [data-test=panel-body]"));
   assert.equal(await focusedPanel(), "probe-panel");
 });
 
-test("the user's choice survives a restart; the extension's hint does not override it", async () => {
+const sideWidth = () => s.exec(`return Math.round(document.querySelector('[data-test=side-dock]')?.getBoundingClientRect().width ?? 0)`);
+
+test("the user's choice and the side dock's width survive a restart; the extension's hint does not override it", async () => {
+  // Widen the side dock by its grip, from the keyboard: two steps of 20 px.
+  assert.equal(await sideWidth(), 340, "the side dock starts 340 px wide");
+  await s.click(await s.find("[data-test=dock-grip-x]"));
+  await s.until("the grip focused", () => s.exec(`return document.activeElement?.dataset.test === 'dock-grip-x'`));
+  await s.keys(Keys.left, Keys.left);
+  await s
+    .until("the side dock 380 px wide", async () => (await sideWidth()) === 380)
+    .catch(async (e) => assert.fail(`${e.message}: ${await sideWidth()} px; focus on ${await s.exec(`return document.activeElement?.outerHTML.slice(0, 120)`)}`));
+  await s.until("the width saved", () => fs.existsSync(path.join(app.home, "docks.json")));
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(app.home, "docks.json"), "utf8")), { side_width: 380 });
+
   const home = app.home;
   await app.stop();
   app = await startApp({ exts: [POINTER, PROBE], home });
   s = app.s;
+  await s.cmd("POST", "/window/rect", { width: 800, height: 600 });
+  await s.until("an 800 px wide page", () => s.exec(`return window.innerWidth <= 800`));
   await send(s, "/pointer");
   await s.until("the pointer panel back in the side dock", async () => (await docks())["pointer-panel"] === "side");
+  await s.until("the side dock as wide as it was left", async () => (await sideWidth()) === 380);
   await send(s, "/probe");
   await s.until("the probe at the bottom, as it was left", async () => (await docks())["probe-panel"] === "bottom");
   await s.click(await s.find("[data-test=panel][data-dock=side] [data-test=panel-place-bottom]"));

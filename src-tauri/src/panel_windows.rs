@@ -97,11 +97,7 @@ pub fn save_all(zot_home: &Path, windows: &[(String, String, Geometry)]) -> anyh
 pub fn clamp_onto(g: Geometry, screens: &[Screen]) -> Geometry {
     let width = g.width.max(MIN_SIZE.0);
     let height = g.height.max(MIN_SIZE.1);
-    let g = Geometry {
-        width,
-        height,
-        ..g
-    };
+    let g = Geometry { width, height, ..g };
     let reachable = |s: &Screen| {
         let grab_w = GRAB.0.min(g.width);
         // The top strip (title bar) must overlap the screen by a grab's worth.
@@ -153,7 +149,10 @@ mod tests {
 
     #[test]
     fn a_window_on_a_screen_stays_where_it_was() {
-        assert_eq!(clamp_onto(g(100.0, 50.0, 500.0, 400.0), &[PRIMARY]), g(100.0, 50.0, 500.0, 400.0));
+        assert_eq!(
+            clamp_onto(g(100.0, 50.0, 500.0, 400.0), &[PRIMARY]),
+            g(100.0, 50.0, 500.0, 400.0)
+        );
         assert_eq!(
             clamp_onto(g(1500.0, 300.0, 500.0, 400.0), &[PRIMARY, RIGHT]),
             g(1500.0, 300.0, 500.0, 400.0),
@@ -169,19 +168,37 @@ mod tests {
     #[test]
     fn a_window_off_every_screen_comes_back_onto_the_primary_one() {
         // Was on the right-hand monitor, which is gone.
-        assert_eq!(clamp_onto(g(1500.0, 300.0, 500.0, 400.0), &[PRIMARY]), g(780.0, 300.0, 500.0, 400.0));
+        assert_eq!(
+            clamp_onto(g(1500.0, 300.0, 500.0, 400.0), &[PRIMARY]),
+            g(780.0, 300.0, 500.0, 400.0)
+        );
         // Far up and left.
-        assert_eq!(clamp_onto(g(-5000.0, -3000.0, 500.0, 400.0), &[PRIMARY]), g(0.0, 0.0, 500.0, 400.0));
+        assert_eq!(
+            clamp_onto(g(-5000.0, -3000.0, 500.0, 400.0), &[PRIMARY]),
+            g(0.0, 0.0, 500.0, 400.0)
+        );
         // Its title bar above the screen's top: not reachable.
-        assert_eq!(clamp_onto(g(100.0, -390.0, 500.0, 400.0), &[PRIMARY]), g(100.0, 0.0, 500.0, 400.0));
+        assert_eq!(
+            clamp_onto(g(100.0, -390.0, 500.0, 400.0), &[PRIMARY]),
+            g(100.0, 0.0, 500.0, 400.0)
+        );
         // Bigger than the screen: shrunk to it.
-        assert_eq!(clamp_onto(g(4000.0, 10.0, 3000.0, 2000.0), &[PRIMARY]), g(0.0, 0.0, 1280.0, 800.0));
+        assert_eq!(
+            clamp_onto(g(4000.0, 10.0, 3000.0, 2000.0), &[PRIMARY]),
+            g(0.0, 0.0, 1280.0, 800.0)
+        );
     }
 
     #[test]
     fn a_tiny_window_grows_to_the_minimum_and_no_screen_means_no_change() {
-        assert_eq!(clamp_onto(g(10.0, 10.0, 5.0, 5.0), &[PRIMARY]), g(10.0, 10.0, 240.0, 140.0));
-        assert_eq!(clamp_onto(g(-9000.0, 0.0, 500.0, 400.0), &[]), g(-9000.0, 0.0, 500.0, 400.0));
+        assert_eq!(
+            clamp_onto(g(10.0, 10.0, 5.0, 5.0), &[PRIMARY]),
+            g(10.0, 10.0, 240.0, 140.0)
+        );
+        assert_eq!(
+            clamp_onto(g(-9000.0, 0.0, 500.0, 400.0), &[]),
+            g(-9000.0, 0.0, 500.0, 400.0)
+        );
     }
 
     #[test]
@@ -196,9 +213,19 @@ mod tests {
             ],
         )
         .unwrap();
-        save_all(home.path(), &[("todo".into(), "list".into(), g(7.0, 8.0, 310.0, 210.0))]).unwrap();
-        assert_eq!(load(home.path(), "todo", "list"), Some(g(7.0, 8.0, 310.0, 210.0)));
-        assert_eq!(load(home.path(), "other", "list"), Some(g(5.0, 6.0, 400.0, 300.0)));
+        save_all(
+            home.path(),
+            &[("todo".into(), "list".into(), g(7.0, 8.0, 310.0, 210.0))],
+        )
+        .unwrap();
+        assert_eq!(
+            load(home.path(), "todo", "list"),
+            Some(g(7.0, 8.0, 310.0, 210.0))
+        );
+        assert_eq!(
+            load(home.path(), "other", "list"),
+            Some(g(5.0, 6.0, 400.0, 300.0))
+        );
         std::fs::write(file(home.path()), "{ not json").unwrap();
         assert_eq!(load(home.path(), "todo", "list"), None);
     }

@@ -256,7 +256,9 @@ fn on_event(app: &AppHandle, w: &WebviewWindow, label: &str, ev: &WindowEvent) {
                 let app = app.clone();
                 tauri::async_runtime::spawn(async move {
                     tokio::time::sleep(SAVE_AFTER).await;
-                    app.state::<PanelWindows>().1.store(false, Ordering::Release);
+                    app.state::<PanelWindows>()
+                        .1
+                        .store(false, Ordering::Release);
                     save_open(&app);
                 });
             }
