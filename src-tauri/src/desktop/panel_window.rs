@@ -434,6 +434,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_panel_window_may_send_only_its_own_panels_input() {
+        let windows = PanelWindows::default();
+        windows.0.lock().unwrap().insert(
+            "panel-todo-list".into(),
+            Entry {
+                extension: "todo".into(),
+                panel_id: "list".into(),
+                geometry: None,
+                closing: false,
+            },
+        );
+        let key = |panel_id: &str| RpcCommand::PanelKey {
+            panel_id: panel_id.into(),
+            key: zot_ext_protocol::PanelKey::Enter,
+            text: None,
+        };
+        assert!(allows(&windows, "panel-todo-list", &key("list")).is_ok());
+        let other = allows(&windows, "panel-todo-list", &key("help")).unwrap_err();
+        assert!(
+            other.contains("only send input to panel \"list\""),
+            "{other}"
+        );
+        let prompt = RpcCommand::Prompt {
+            message: "hi".into(),
+            images: vec![],
+        };
+        assert!(allows(&windows, "panel-todo-list", &prompt).is_err());
+        assert!(allows(&windows, "panel-gone-x", &key("list")).is_err());
+    }
+
+    #[test]
     fn labels_are_what_tauri_allows_and_never_shared() {
         assert_eq!(label_for("todo", "todo_list"), "panel-todo-todo_list");
         let odd = label_for("my-ext", "list 1");
