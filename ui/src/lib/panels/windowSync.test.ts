@@ -207,7 +207,12 @@ describe("a panel's own window", () => {
     });
     expect(w.panels.panels).toEqual([]);
     expect(w.gone?.what).toBe("todo stopped unexpectedly (killed), so its panel closed.");
-    fake.emit({ type: "ext_panel_close", extension: "todo", panel_id: "list", reason: "'todo' crashed; restarting" });
+    fake.emit({
+      type: "ext_panel_close",
+      extension: "todo",
+      panel_id: "list",
+      reason: "'todo' crashed; restarting",
+    });
     expect(w.gone?.what).toBe("todo stopped unexpectedly (killed), so its panel closed.");
     fake.emit({ type: "ext_restarting", extension: "todo", attempt: 1, delay_ms: 500 });
     expect(w.gone?.next).toBe("Restarting in 0.5 s (attempt 1 of 3)…");
