@@ -86,7 +86,7 @@ mod tests {
         };
         assert_eq!(both, want);
         assert_eq!(load(home.path()), want);
-        std::fs::write(file(home.path()), "[1, 2]").unwrap();
+        std::fs::write(file(home.path()), "{\"side_width\": \"wide\"}").unwrap();
         assert_eq!(load(home.path()), DockSizes::default());
     }
 }
