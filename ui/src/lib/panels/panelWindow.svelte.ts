@@ -10,7 +10,7 @@ import type { Backend } from "../backend/backend";
 import type { PanelPlacement } from "../bindings/PanelPlacement";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { UiEvent } from "../bindings/UiEvent";
-import { exitWords, recoveryText } from "../chat/crash";
+import { exitWords } from "../chat/crash";
 import { PanelsState } from "./panels.svelte";
 import { EarlyEvents, concernsPanel, type PanelSnapshot } from "./windowSync";
 
@@ -99,15 +99,12 @@ export class PanelWindowState extends AppState {
         };
         break;
       case "ext_restarting":
+        // No countdown: this window is not told when it is back, so it
+        // says what happens, not when.
         if (this.gone)
           this.gone = {
             ...this.gone,
-            next: recoveryText({
-              extension: e.extension,
-              recovery: "restarting",
-              attempt: e.attempt,
-              delayMs: Number(e.delay_ms),
-            }),
+            next: `zot restarts it (attempt ${e.attempt} of 3); Reopen panel in the main window's chat brings the panel back here.`,
           };
         break;
     }

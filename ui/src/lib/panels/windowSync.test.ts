@@ -215,7 +215,9 @@ describe("a panel's own window", () => {
     });
     expect(w.gone?.what).toBe("todo stopped unexpectedly (killed), so its panel closed.");
     fake.emit({ type: "ext_restarting", extension: "todo", attempt: 1, delay_ms: 500 });
-    expect(w.gone?.next).toBe("Restarting in 0.5 s (attempt 1 of 3)…");
+    expect(w.gone?.next).toBe(
+      "zot restarts it (attempt 1 of 3); Reopen panel in the main window's chat brings the panel back here.",
+    );
     fake.emit(open("todo", "list", ["back"]));
     expect(w.gone).toBeNull();
     expect(w.panels.panels[0].lines).toEqual(["back"]);
