@@ -4,7 +4,9 @@
 // backend; Ctrl+Shift+M there docks it again; closing the OS window puts
 // the panel back in a dock (remembered); the choice and the window's place
 // survive a restart, and a place that is off every screen now is clamped
-// onto it; a crashed extension's window says so. WebDriver switches between
+// onto it; an HTML panel's page loads and talks there; a crashed
+// extension's window says so; closing a window while its extension is busy
+// docks the panel at once. WebDriver switches between
 // the two windows by their handles (WebKitWebDriver lists every webview of
 // the app).
 import { test, before, after } from "node:test";
@@ -16,14 +18,26 @@ import { startApp, send, shot, probeFrames, PROBE, ROOT } from "./lib/app.mjs";
 import { Keys } from "./lib/webdriver.mjs";
 
 const POINTER = path.join(ROOT, "e2e", "fixtures", "pointer");
+const WEBPAGE = path.join(ROOT, "e2e", "fixtures", "webpage");
+/** An HTML panel's page: pings its extension and says what came back. */
+const PAGE = `<!doctype html><html><body><p id="got">no answer yet</p><script>
+addEventListener("message", (e) => {
+  if (e.data && e.data.pong !== undefined) {
+    document.getElementById("got").textContent = "pong " + e.data.pong;
+    parent.postMessage({ gotPong: e.data.pong, where: innerWidth }, "*");
+  }
+});
+parent.postMessage({ ping: 1 }, "*");
+</script></body></html>`;
 
 let app;
 let s;
 let main;
 before(async () => {
-  app = await startApp({ exts: [POINTER, PROBE] });
+  app = await startApp({ exts: [POINTER, PROBE, WEBPAGE] });
   s = app.s;
   main = await s.cmd("GET", "/window");
+  fs.writeFileSync(path.join(app.tmp, "exts", "webpage", "page.html"), PAGE);
 });
 after(async () => app?.stop());
 
@@ -98,7 +112,8 @@ const placements = () => JSON.parse(fs.readFileSync(path.join(app.home, "panel_p
 
 test("the Window button opens the panel in its own window, which takes its keys, clicks and size", async () => {
   await send(s, "/pointer");
-  await s.until("the pointer panel at the bottom", async () => (await docks())["pointer-panel"] === "bottom");
+  // Three extensions start first; a loaded machine takes a while.
+  await s.until("the pointer panel at the bottom", async () => (await docks())["pointer-panel"] === "bottom", 60000);
   await s.until("its first panel_resize", async () => pointerFrames("panel_resize").length === 1);
   const docked = pointerFrames("panel_resize")[0];
 
@@ -110,7 +125,7 @@ test("the Window button opens the panel in its own window, which takes its keys,
     s.exec(`const p = document.querySelector('[data-test=panel]');
       return p?.dataset.dock === 'window' && p.dataset.panelId === 'pointer-panel' && p.classList.contains('focused');`),
   );
-  assert.deepEqual(placements(), { pointer: { "pointer-panel": "window" } });
+  assert.deepEqual(placements().pointer, { "pointer-panel": "window" });
 
   // Its size in the window, told once.
   await s.until("a panel_resize for the window", async () => pointerFrames("panel_resize").length >= 2);
@@ -134,12 +149,30 @@ test("the Window button opens the panel in its own window, which takes its keys,
   await toMain();
 });
 
+test("an HTML panel in its own window: its page loads there and talks to its extension", async () => {
+  const pongs = () => frames("webpage").filter((f) => f.type === "panel_message" && f.data?.gotPong !== undefined);
+  await send(s, "/webpage");
+  await s.until("the page's pong, docked", async () => pongs().length === 1);
+  await s.click(await s.find("[data-test=panel][data-panel-id=web-panel] [data-test=panel-place-window]"));
+  await toWindowOf("web-panel");
+  await s.until("the frame loaded in the window", () =>
+    s.exec(`return document.querySelector('[data-test=panel-frame][data-loaded="1"]') !== null`),
+  );
+  await s.until("the page's pong from the window", async () => pongs().length === 2);
+  assert.equal(await s.exec(`return document.querySelector('[data-test=panel-frame]').getAttribute('sandbox')`), "allow-scripts");
+  await closing(async () => s.click(await s.find("[data-test=panel-place-bottom]")));
+  await s.until("the page docked again", async () => (await docks())["web-panel"] === "bottom");
+  await s.until("one panel window left", async () => (await handles()).length === 2);
+  await s.click(await s.find("[data-test=panel][data-panel-id=web-panel] .panel-close"));
+  await s.until("the web panel closed", async () => !("web-panel" in (await docks())));
+});
+
 test("the window's place buttons and Ctrl+Shift+M dock the panel again, and its window closes", async () => {
   await toPanelWindow();
   await closing(() => s.chord([Keys.control, Keys.shift], "m"));
   await s.until("the panel at the bottom", async () => (await docks())["pointer-panel"] === "bottom");
   await s.until("one window left", async () => (await handles()).length === 1);
-  assert.deepEqual(placements(), { pointer: { "pointer-panel": "bottom" } });
+  assert.deepEqual(placements().pointer, { "pointer-panel": "bottom" });
 
   await s.click(await s.find("[data-test=panel-place-window]"));
   await toPanelWindow();
@@ -155,7 +188,7 @@ test("closing the OS window docks the panel, and that is remembered", async () =
   assert.equal(wmClose("Pointer"), 1, "one window is the pointer panel's");
   await s.until("the panel docked again", async () => (await docks())["pointer-panel"] === "bottom");
   assert.ok(!(await handles()).includes(h), "its window is gone");
-  assert.deepEqual(placements(), { pointer: { "pointer-panel": "bottom" } });
+  assert.deepEqual(placements().pointer, { "pointer-panel": "bottom" });
 });
 
 test("the window comes back where it was after a restart, and onto the screen when that place is gone", async () => {
