@@ -146,6 +146,8 @@ test("the Window button opens the panel in its own window, which takes its keys,
   assert.equal(click.action, "click");
   assert.equal(click.row, 1);
   await shot(s, "panel-window.png");
+  const titled = execFileSync("xdotool", ["search", "--name", "^Pointer — pointer — zot$"]).toString().trim();
+  assert.equal(titled.split("\n").length, 1, "the OS window is titled after its panel");
   await toMain();
 });
 

@@ -392,6 +392,9 @@ pub enum PanelWindowAction {
     Close,
     /// Move it (to a dock).
     Move { placement: PanelPlacement },
+    /// Its panel's title changed: the window's own title follows (the
+    /// page cannot set it: no window permission is granted to it).
+    Title { title: String },
 }
 
 /// The panel window's close or move, carried out by the main window.
@@ -403,20 +406,24 @@ pub fn panel_window_action(
     action: PanelWindowAction,
 ) -> IpcResult<()> {
     let (extension, panel_id) = own_panel(&windows, &window)?;
-    note(
-        &app,
-        &match action {
-            PanelWindowAction::Close => PanelWindowNote::Close {
-                extension,
-                panel_id,
-            },
-            PanelWindowAction::Move { placement } => PanelWindowNote::Move {
-                extension,
-                panel_id,
-                placement,
-            },
+    let n = match action {
+        PanelWindowAction::Title { title } => {
+            let title: String = title.chars().take(200).collect();
+            return window
+                .set_title(&format!("{title} — {extension} — zot"))
+                .map_err(|e| IpcError::new("panel_window", e));
+        }
+        PanelWindowAction::Close => PanelWindowNote::Close {
+            extension,
+            panel_id,
         },
-    );
+        PanelWindowAction::Move { placement } => PanelWindowNote::Move {
+            extension,
+            panel_id,
+            placement,
+        },
+    };
+    note(&app, &n);
     Ok(())
 }
 

@@ -20,7 +20,11 @@ export type PanelWindowNote =
   | { kind: "move"; extension: string; panel_id: string; placement: PanelPlacement };
 
 /** A panel window asks the main window to do this with its panel. */
-export type PanelWindowAction = { kind: "close" } | { kind: "move"; placement: PanelPlacement };
+export type PanelWindowAction =
+  | { kind: "close" }
+  | { kind: "move"; placement: PanelPlacement }
+  /** The panel's title changed: the OS window's title follows. */
+  | { kind: "title"; title: string };
 
 /** The panel as the main window has it, sent to its window. `spec` is
  * absent when the panel is gone (its extension crashed): the window then
