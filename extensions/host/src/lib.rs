@@ -65,4 +65,5 @@ pub use owner::events::{HostEvent, EVENT_QUEUE};
 pub use owner::state_table::SessionState;
 pub use records::extension::ReadyKind;
 pub use records::registry::ExtTool;
+pub use records::tool_target::{ToolTarget, ToolVia};
 pub use zot_ext_protocol::{EventFields, LifecycleEvent, PanelKey};

@@ -7,4 +7,5 @@ pub(crate) mod panel_table;
 pub(crate) mod registry;
 pub(crate) mod restart_policy;
 pub mod tool_progress;
+pub mod tool_target;
 pub(crate) mod uses;

@@ -26,6 +26,7 @@ use crate::owner::state::Shared;
 use crate::records::extension::{During, Ext, Reply, ToolWait};
 use crate::records::registry::ExtTool;
 use crate::records::tool_progress::{ProgressFeed, ProgressUpdate};
+use crate::records::tool_target::{ToolTarget, ToolVia};
 use crate::run::load::load;
 use crate::run::shutdown::stop_all;
 
@@ -228,6 +229,28 @@ impl Host {
         })
     }
 
+    /// The extension tool called `name` (deferred ones too), resolved once
+    /// for the caller to check and then call with [`Host::call_target`].
+    pub fn resolve_tool(&self, name: &str) -> Option<ToolTarget> {
+        let st = self.inner.lock();
+        let (tool, owner) = st.registry.tools.get(name)?;
+        let ext = st.ext(*owner)?;
+        let mcp = ext.target.as_ref().is_some_and(|t| t.is_mcp());
+        Some(ToolTarget {
+            name: tool.name.clone(),
+            extension: ext.name.clone(),
+            via: if mcp {
+                ToolVia::Mcp
+            } else {
+                ToolVia::Extension
+            },
+            deferred: tool.deferred,
+            read_only: tool.read_only,
+            destructive: tool.destructive,
+            owner: *owner,
+        })
+    }
+
     /// Calls an extension tool with the model's args and waits for its
     /// result (the idle timeout, 60 s by default, restarted by each
     /// `tool_progress`; at most the manifest's `tool_timeout_s`).
@@ -235,39 +258,55 @@ impl Host {
         self.call_tool_with(name, args, &|_| {}).await
     }
 
-    /// [`Host::call_tool`], handing its `tool_progress` to `on_progress`:
-    /// merged, at most one update per UI frame
-    /// ([`crate::records::tool_progress::FRAME`]), the last one before the result.
-    /// Dropping the future sends the extension `tool_cancel`.
+    /// [`Host::call_tool`] with [`Host::call_target`]'s progress.
     pub async fn call_tool_with(
         &self,
         name: &str,
         args: Value,
         on_progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
     ) -> Result<ToolOutcome, HostError> {
+        let target = self
+            .resolve_tool(name)
+            .ok_or_else(|| HostError::UnknownTool(name.to_owned()))?;
+        self.call_target(&target, args, on_progress).await
+    }
+
+    /// Calls the tool `target` names, handing its `tool_progress` to
+    /// `on_progress`: merged, at most one update per UI frame
+    /// ([`crate::records::tool_progress::FRAME`]), the last one before the
+    /// result. Dropping the future sends the extension `tool_cancel`. A
+    /// target whose owner no longer owns the name (a reload moved it, the
+    /// extension left) is an unknown tool.
+    pub async fn call_target(
+        &self,
+        target: &ToolTarget,
+        args: Value,
+        on_progress: &(dyn Fn(ProgressUpdate) + Send + Sync),
+    ) -> Result<ToolOutcome, HostError> {
         let feed = Arc::new(ProgressFeed::default());
-        let call = self.call_tool_fed(name, args, feed.clone());
+        let call = self.call_target_fed(target, args, feed.clone());
         crate::records::tool_progress::drive(&feed, call, on_progress).await
     }
 
-    async fn call_tool_fed(
+    async fn call_target_fed(
         &self,
-        name: &str,
+        target: &ToolTarget,
         args: Value,
         feed: Arc<ProgressFeed>,
     ) -> Result<ToolOutcome, HostError> {
-        // Only the owner and the name are copied out: cloning the whole
-        // registration (its schema) showed up in the round-trip profile.
-        let found = {
+        let ext = {
             let st = self.inner.lock();
-            st.registry
+            let still_owned = st
+                .registry
                 .tools
-                .get(name)
-                .and_then(|(tool, id)| Some((tool.name.clone(), st.ext(*id)?.clone())))
+                .get(&target.name)
+                .is_some_and(|(_, owner)| *owner == target.owner);
+            still_owned.then(|| st.ext(target.owner).cloned()).flatten()
         };
-        let Some((tool_name, ext)) = found else {
-            return Err(HostError::UnknownTool(name.to_owned()));
+        let Some(ext) = ext else {
+            return Err(HostError::UnknownTool(target.name.clone()));
         };
+        let tool_name = &target.name;
         let _in_use = crate::run::on_use::ensure_running(&self.inner, &ext).await?;
         let cap_secs = crate::io::limits::tool_timeout_s(ext.manifest.as_ref());
         let wait = ToolWait {
@@ -280,12 +319,12 @@ impl Host {
                 During::Tool(tool_name.clone()),
                 self.inner.cfg.tool_timeout,
                 Some(wait),
-                |id| codec::tool_call_line(id, &tool_name, &args),
+                |id| codec::tool_call_line(id, tool_name, &args),
             )
             .await?;
         let result = match reply {
             Reply::Tool(r) => r,
-            other => return Err(ext.wrong_reply(&During::Tool(tool_name), other.kind())),
+            other => return Err(ext.wrong_reply(&During::Tool(tool_name.clone()), other.kind())),
         };
         let activated = self.activate(&ext, &result.activate_tools);
         Ok(ToolOutcome {
