@@ -58,6 +58,7 @@ mod rpc_approvals_claims;
 mod rpc_approvals_places;
 mod rpc_checkpoints;
 mod rpc_dialogs;
+mod rpc_error_codes;
 mod rpc_extensions;
 mod rpc_flood;
 mod rpc_input_limits;

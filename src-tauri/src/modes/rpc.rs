@@ -11,6 +11,7 @@ use std::io::Write;
 
 use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
+use zot_ext_protocol::RpcError;
 
 use crate::backend::{Backend, BackendOptions};
 use crate::signals::{Signals, Stop};
@@ -85,6 +86,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
         let name = command_name(&req.command);
         if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
             let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) first";
+            let e = RpcError::denied(e);
             let _ = out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
             continue;
         }
@@ -93,6 +95,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             RpcCommand::Prompt { ref images, .. } => {
                 let id = req.id.clone();
                 if let Err(e) = crate::backend::commands::check_images(images) {
+                    let e = RpcError::invalid(e);
                     let _ = out.send(serde_json::to_string(&RpcResponse::err(id, name, e))?);
                     continue;
                 }
@@ -102,7 +105,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                     Some(serde_json::json!({"started": true})),
                 ))?);
                 if let Err(e) = backend.handle(req.command).await {
-                    let _ = out.send(serde_json::to_string(&UiEvent::Error { message: e })?);
+                    let _ = out.send(serde_json::to_string(&UiEvent::Error {
+                        message: e.message,
+                    })?);
                 }
             }
             RpcCommand::Hello { .. } => {
@@ -201,7 +206,7 @@ impl Out {
     }
 }
 
-fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcResponse {
+fn respond(id: Option<String>, name: &str, r: Result<Value, RpcError>) -> RpcResponse {
     match r {
         Ok(v) => RpcResponse::ok(id, name, Some(v)),
         Err(e) => RpcResponse::err(id, name, e),
@@ -215,12 +220,12 @@ pub fn request(line: &input::Line) -> Option<Result<RpcRequest, Box<RpcResponse>
     match line {
         input::Line::Text(t) if t.trim().is_empty() => None,
         input::Line::Text(t) => Some(parse(t)),
-        input::Line::NotUtf8 { at } => Some(Err(Box::new(RpcResponse::err(
+        input::Line::NotUtf8 { at } => Some(Err(Box::new(RpcResponse::invalid(
             None,
             "unknown",
             format!("the line is not UTF-8 (bad byte at offset {at}); it was ignored: send UTF-8 JSON, one object per line"),
         )))),
-        input::Line::TooLong { len } => Some(Err(Box::new(RpcResponse::err(
+        input::Line::TooLong { len } => Some(Err(Box::new(RpcResponse::invalid(
             None,
             "unknown",
             format!(
@@ -234,7 +239,7 @@ pub fn request(line: &input::Line) -> Option<Result<RpcRequest, Box<RpcResponse>
 /// Parses one line; a bad one becomes the error response to print.
 pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
     let v: Value = serde_json::from_str(line).map_err(|e| {
-        Box::new(RpcResponse::err(
+        Box::new(RpcResponse::invalid(
             None,
             "unknown",
             format!("the line is not JSON ({e}); send one JSON object per line"),
@@ -246,14 +251,14 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         _ => None,
     };
     let Some(obj) = v.as_object() else {
-        return Err(Box::new(RpcResponse::err(
+        return Err(Box::new(RpcResponse::invalid(
             id,
             "unknown",
             "the line is not a JSON object; send {\"type\":\"…\", …}",
         )));
     };
     let Some(ty) = obj.get("type").and_then(Value::as_str) else {
-        return Err(Box::new(RpcResponse::err(
+        return Err(Box::new(RpcResponse::invalid(
             id,
             "unknown",
             "the command has no \"type\"; e.g. {\"type\":\"ping\"}",
@@ -270,13 +275,13 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         // Only an unknown `type` is an unknown command; an unknown value
         // of a field (`decision: "maybe"`) is a bad command.
         Box::new(if msg.contains(&format!("unknown variant `{ty}`")) {
-            RpcResponse::err(
+            RpcResponse::invalid(
                 id.clone(),
                 &ty,
                 format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback, checkpoints, checkpoint_preview, rewind, fork"),
             )
         } else {
-            RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
+            RpcResponse::invalid(id.clone(), &ty, format!("bad {ty} command: {msg}"))
         })
     })?;
     // `approve_tool{id, …}`: the approval's id is the line's `id`, which
@@ -285,7 +290,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         match &req.id {
             Some(i) if ap.is_empty() => ap.clone_from(i),
             None if ap.is_empty() => {
-                return Err(Box::new(RpcResponse::err(
+                return Err(Box::new(RpcResponse::invalid(
                     None,
                     "approve_tool",
                     "approve_tool needs \"id\": the id of the tool_approval event it answers",

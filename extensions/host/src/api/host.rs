@@ -502,7 +502,7 @@ impl Host {
         request_id: &str,
         action: zot_ext_protocol::DialogAction,
         value: Option<Value>,
-    ) -> Result<(), String> {
+    ) -> Result<(), zot_ext_protocol::RpcError> {
         crate::run::dialogs::answer(&self.inner, request_id, action, value)
     }
 

@@ -20,7 +20,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 use zot_ext_protocol::rpc::UiEvent;
-use zot_ext_protocol::{DialogAction, HostToExt, RequestId, UiRequest, UiRequestEvent, UiResponse};
+use zot_ext_protocol::{
+    DialogAction, HostToExt, RequestId, RpcError, UiRequest, UiRequestEvent, UiResponse,
+};
 
 use crate::io::codec::encode;
 use crate::io::ext_log::{Admit, REFUSED_LINES_PER_MINUTE};
@@ -131,20 +133,23 @@ pub(crate) fn answer(
     request_id: &str,
     action: DialogAction,
     value: Option<Value>,
-) -> Result<(), String> {
+) -> Result<(), RpcError> {
     let (waiting, owner) = {
         let mut st = inner.lock();
         let Some(w) = st.dialogs.get(request_id) else {
-            return Err(format!(
+            return Err(RpcError::not_found(format!(
                 "ui_respond: no dialog waits with request_id {request_id:?} (it was answered, timed out or its extension stopped); use the request_id of a ui_request event"
-            ));
+            )));
         };
         if action == DialogAction::Accept {
-            check_answer(w.kind, &w.options, w.schema.as_ref(), value.as_ref())
-                .map_err(|p| format!("ui_respond: {p}; the dialog stays open"))?;
+            check_answer(w.kind, &w.options, w.schema.as_ref(), value.as_ref()).map_err(|p| {
+                RpcError::invalid(format!("ui_respond: {p}; the dialog stays open"))
+            })?;
         }
         let Some(w) = st.dialogs.take(request_id) else {
-            return Err(format!("ui_respond: {request_id:?} was just answered"));
+            return Err(RpcError::not_found(format!(
+                "ui_respond: {request_id:?} was just answered"
+            )));
         };
         let owner = st.ext(w.ext).cloned();
         (w, owner)

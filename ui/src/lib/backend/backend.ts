@@ -29,6 +29,7 @@ import type { ModelsResult } from "../bindings/ModelsResult";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
 import type { PongResult } from "../bindings/PongResult";
+import type { ErrorCode } from "../bindings/ErrorCode";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { Settings } from "../bindings/Settings";
 import type { SettingsUpdate } from "../bindings/SettingsUpdate";
@@ -91,9 +92,12 @@ type Unmapped = Exclude<RpcCommand["type"], keyof RpcResultOf>;
 const everyCommandHasAResult: [Unmapped] extends [never] ? true : Unmapped = true;
 void everyCommandHasAResult;
 
-/** An IPC failure, decoded in one place (errors.ts). */
+/** An IPC failure, decoded in one place (errors.ts): a command's
+ * `ErrorCode` (`invalid`, `not_found`, `denied`, `busy`, `failed`), a
+ * desktop operation's own code (`install`, `io`, …), or `error` when
+ * Tauri itself refused. */
 export interface BackendError {
-  code: string;
+  code: ErrorCode | (string & {});
   message: string;
 }
 
