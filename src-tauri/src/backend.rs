@@ -199,7 +199,19 @@ impl Backend {
     /// in-process callers that read its fields (settings). Whatever reaches
     /// a client goes through [`Backend::handle`].
     pub async fn call(&self, cmd: RpcCommand) -> Result<RpcResult, RpcError> {
-        commands::handle(self, cmd).await
+        let spec = cmd.spec();
+        let r = commands::handle(self, cmd).await;
+        // The pairing the UI's generated `RpcResultOf` promises
+        // (zot_ext_protocol::rpc_commands): every test run checks it.
+        if let Ok(answer) = &r {
+            debug_assert_eq!(
+                answer.type_name(),
+                spec.result,
+                "{} answered the wrong result type",
+                spec.name
+            );
+        }
+        r
     }
 
     /// Aborts any prompt and shuts the extensions down (2 s grace, then

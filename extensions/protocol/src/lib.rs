@@ -43,6 +43,7 @@ pub mod manifest;
 pub mod panel;
 pub mod prompt_images;
 pub mod rpc;
+pub mod rpc_commands;
 pub mod rpc_error;
 pub mod rpc_results;
 pub mod settings;

@@ -11,6 +11,7 @@ use std::io::Write;
 
 use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
+use zot_ext_protocol::rpc_commands::known_names;
 use zot_ext_protocol::RpcError;
 
 use crate::backend::{Backend, BackendOptions};
@@ -83,7 +84,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let name = command_name(&req.command);
+        let name = req.command.name();
         if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
             let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) first";
             let e = RpcError::denied(e);
@@ -121,26 +122,11 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 }
             }
             // Slow commands run beside the loop so `abort` still acts at once.
-            RpcCommand::Command { .. }
-            | RpcCommand::GetModels {}
-            | RpcCommand::Clear {}
-            | RpcCommand::TrustProject { .. }
-            | RpcCommand::UntrustProject { .. }
-            | RpcCommand::ExtRestart { .. }
-            | RpcCommand::SessionOpen { .. }
-            | RpcCommand::Compact { .. }
-            | RpcCommand::ExtConfigGet { .. }
-            | RpcCommand::ExtConfigSet { .. }
-            | RpcCommand::Checkpoints {}
-            | RpcCommand::CheckpointPreview { .. }
-            | RpcCommand::Rewind { .. }
-            | RpcCommand::Fork { .. }
-            | RpcCommand::ExtUpdate { .. }
-            | RpcCommand::ExtRollback { .. } => {
+            cmd if cmd.spec().slow => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
-                    let r = b.handle(req.command).await;
+                    let r = b.handle(cmd).await;
                     if let Ok(s) = serde_json::to_string(&respond(req.id, name, r)) {
                         let _ = tx.send(s);
                     }
@@ -278,7 +264,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::invalid(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback, checkpoints, checkpoint_preview, rewind, fork"),
+                format!("unknown command type {ty:?}; known: {}", known_names()),
             )
         } else {
             RpcResponse::invalid(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -300,49 +286,6 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         }
     }
     Ok(req)
-}
-
-/// The wire name of a command, echoed in its response.
-pub fn command_name(c: &RpcCommand) -> &'static str {
-    match c {
-        RpcCommand::Hello { .. } => "hello",
-        RpcCommand::Prompt { .. } => "prompt",
-        RpcCommand::Command { .. } => "command",
-        RpcCommand::Abort {} => "abort",
-        RpcCommand::PanelKey { .. } => "panel_key",
-        RpcCommand::PanelClose { .. } => "panel_close",
-        RpcCommand::PanelMouse { .. } => "panel_mouse",
-        RpcCommand::PanelResize { .. } => "panel_resize",
-        RpcCommand::PanelMessage { .. } => "panel_message",
-        RpcCommand::ExtList {} => "ext_list",
-        RpcCommand::GetState {} => "get_state",
-        RpcCommand::GetMessages {} => "get_messages",
-        RpcCommand::Clear {} => "clear",
-        RpcCommand::SetModel { .. } => "set_model",
-        RpcCommand::GetModels {} => "get_models",
-        RpcCommand::Ping {} => "ping",
-        RpcCommand::TrustProject { .. } => "trust_project",
-        RpcCommand::UntrustProject { .. } => "untrust_project",
-        RpcCommand::TrustStatus {} => "trust_status",
-        RpcCommand::ExtRestart { .. } => "ext_restart",
-        RpcCommand::SessionList { .. } => "session_list",
-        RpcCommand::SessionOpen { .. } => "session_open",
-        RpcCommand::SessionRename { .. } => "session_rename",
-        RpcCommand::SessionDelete { .. } => "session_delete",
-        RpcCommand::Compact { .. } => "compact",
-        RpcCommand::ApproveTool { .. } => "approve_tool",
-        RpcCommand::ApprovalRules {} => "approval_rules",
-        RpcCommand::ApprovalRuleForget { .. } => "approval_rule_forget",
-        RpcCommand::ExtConfigGet { .. } => "ext_config_get",
-        RpcCommand::ExtConfigSet { .. } => "ext_config_set",
-        RpcCommand::UiRespond { .. } => "ui_respond",
-        RpcCommand::Checkpoints {} => "checkpoints",
-        RpcCommand::CheckpointPreview { .. } => "checkpoint_preview",
-        RpcCommand::Rewind { .. } => "rewind",
-        RpcCommand::Fork { .. } => "fork",
-        RpcCommand::ExtUpdate { .. } => "ext_update",
-        RpcCommand::ExtRollback { .. } => "ext_rollback",
-    }
 }
 
 #[cfg(test)]
