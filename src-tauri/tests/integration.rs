@@ -29,6 +29,7 @@ mod compat_reference;
 mod docs_quickstart;
 mod examples_installed;
 mod ext_cli_bundle;
+mod ext_cli_bundle_https;
 mod ext_cli_catalog;
 mod ext_cli_doctor;
 mod ext_cli_install;

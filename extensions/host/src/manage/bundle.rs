@@ -173,6 +173,23 @@ pub fn fetch(zot_home: &Path, arg: &str) -> Result<Opened, BundleError> {
     open(zot_home, &origin, bytes)
 }
 
+/// An error with the causes under it: reqwest's own words ("error sending
+/// request") hide the one that says what to do (an unknown certificate
+/// issuer, a refused connection).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let said = c.to_string();
+        if !out.contains(&said) {
+            out.push_str(": ");
+            out.push_str(&said);
+        }
+        cause = c.source();
+    }
+    out
+}
+
 /// GETs `url` on a small runtime of its own (installs run on a blocking
 /// thread), refusing a body over [`MAX_BUNDLE_BYTES`].
 fn download(url: &str) -> Result<Vec<u8>, BundleError> {
@@ -195,12 +212,12 @@ fn download(url: &str) -> Result<Vec<u8>, BundleError> {
             .get(url)
             .send()
             .await
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(|e| fail(with_causes(&e)))?;
         if !resp.status().is_success() {
             return Err(fail(format!("the server answered {}", resp.status())));
         }
         let mut body = Vec::new();
-        while let Some(chunk) = resp.chunk().await.map_err(|e| fail(e.to_string()))? {
+        while let Some(chunk) = resp.chunk().await.map_err(|e| fail(with_causes(&e)))? {
             body.extend_from_slice(&chunk);
             if body.len() as u64 > MAX_BUNDLE_BYTES {
                 return Err(fail(format!(
