@@ -129,7 +129,7 @@ impl TimeoutLimit {
 }
 
 impl HostError {
-    /// The kind of failure a client sees (docs/rpc.md "Errors"): a name
+    /// The kind of failure a client sees (docs/rpc.md "Commands"): a name
     /// that is not there is `not_found`, a full queue `busy`, a bad
     /// setting or panel message `invalid`, anything an extension did
     /// `failed`.

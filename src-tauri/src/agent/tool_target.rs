@@ -15,7 +15,7 @@ use crate::tools::Tool;
 pub enum ToolTarget {
     /// One of zot's own tools.
     Builtin(Arc<dyn Tool>),
-    /// Kimi's `select_tools` loader (docs/providers.md).
+    /// Kimi's `select_tools` loader (docs/agent.md).
     SelectTools,
     /// An extension's tool, deferred ones included: a native loader (tool
     /// search, `select_tools`) made them callable without an activation.
