@@ -19,13 +19,11 @@ pub async fn rpc(
     cmd: RpcCommand,
 ) -> IpcResult<serde_json::Value> {
     if window.label() != "main" {
-        allows(&windows, window.label(), &cmd).map_err(|e| IpcError::new("panel_window", e))?;
+        allows(&windows, window.label(), &cmd)
+            .map_err(|e| IpcError::from(zot_ext_protocol::RpcError::denied(e)))?;
     }
     let backend = state.backend().await?;
-    backend
-        .handle(cmd)
-        .await
-        .map_err(|e| IpcError::new("backend", e))
+    backend.handle(cmd).await.map_err(IpcError::from)
 }
 
 /// The page is listening: flush the held events and forward live ones.
@@ -51,8 +49,7 @@ pub async fn dialog_open_url(
             format!("no address dialog waits with request_id {request_id:?}"),
         )
     })?;
-    host.ui_respond(&request_id, zot_ext_protocol::DialogAction::Accept, None)
-        .map_err(|e| IpcError::new("dialog", e))?;
+    host.ui_respond(&request_id, zot_ext_protocol::DialogAction::Accept, None)?;
     open_url(&app, &url)
 }
 
