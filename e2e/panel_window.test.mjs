@@ -178,6 +178,11 @@ test("the window's place buttons and Ctrl+Shift+M dock the panel again, and its 
 
   await s.click(await s.find("[data-test=panel-place-window]"));
   await toPanelWindow();
+  // The window's page shows its panel once the main window answered its
+  // ready; under load that comes after the page itself.
+  await s.until("the window's place buttons", async () =>
+    s.exec(`return !!document.querySelector('[data-test=panel-place-side]')`),
+  );
   await closing(async () => s.click(await s.find("[data-test=panel-place-side]")));
   await s.until("the panel in the side dock", async () => (await docks())["pointer-panel"] === "side");
   await s.until("one window left", async () => (await handles()).length === 1);
