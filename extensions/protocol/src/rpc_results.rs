@@ -31,6 +31,8 @@ pub enum RpcResult {
     Done(DoneResult),
     /// `panel_mouse`, `panel_resize`: whether the frame went to the owner.
     Delivered(DeliveredResult),
+    /// `app_tool_call`.
+    AppTool(crate::AppToolResult),
     /// `ext_list`.
     Extensions(ExtListResult),
     /// `get_state`.
