@@ -153,10 +153,7 @@ fn client_info() -> ClientConfig {
     caps.elicitation = serde_json::from_value(json!({"form": {}, "url": {}})).ok();
     // Tools with a `ui://` app have it rendered in their card (`mcp/apps.rs`).
     let mut ui = Map::new();
-    ui.insert(
-        "mimeTypes".into(),
-        json!([zot_ext_protocol::MCP_APP_MIME]),
-    );
+    ui.insert("mimeTypes".into(), json!([zot_ext_protocol::MCP_APP_MIME]));
     caps.extensions = Some(
         [(zot_ext_protocol::MCP_APPS_EXTENSION.to_owned(), ui)]
             .into_iter()

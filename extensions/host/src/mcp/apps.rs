@@ -68,22 +68,30 @@ pub(crate) fn app_from_contents(uri: &str, read: &Value) -> Result<ToolApp, Stri
         .iter()
         .find(|c| c.get("uri").and_then(Value::as_str) == Some(uri))
         .or_else(|| contents.first())
-        .ok_or_else(|| format!("its MCP App {uri} is empty (resources/read returned no contents)"))?;
+        .ok_or_else(|| {
+            format!("its MCP App {uri} is empty (resources/read returned no contents)")
+        })?;
     let mime = c.get("mimeType").and_then(Value::as_str).unwrap_or("");
     if !is_app_mime(mime) {
-        let shown = if mime.is_empty() { "no MIME type" } else { mime };
+        let shown = if mime.is_empty() {
+            "no MIME type"
+        } else {
+            mime
+        };
         return Err(format!(
             "its MCP App {uri} is {shown}, not {MCP_APP_MIME}; zot shows only MCP App HTML"
         ));
     }
-    let html = match (c.get("text").and_then(Value::as_str), c.get("blob").and_then(Value::as_str)) {
+    let html = match (
+        c.get("text").and_then(Value::as_str),
+        c.get("blob").and_then(Value::as_str),
+    ) {
         (Some(t), _) => t.to_owned(),
         (None, Some(b)) => {
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(b)
                 .map_err(|e| format!("its MCP App {uri} has a blob that is not base64 ({e})"))?;
-            String::from_utf8(bytes)
-                .map_err(|_| format!("its MCP App {uri} is not UTF-8 text"))?
+            String::from_utf8(bytes).map_err(|_| format!("its MCP App {uri} is not UTF-8 text"))?
         }
         (None, None) => return Err(format!("its MCP App {uri} has neither text nor blob")),
     };
@@ -94,12 +102,17 @@ pub(crate) fn app_from_contents(uri: &str, read: &Value) -> Result<ToolApp, Stri
         ));
     }
     let ui = c.get("_meta").and_then(|m| m.get("ui"));
-    let csp = ui.and_then(|u| u.get("csp")).map(csp_of).filter(|c| !c.is_empty());
+    let csp = ui
+        .and_then(|u| u.get("csp"))
+        .map(csp_of)
+        .filter(|c| !c.is_empty());
     Ok(ToolApp {
         resource_uri: uri.to_owned(),
         html,
         csp,
-        prefers_border: ui.and_then(|u| u.get("prefersBorder")).and_then(Value::as_bool),
+        prefers_border: ui
+            .and_then(|u| u.get("prefersBorder"))
+            .and_then(Value::as_bool),
         structured_content: None,
     })
 }
@@ -154,7 +167,8 @@ pub(crate) fn is_origin(o: &str) -> bool {
         && host
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
-        && port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()))
+        && port
+            .is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]
@@ -194,23 +208,44 @@ mod tests {
         assert_eq!(csp.resource_domains, vec!["https://*.cdn.example:8443"]);
         assert_eq!(app.prefers_border, Some(true));
 
-        let plain = json!({"contents":[{"uri":"ui://a","mimeType":"text/html","text":"<p>hi</p>"}]});
+        let plain =
+            json!({"contents":[{"uri":"ui://a","mimeType":"text/html","text":"<p>hi</p>"}]});
         let e = app_from_contents("ui://a", &plain).unwrap_err();
-        assert!(e.contains("text/html, not text/html;profile=mcp-app"), "{e}");
+        assert!(
+            e.contains("text/html, not text/html;profile=mcp-app"),
+            "{e}"
+        );
         let e = app_from_contents("ui://a", &json!({"contents":[]})).unwrap_err();
         assert!(e.contains("no contents"), "{e}");
-        let blob = json!({"contents":[{"uri":"ui://a","mimeType":MCP_APP_MIME,"blob":"PHA+YjwvcD4="}]});
+        let blob =
+            json!({"contents":[{"uri":"ui://a","mimeType":MCP_APP_MIME,"blob":"PHA+YjwvcD4="}]});
         assert_eq!(app_from_contents("ui://a", &blob).unwrap().html, "<p>b</p>");
         let big = json!({"contents":[{"uri":"ui://a","mimeType":MCP_APP_MIME,"text":"x".repeat(MAX_PANEL_HTML + 1)}]});
-        assert!(app_from_contents("ui://a", &big).unwrap_err().contains("over the limit"));
+        assert!(app_from_contents("ui://a", &big)
+            .unwrap_err()
+            .contains("over the limit"));
     }
 
     #[test]
     fn origins_that_could_widen_a_policy_are_dropped() {
-        for ok in ["https://a.b", "wss://a.b:443", "https://*.a.b", "http://localhost:8080/"] {
+        for ok in [
+            "https://a.b",
+            "wss://a.b:443",
+            "https://*.a.b",
+            "http://localhost:8080/",
+        ] {
             assert!(is_origin(ok), "{ok}");
         }
-        for bad in ["*", "'self'", "data:", "https://", "https://a b", "javascript://x", "https://a;b", "https://a:"] {
+        for bad in [
+            "*",
+            "'self'",
+            "data:",
+            "https://",
+            "https://a b",
+            "javascript://x",
+            "https://a;b",
+            "https://a:",
+        ] {
             assert!(!is_origin(bad), "{bad}");
         }
     }
