@@ -42,6 +42,7 @@ const COMMANDS: &[&str] = &[
     "panel_frame_close",
     "ui_ready",
     "dialog_open_url",
+    "app_open_link",
 ];
 
 /// `frontendDist` in tauri.conf.json, relative to this crate.

@@ -367,6 +367,7 @@ fn forward_host_events(
                         Some(crate::agent::PromptFrom {
                             extension,
                             command: None,
+                            app: None,
                         }),
                     );
                 }

@@ -24,6 +24,15 @@ pub struct PromptFrom {
     pub extension: String,
     /// The slash command whose answer it was, without `/`.
     pub command: Option<String>,
+    /// The MCP App (its `ui://` resource) whose `ui/message` it was.
+    pub app: Option<String>,
+}
+
+/// A tool result's MCP App, or why it is not shown (MCP tools only).
+#[derive(Debug, Default)]
+struct AppPart {
+    app: Option<zot_ext_protocol::ToolApp>,
+    note: Option<String>,
 }
 
 impl Agent {
@@ -61,7 +70,8 @@ impl Agent {
             checkpoint,
             content: text.clone(),
             extension: from.as_ref().map(|f| f.extension.clone()),
-            command: from.and_then(|f| f.command),
+            command: from.as_ref().and_then(|f| f.command.clone()),
+            app: from.and_then(|f| f.app),
         });
         super::fault::inject(&text);
         self.steps(&cancel).await;
@@ -360,6 +370,7 @@ impl Agent {
         // extension's result.
         let mut loads: Vec<String> = Vec::new();
         for (id, name, args) in calls {
+            let mut app = AppPart::default();
             let (mut out, extension) = if aborted || cancel.is_cancelled() {
                 aborted = true;
                 (
@@ -367,7 +378,7 @@ impl Agent {
                     None,
                 )
             } else {
-                self.tool_call(&id, &name, args, cancel, loading, &mut loads)
+                self.tool_call(&id, &name, args, cancel, loading, &mut loads, &mut app)
                     .await
             };
             if cancel.is_cancelled() {
@@ -382,6 +393,8 @@ impl Agent {
                 is_error: out.is_error,
                 content: out.content.clone(),
                 extension,
+                app: app.app,
+                app_note: app.note,
             });
             results.push(Block::ToolResult {
                 tool_use_id: id,
@@ -434,6 +447,7 @@ impl Agent {
         cancel: &CancellationToken,
         loading: ToolLoading,
         loads: &mut Vec<String>,
+        app: &mut AppPart,
     ) -> (ToolOutput, Option<String>) {
         self.exts.emit(
             LifecycleEvent::ToolCall,
@@ -550,6 +564,8 @@ impl Agent {
                 Some(Ok(r)) => (
                     {
                         loads.extend(r.activated);
+                        app.app = r.app;
+                        app.note = r.app_note;
                         ToolOutput {
                             content: r.content,
                             is_error: r.is_error,

@@ -95,6 +95,32 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                 .map_err(|e| e.to_string())?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
+        RpcCommand::AppToolCall {
+            extension,
+            tool,
+            args,
+        } => b
+            .inner
+            .agent
+            .app_tool_call(&extension, &tool, args)
+            .await
+            .map(RpcResult::AppTool),
+        RpcCommand::AppMessage {
+            extension,
+            resource_uri,
+            text,
+        } => {
+            if text.trim().is_empty() {
+                return Err("app_message: \"text\" is empty; an MCP App's ui/message needs text".into());
+            }
+            let from = crate::agent::PromptFrom {
+                extension,
+                command: None,
+                app: Some(resource_uri),
+            };
+            b.enqueue(vec![Block::text(text)], Some(from));
+            Ok(RpcResult::Started(StartedResult { started: true }))
+        }
         RpcCommand::ExtList {} => Ok(RpcResult::Extensions(ExtListResult {
             extensions: b.inner.host.list_measured(),
         })),
@@ -441,6 +467,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
                 let from = crate::agent::PromptFrom {
                     extension: extension.clone(),
                     command: Some(name.to_owned()),
+                    app: None,
                 };
                 b.enqueue(vec![Block::text(p)], Some(from));
             }

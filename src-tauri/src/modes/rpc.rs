@@ -273,7 +273,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
             RpcResponse::err(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback, checkpoints, checkpoint_preview, rewind, fork"),
+                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, app_tool_call, app_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback, checkpoints, checkpoint_preview, rewind, fork"),
             )
         } else {
             RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
@@ -309,6 +309,8 @@ pub fn command_name(c: &RpcCommand) -> &'static str {
         RpcCommand::PanelMouse { .. } => "panel_mouse",
         RpcCommand::PanelResize { .. } => "panel_resize",
         RpcCommand::PanelMessage { .. } => "panel_message",
+        RpcCommand::AppToolCall { .. } => "app_tool_call",
+        RpcCommand::AppMessage { .. } => "app_message",
         RpcCommand::ExtList {} => "ext_list",
         RpcCommand::GetState {} => "get_state",
         RpcCommand::GetMessages {} => "get_messages",

@@ -2,6 +2,7 @@
 // call Tauri directly: they get a `Backend`, which is the real IPC in the
 // app (tauri.ts) and an in-memory fake in tests and in a plain browser.
 import type { AbortedResult } from "../bindings/AbortedResult";
+import type { AppToolResult } from "../bindings/AppToolResult";
 import type { ClearedResult } from "../bindings/ClearedResult";
 import type { CommandResult } from "../bindings/CommandResult";
 import type { CompactResult } from "../bindings/CompactResult";
@@ -56,6 +57,8 @@ export type RpcResultOf = {
   panel_mouse: DeliveredResult;
   panel_resize: DeliveredResult;
   panel_message: DeliveredResult;
+  app_tool_call: AppToolResult;
+  app_message: StartedResult;
   ext_list: ExtListResult;
   get_state: StateResult;
   get_messages: MessagesResult;
@@ -138,6 +141,9 @@ export interface Backend {
    * URL-mode elicitation) and opens its address in the browser: the page
    * never opens an address itself. */
   openDialogUrl(requestId: string): Promise<void>;
+  /** Opens an http(s) address an MCP App asked for, once the user
+   * confirmed it in the app's card. */
+  appOpenLink(url: string): Promise<void>;
   /** A native folder picker; `null` when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Current settings (the key only as a hint). */
