@@ -59,7 +59,9 @@ pub fn app_csp(c: &zot_ext_protocol::AppCsp) -> String {
     let local = |extra: &str| format!("data: blob: {res}{extra}").trim().to_owned();
     [
         "default-src 'none'".to_owned(),
-        format!("script-src 'unsafe-inline' 'unsafe-eval' {res}").trim().to_owned(),
+        format!("script-src 'unsafe-inline' 'unsafe-eval' {res}")
+            .trim()
+            .to_owned(),
         format!("style-src 'unsafe-inline' {}", local("")),
         format!("img-src {}", local("")),
         format!("font-src {}", local("")),
@@ -211,15 +213,25 @@ mod tests {
         }
         assert!(!p.contains("http"), "{p}");
         let c = zot_ext_protocol::AppCsp {
-            connect_domains: vec!["https://api.example.com".into(), "*".into(), "https://x; script-src *".into()],
+            connect_domains: vec![
+                "https://api.example.com".into(),
+                "*".into(),
+                "https://x; script-src *".into(),
+            ],
             resource_domains: vec!["https://*.cdn.example".into()],
             frame_domains: vec!["'self'".into()],
             base_uri_domains: vec![],
         };
         let p = Reach::App(c).csp();
         assert!(p.contains("connect-src https://api.example.com;"), "{p}");
-        assert!(p.contains("img-src data: blob: https://*.cdn.example;"), "{p}");
-        assert!(p.contains("script-src 'unsafe-inline' 'unsafe-eval' https://*.cdn.example;"), "{p}");
+        assert!(
+            p.contains("img-src data: blob: https://*.cdn.example;"),
+            "{p}"
+        );
+        assert!(
+            p.contains("script-src 'unsafe-inline' 'unsafe-eval' https://*.cdn.example;"),
+            "{p}"
+        );
         assert!(p.contains("frame-src 'none'"), "{p}");
         for never in ["'self'", " *", "allow-same-origin", "zotpanel", "ipc:"] {
             assert!(!p.contains(never), "{never:?} in {p}");

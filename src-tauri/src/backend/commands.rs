@@ -111,7 +111,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             text,
         } => {
             if text.trim().is_empty() {
-                return Err("app_message: \"text\" is empty; an MCP App's ui/message needs text".into());
+                return Err(
+                    "app_message: \"text\" is empty; an MCP App's ui/message needs text".into(),
+                );
             }
             let from = crate::agent::PromptFrom {
                 extension,

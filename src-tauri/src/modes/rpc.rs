@@ -131,7 +131,10 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             | RpcCommand::Rewind { .. }
             | RpcCommand::Fork { .. }
             | RpcCommand::ExtUpdate { .. }
-            | RpcCommand::ExtRollback { .. } => {
+            | RpcCommand::ExtRollback { .. }
+            // An app's tool call may wait for `approve_tool`, which must
+            // still be read.
+            | RpcCommand::AppToolCall { .. } => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
