@@ -28,11 +28,14 @@ pub struct PromptFrom {
     pub app: Option<String>,
 }
 
-/// A tool result's MCP App, or why it is not shown (MCP tools only).
+/// What tool calls leave besides their output: the tools they load (Kimi:
+/// picked with select_tools or activated by an extension's result), and
+/// the last call's MCP App or why it is not shown (MCP tools only).
 #[derive(Debug, Default)]
-struct AppPart {
+struct CallSide {
+    loads: Vec<String>,
     app: Option<zot_ext_protocol::ToolApp>,
-    note: Option<String>,
+    app_note: Option<String>,
 }
 
 impl Agent {
@@ -368,9 +371,8 @@ impl Agent {
         let mut aborted = false;
         // Tools to load (Kimi): picked with select_tools or activated by an
         // extension's result.
-        let mut loads: Vec<String> = Vec::new();
+        let mut side = CallSide::default();
         for (id, name, args) in calls {
-            let mut app = AppPart::default();
             let (mut out, extension) = if aborted || cancel.is_cancelled() {
                 aborted = true;
                 (
@@ -378,7 +380,7 @@ impl Agent {
                     None,
                 )
             } else {
-                self.tool_call(&id, &name, args, cancel, loading, &mut loads, &mut app)
+                self.tool_call(&id, &name, args, cancel, loading, &mut side)
                     .await
             };
             if cancel.is_cancelled() {
@@ -393,8 +395,8 @@ impl Agent {
                 is_error: out.is_error,
                 content: out.content.clone(),
                 extension,
-                app: app.app,
-                app_note: app.note,
+                app: side.app.take(),
+                app_note: side.app_note.take(),
             });
             results.push(Block::ToolResult {
                 tool_use_id: id,
@@ -407,6 +409,7 @@ impl Agent {
             role: Role::User,
             content: results,
         });
+        let loads = side.loads;
         if loading == ToolLoading::KimiSelect && !loads.is_empty() {
             let already = tool_loading::loaded(&self.state().messages);
             let mut defs: Vec<ToolDef> = Vec::new();
@@ -446,8 +449,7 @@ impl Agent {
         args: Value,
         cancel: &CancellationToken,
         loading: ToolLoading,
-        loads: &mut Vec<String>,
-        app: &mut AppPart,
+        side: &mut CallSide,
     ) -> (ToolOutput, Option<String>) {
         self.exts.emit(
             LifecycleEvent::ToolCall,
@@ -519,9 +521,9 @@ impl Agent {
         };
         if select {
             let mut have = tool_loading::loaded(&self.state().messages);
-            have.extend(loads.iter().cloned());
+            have.extend(side.loads.iter().cloned());
             let (load, out) = tool_loading::select(&args, &self.loadable(), &have);
-            loads.extend(load);
+            side.loads.extend(load);
             return (out, None);
         }
         if let Some(tool) = builtin {
@@ -563,9 +565,9 @@ impl Agent {
             return match r {
                 Some(Ok(r)) => (
                     {
-                        loads.extend(r.activated);
-                        app.app = r.app;
-                        app.note = r.app_note;
+                        side.loads.extend(r.activated);
+                        side.app = r.app;
+                        side.app_note = r.app_note;
                         ToolOutput {
                             content: r.content,
                             is_error: r.is_error,
