@@ -46,13 +46,13 @@ const html = () => `<!doctype html>
 <html><head><meta charset="utf-8"><title>chart</title><style>
 body { margin: 0; font: 13px sans-serif; color: var(--color-text-primary, var(--zot-fg, #ddd)); background: var(--zot-surface, #222); min-height: 230px; position: relative; }
 button { position: absolute; top: 10px; width: 120px; height: 28px; }
-#add { left: 10px; } #docs { left: 140px; }
+#add { left: 10px; } #docs { left: 140px; } #flood { left: 270px; }
 #title { position: absolute; top: 48px; left: 10px; margin: 0; font-size: 16px; }
 #bars { position: absolute; top: 80px; left: 10px; display: flex; align-items: flex-end; gap: 8px; height: 100px; }
 .bar { width: 28px; background: var(--zot-accent, #6cf); }
 #sum { position: absolute; top: 190px; left: 10px; margin: 0; }
 </style></head><body>
-<button id="add">Add 2 + 3</button><button id="docs">Docs</button>
+<button id="add">Add 2 + 3</button><button id="docs">Docs</button><button id="flood">Flood</button>
 <h1 id="title">waiting for the result…</h1><div id="bars"></div><p id="sum"></p>
 <script>${bundled()}</script>
 <script>
@@ -79,6 +79,10 @@ document.getElementById("add").onclick = async () => {
   }
 };
 document.getElementById("docs").onclick = () => app.openLink({ url: ${JSON.stringify(DOCS)} });
+// A flood straight through postMessage, past the App class.
+document.getElementById("flood").onclick = () => {
+  for (let i = 0; i < 10000; i++) window.parent.postMessage({ jsonrpc: "2.0", id: "f" + i, method: "ping" }, "*");
+};
 app.connect();
 </script></body></html>`;
 
@@ -255,4 +259,27 @@ test("a tool whose app resource is plain HTML shows its result with a note", asy
     `return document.querySelectorAll('[data-test=mcp-app-frame]').length`,
   );
   assert.equal(frames, 1);
+});
+
+test("a flood from the app is cut and counted in one line, and the window keeps answering", async () => {
+  await clickApp(330, 24);
+  await s.until(
+    "the drop line",
+    () =>
+      s.exec(
+        `return [...document.querySelectorAll('[data-test=mcp-app-line]')].some((l) => /\\d+ of its messages were dropped \\(over 64 a second\\)/.test(l.textContent))`,
+      ),
+    20000,
+  );
+  const lines = await s.exec(
+    `return [...document.querySelectorAll('[data-test=mcp-app-line]')].filter((l) => l.textContent.includes("dropped")).length`,
+  );
+  assert.equal(lines, 1);
+  const editor = await s.find("[data-test=editor]");
+  await s.click(editor);
+  await s.type(editor, "still here");
+  assert.equal(
+    await s.exec(`return document.querySelector('[data-test=editor]').value`),
+    "still here",
+  );
 });
