@@ -169,4 +169,10 @@ async fn an_apps_tool_call_passes_the_approval_gate_and_stays_on_its_server() {
         .call(json!({"type": "app_message", "extension": "apps", "resource_uri": "ui://zot-test/chart", "text": "  "}))
         .await;
     assert_eq!(r["success"], false, "{r}");
+
+    // Every call an app asked for, and what became of it, is in its
+    // server's log.
+    let log = std::fs::read_to_string(home.path().join("logs/ext-apps.log")).unwrap();
+    assert!(log.contains("MCP App: asks to call add"), "{log}");
+    assert!(log.contains("did not run: denied by the user"), "{log}");
 }

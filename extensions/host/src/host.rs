@@ -485,6 +485,21 @@ impl Host {
         crate::dialogs::answer(&self.inner, request_id, action, value)
     }
 
+    /// Writes `line` to extension `extension`'s log (what its MCP App
+    /// asked zot to do, for review); nothing when no such extension.
+    pub fn log_line(&self, extension: &str, line: &str) {
+        let ext = self
+            .inner
+            .lock()
+            .exts
+            .iter()
+            .find(|e| e.name == extension)
+            .cloned();
+        if let Some(e) = ext {
+            e.log.line(line);
+        }
+    }
+
     /// The address of the waiting `url` dialog `request_id` (an MCP
     /// server's URL-mode elicitation), for the window to open on accept.
     pub fn dialog_url(&self, request_id: &str) -> Option<String> {

@@ -1,8 +1,10 @@
 //! An MCP App's `tools/call` (docs/mcp.md "MCP Apps"): the app in a tool's
-//! card asks to run a tool of its own server. The call passes the same
-//! approval gate as the model's (`approval.rs`), so `ask` shows the user
-//! an approval and `deny` rules hold; a tool of another extension, or one
-//! no extension has, is refused before anything runs.
+//! card asks to run a tool of its own server. The call passes what the
+//! model's calls pass: `tool_call` interceptors, then the approval gate
+//! (`approval.rs`), so `ask` shows the user an approval and `deny` rules
+//! hold; a tool of another extension, or one no extension has, is refused
+//! before anything runs. Each call and its outcome is a line in the
+//! server's log, for review.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -11,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use zot_ext_protocol::AppToolResult;
 
 use super::approval::Request;
+use super::extensions::Verdict;
 use super::Agent;
 
 /// Sequence for the approvals' call ids (`app-1`, `app-2`, …), apart from
@@ -55,12 +58,45 @@ impl Agent {
             ));
         }
         let call_id = format!("app-{}", NEXT.fetch_add(1, Ordering::Relaxed));
+        self.exts.log_line(
+            extension,
+            &format!("MCP App: asks to call {tool} ({call_id}) with {args}"),
+        );
+        let r = self
+            .app_call_checked(extension, tool, args, &call_id, def.read_only)
+            .await;
+        let outcome = match &r {
+            Ok(r) if r.is_error => "ran; the tool failed".to_owned(),
+            Ok(_) => "ran".to_owned(),
+            Err(e) => format!("did not run: {e}"),
+        };
+        self.exts
+            .log_line(extension, &format!("MCP App: {call_id} {outcome}"));
+        r
+    }
+
+    /// Interception, the approval gate, then the call.
+    async fn app_call_checked(
+        &self,
+        extension: &str,
+        tool: &str,
+        args: Value,
+        call_id: &str,
+        read_only: bool,
+    ) -> Result<AppToolResult, String> {
+        let args = match self.exts.intercept_tool_call(call_id, tool, args).await {
+            Verdict::Allow(a) => a,
+            Verdict::Block {
+                extension: by,
+                reason,
+            } => return Err(format!("blocked by extension {by}: {reason}")),
+        };
         let gate = Request {
-            call_id: &call_id,
+            call_id,
             tool,
             args: &args,
             extension: Some(extension),
-            read_only: def.read_only,
+            read_only,
         };
         // Not tied to a prompt: `abort` still settles it (deny_all).
         let cancel = CancellationToken::new();
