@@ -15,6 +15,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { startApp, send, shot, scratchDir, ROOT } from "./lib/app.mjs";
 
@@ -42,7 +43,7 @@ function bundled() {
 
 /** The app: bars from the tool result, three buttons at fixed places (the
  * test clicks them by position: the frame has an opaque origin). */
-const html = () => `<!doctype html>
+const html = (port) => `<!doctype html>
 <html><head><meta charset="utf-8"><title>chart</title><style>
 body { margin: 0; font: 13px sans-serif; color: var(--color-text-primary, var(--zot-fg, #ddd)); background: var(--zot-surface, #222); min-height: 230px; position: relative; }
 button { position: absolute; top: 10px; width: 120px; height: 28px; }
@@ -83,13 +84,25 @@ document.getElementById("docs").onclick = () => app.openLink({ url: ${JSON.strin
 document.getElementById("flood").onclick = () => {
   for (let i = 0; i < 10000; i++) window.parent.postMessage({ jsonrpc: "2.0", id: "f" + i, method: "ping" }, "*");
 };
+// Its resource declares https://api.example.com only: the loopback server
+// the test runs must see none of these.
+fetch("http://127.0.0.1:${port}/app-fetch").catch(() => {});
+const probe = new Image(); probe.src = "http://127.0.0.1:${port}/app-img"; document.body.append(probe);
 app.connect();
 </script></body></html>`;
 
 let app;
 let s;
 let marker;
+/** Requests the loopback server saw: the app must cause none. */
+const hits = [];
+let server;
 before(async () => {
+  server = http.createServer((req, res) => {
+    hits.push(req.url);
+    res.end("ok");
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
   assert.ok(fs.existsSync(PYTHON), `${PYTHON} missing: run make deps-mcp`);
   assert.ok(fs.existsSync(LIB), `${LIB} missing: run make deps-mcp`);
   const dir = scratchDir("zot-e2e-app-");
@@ -102,7 +115,7 @@ before(async () => {
     { mode: 0o755 },
   );
   const page = path.join(dir, "chart.html");
-  fs.writeFileSync(page, html());
+  fs.writeFileSync(page, html(server.address().port));
   const entry = path.join(dir, "apps");
   fs.mkdirSync(entry);
   fs.writeFileSync(
@@ -132,7 +145,10 @@ before(async () => {
   );
   await s.click(await s.find("[data-test=nav-chat]"));
 });
-after(async () => app?.stop());
+after(async () => {
+  await app?.stop();
+  server?.close();
+});
 
 const opened = () =>
   fs.existsSync(marker)
@@ -181,6 +197,8 @@ test("an ext-apps app renders in its card, calls its server back through an appr
     `return document.querySelector('[data-test=mcp-app]').dataset.uri`,
   );
   assert.equal(uri, "ui://zot-test/chart");
+  // Nothing undeclared was reached (its fetch and image ran at load).
+  assert.deepEqual(hits, []);
   // The app sized its card (size-changed), within the card's limits.
   await s.until(
     "the card to take the app's height",
@@ -224,6 +242,8 @@ test("an ext-apps app renders in its card, calls its server back through an appr
     `document.querySelector('[data-test=mcp-app]').closest('[data-test=tool-card]').scrollIntoView({block: "start"})`,
   );
   await shot(s, "mcp-app.png");
+  // Seconds later, still nothing undeclared reached.
+  assert.deepEqual(hits, []);
 });
 
 test("a link the app asks for opens only once the user says so", async () => {
