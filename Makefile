@@ -12,7 +12,7 @@ export CARGO_TERM_COLOR := never
 APT_PACKAGES := build-essential pkg-config libwebkit2gtk-4.1-dev \
 	webkit2gtk-driver xvfb xauth fonts-dejavu-core imagemagick xdotool python3 git \
 	dbus-daemon gnome-keyring libsecret-tools bubblewrap slirp4netns python3-gi gir1.2-gtk-3.0 \
-	python3-dbus x11-utils
+	python3-dbus x11-utils openssl
 
 DEPS_TARGETS :=
 TEST_TARGETS :=

@@ -1,6 +1,6 @@
 //! Embeds the extension SDKs and the catalog of shipped extensions in the
-//! host, so an installed zot can hand them out (`src/sdk.rs` unpacks the
-//! SDKs under `$ZOT_HOME/sdk/`, `src/catalog.rs` the catalog under
+//! host, so an installed zot can hand them out (`src/manage/sdk.rs` unpacks the
+//! SDKs under `$ZOT_HOME/sdk/`, `src/manage/catalog.rs` the catalog under
 //! `$ZOT_HOME/catalog/`).
 //!
 //! It writes `$OUT_DIR/sdk_files.rs`: one `include_bytes!` per file of the

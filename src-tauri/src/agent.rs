@@ -33,6 +33,7 @@ pub mod session_catalog;
 pub mod session_index;
 pub mod system_prompt;
 pub mod tool_loading;
+pub mod tool_target;
 pub mod turn;
 pub mod usage;
 

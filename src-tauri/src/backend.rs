@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use zot_ext_host::{Host, HostEvent};
 use zot_ext_protocol::rpc::{ModelInfo, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{HelloResult, RpcResult};
-use zot_ext_protocol::{EventFields, LifecycleEvent};
+use zot_ext_protocol::{EventFields, LifecycleEvent, RpcError};
 
 use crate::agent::extensions::{Extensions, NoExtensions};
 use crate::agent::{session, Agent, Opened, Parts};
@@ -187,18 +187,31 @@ impl Backend {
     /// Runs one `docs/rpc.md` command; `Err` is the response's `error`.
     /// The answer is the command's typed result ([`Backend::call`]) as
     /// JSON, with every secret the redactor knows masked.
-    pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, String> {
+    pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, RpcError> {
         let typed = self.call(cmd).await;
         self.inner.redactor.answer(typed.and_then(|r| {
-            serde_json::to_value(r).map_err(|e| format!("cannot write the answer: {e}"))
+            serde_json::to_value(r)
+                .map_err(|e| RpcError::from(format!("cannot write the answer: {e}")))
         }))
     }
 
     /// Runs one command and returns its typed result, unredacted: for
     /// in-process callers that read its fields (settings). Whatever reaches
     /// a client goes through [`Backend::handle`].
-    pub async fn call(&self, cmd: RpcCommand) -> Result<RpcResult, String> {
-        commands::handle(self, cmd).await
+    pub async fn call(&self, cmd: RpcCommand) -> Result<RpcResult, RpcError> {
+        let spec = cmd.spec();
+        let r = commands::handle(self, cmd).await;
+        // The pairing the UI's generated `RpcResultOf` promises
+        // (zot_ext_protocol::rpc_commands): every test run checks it.
+        if let Ok(answer) = &r {
+            debug_assert_eq!(
+                answer.type_name(),
+                spec.result,
+                "{} answered the wrong result type",
+                spec.name
+            );
+        }
+        r
     }
 
     /// Aborts any prompt and shuts the extensions down (2 s grace, then

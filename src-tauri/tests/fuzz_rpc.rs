@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use zot_lib::modes::rpc::input::{Line, LineReader};
-use zot_lib::modes::rpc::{command_name, request};
+use zot_lib::modes::rpc::request;
 
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 
@@ -217,7 +217,7 @@ async fn run_stream(bytes: &[u8], max: usize, chunk: usize) -> usize {
         match request(&line) {
             None => {}
             Some(Ok(req)) => {
-                let name = command_name(&req.command);
+                let name = req.command.name();
                 assert!(!name.is_empty());
                 serde_json::to_string(&req).expect("a parsed request serialises");
             }

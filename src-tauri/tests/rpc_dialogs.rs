@@ -187,7 +187,7 @@ async fn a_flood_of_bad_requests_is_answered_in_full_but_logged_only_up_to_the_c
         assert!(a["reason"].as_str().unwrap().starts_with("kind: "), "{a}");
     }
     let log = std::fs::read_to_string(home.path().join("logs/ext-asker.log")).unwrap();
-    // REFUSED_LINES_PER_MINUTE in extensions/host/src/ext_log.rs.
+    // REFUSED_LINES_PER_MINUTE in extensions/host/src/io/ext_log.rs.
     let cap = 10;
     let refused: Vec<&str> = log
         .lines()

@@ -111,10 +111,12 @@ async fn an_apps_tool_call_passes_the_approval_gate_and_stays_on_its_server() {
         e.contains("a tool of other") && e.contains("refused"),
         "{e}"
     );
+    assert_eq!(r["code"], "denied", "{r}");
     let r = z
         .call(json!({"type": "app_tool_call", "extension": "apps", "tool": "nope", "args": {}}))
         .await;
     assert!(r["error"].as_str().unwrap().contains("has no tool"), "{r}");
+    assert_eq!(r["code"], "not_found", "{r}");
 
     // Its own tool: asked about, then run when allowed.
     let id = z

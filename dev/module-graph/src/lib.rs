@@ -22,25 +22,53 @@ pub type Graph = BTreeMap<String, BTreeSet<String>>;
 /// `lib.rs`). `main.rs` and `lib.rs` are roots, never nodes: they may name
 /// every module.
 pub fn rust_crate(src: &Path) -> Graph {
+    rust_crate_layered(src, &[])
+}
+
+/// The graph of a crate whose top-level modules named in `layers` are
+/// folders of modules (`src/run.rs` only declares `src/run/*.rs`): each
+/// module inside a layer is its own node, `layer::module`, so the check is
+/// as fine as it was before the files moved into folders; the layer files
+/// themselves are roots like `lib.rs`. Every other top-level module is one
+/// node as in [`rust_crate`].
+pub fn rust_crate_layered(src: &Path, layers: &[&str]) -> Graph {
     let lib = read(&src.join("lib.rs"));
     let mut all = Vec::new();
     files(src, None, &mut all);
-    let modules: BTreeSet<String> = all.iter().map(|(m, _)| m.clone()).collect();
-    let names = reexports(src, &lib, &modules);
+    let nodes: Vec<(String, PathBuf)> = all
+        .into_iter()
+        .filter_map(|(top, path)| {
+            if !layers.contains(&top.as_str()) {
+                return Some((top, path));
+            }
+            let rel = path.strip_prefix(src.join(&top)).ok()?;
+            let first = rel.components().next()?.as_os_str().to_string_lossy();
+            let stem = first.strip_suffix(".rs").unwrap_or(&first).to_owned();
+            Some((format!("{top}::{stem}"), path))
+        })
+        .collect();
+    let modules: BTreeSet<String> = nodes.iter().map(|(m, _)| m.clone()).collect();
+    let names = reexports(src, &lib, &modules, layers);
+    let resolve = |path: &[String]| -> Option<String> {
+        let first = path.first()?;
+        if layers.contains(&first.as_str()) {
+            let node = format!("{first}::{}", path.get(1)?);
+            return modules.contains(&node).then_some(node);
+        }
+        if modules.contains(first) {
+            return Some(first.clone());
+        }
+        names.get(first).cloned()
+    };
     let mut g = Graph::new();
-    for (module, path) in &all {
+    for (module, path) in &nodes {
         if module == "lib" || module == "main" {
             continue;
         }
         let text = read(path);
         let deps = g.entry(module.clone()).or_default();
-        for seg in crate_paths(&text) {
-            let target = if modules.contains(&seg) {
-                Some(seg)
-            } else {
-                names.get(&seg).cloned()
-            };
-            if let Some(t) = target.filter(|t| t != module && t != "lib" && t != "main") {
+        for segs in crate_path_segments(&text) {
+            if let Some(t) = resolve(&segs).filter(|t| t != module && t != "lib" && t != "main") {
                 deps.insert(t);
             }
         }
@@ -122,7 +150,13 @@ fn files(dir: &Path, module: Option<&str>, out: &mut Vec<(String, PathBuf)>) {
 
 /// What the crate root re-exports: item name → the module it comes from.
 /// `pub use m::*` maps every `pub` item declared in `m`'s files.
-fn reexports(src: &Path, lib: &str, modules: &BTreeSet<String>) -> BTreeMap<String, String> {
+/// In a layer (see [`rust_crate_layered`]) the item maps to `layer::module`.
+fn reexports(
+    src: &Path,
+    lib: &str,
+    modules: &BTreeSet<String>,
+    layers: &[&str],
+) -> BTreeMap<String, String> {
     let mut map = BTreeMap::new();
     let code: String = lib
         .lines()
@@ -140,6 +174,17 @@ fn reexports(src: &Path, lib: &str, modules: &BTreeSet<String>) -> BTreeMap<Stri
         let Some((module, items)) = rest.split_once("::") else {
             continue;
         };
+        if layers.contains(&module) {
+            for path in use_tree(items).0 {
+                if let (Some(first), Some(last)) = (path.first(), path.last()) {
+                    let node = format!("{module}::{first}");
+                    if modules.contains(&node) {
+                        map.insert(last.clone(), node);
+                    }
+                }
+            }
+            continue;
+        }
         if !modules.contains(module) {
             continue; // another crate's items
         }
@@ -223,85 +268,86 @@ fn split_top(group: &str) -> Vec<String> {
     items
 }
 
-fn first_segment(s: &str) -> String {
-    s.trim()
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
-        .collect()
-}
-
 /// The first path segments named after each `crate::` in `text`, with the
 /// items of `use crate::{a, b::c}` groups (nested braces included).
 /// Comments are skipped; so is the `$crate::` of a macro, which names the
 /// crate the macro is used in.
 pub fn crate_paths(text: &str) -> Vec<String> {
+    let mut firsts: Vec<String> = crate_path_segments(text)
+        .into_iter()
+        .filter_map(|p| p.into_iter().next())
+        .collect();
+    firsts.dedup(); // `b::{c, d}` names `b` once
+    firsts
+}
+
+/// Every path named after `crate::` in `text`, as its segments, with
+/// `use crate::{a, b::{c, self}}` groups expanded to `[a]`, `[b, c]` and
+/// `[b]`. Comments and `$crate::` are skipped as in [`crate_paths`].
+pub fn crate_path_segments(text: &str) -> Vec<Vec<String>> {
+    let code: String = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut out = Vec::new();
-    let mut group_open = false;
-    let mut group = String::new();
-    for line in text.lines() {
-        let code = line.split("//").next().unwrap_or("");
-        if group_open {
-            // A `use crate::{` group that spans lines: gather it whole.
-            group.push_str(code);
-            if brace_balance(&group) < 0 {
-                group_open = false;
-                out.extend(
-                    split_top(&group)
-                        .iter()
-                        .map(|i| first_segment(i))
-                        .filter(|s| !s.is_empty()),
-                );
-                group.clear();
-            }
-            continue;
-        }
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            let dollar = at > 0 && rest.as_bytes()[at - 1] == b'$';
-            rest = &rest[at + "crate::".len()..];
-            if dollar {
-                continue;
-            }
-            if let Some(g) = rest.strip_prefix('{') {
-                if brace_balance(g) < 0 {
-                    out.extend(
-                        split_top(g)
-                            .iter()
-                            .map(|i| first_segment(i))
-                            .filter(|s| !s.is_empty()),
-                    );
-                } else {
-                    group_open = true;
-                    group = g.to_owned();
-                    break;
-                }
-            } else {
-                let seg = first_segment(rest);
-                if !seg.is_empty() {
-                    out.push(seg);
-                }
-            }
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("crate::") {
+        let dollar = at > 0 && rest.as_bytes()[at - 1] == b'$';
+        rest = &rest[at + "crate::".len()..];
+        if !dollar {
+            let (paths, _) = use_tree(rest);
+            out.extend(paths.into_iter().filter(|p| !p.is_empty()));
         }
     }
     out
 }
 
-/// Opening minus closing braces; negative once the group's own `}` is seen.
-fn brace_balance(s: &str) -> i32 {
-    let mut depth = 0;
-    for c in s.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth < 0 {
-                    return depth;
-                }
+/// Reads one use tree (`a::b`, `a::{b, c::d}`, `self`, `*`) from the start
+/// of `s`: the paths it names and how many bytes it took.
+fn use_tree(s: &str) -> (Vec<Vec<String>>, usize) {
+    let at = s.len() - s.trim_start().len();
+    let body = &s[at..];
+    if let Some(inner) = body.strip_prefix('{') {
+        let mut paths = Vec::new();
+        let mut used = 1;
+        let mut rest = inner;
+        loop {
+            let (items, n) = use_tree(rest);
+            paths.extend(items);
+            // Skip what follows the item (`as name`) up to `,` or `}`.
+            let tail = &rest[n..];
+            let stop = tail.find([',', '}']).unwrap_or(tail.len());
+            used += n + stop + 1;
+            let end = tail.as_bytes().get(stop).copied();
+            rest = tail.get(stop + 1..).unwrap_or("");
+            if end != Some(b',') {
+                break;
             }
-            _ => {}
+        }
+        return (paths, at + used.min(body.len()));
+    }
+    let ident_len = body
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(body.len());
+    let ident = &body[..ident_len];
+    let after = &body[ident_len..];
+    let head: Vec<String> = if ident.is_empty() || ident == "self" {
+        Vec::new()
+    } else {
+        vec![ident.to_owned()]
+    };
+    if !ident.is_empty() {
+        if let Some(next) = after.strip_prefix("::") {
+            let (tails, n) = use_tree(next);
+            let paths = tails
+                .into_iter()
+                .map(|t| head.iter().cloned().chain(t).collect())
+                .collect();
+            return (paths, at + ident_len + 2 + n);
         }
     }
-    depth
+    (vec![head], at + ident_len)
 }
 
 #[cfg(test)]
@@ -332,6 +378,46 @@ mod tests {
     }
 
     #[test]
+    fn groups_expand_to_whole_paths() {
+        assert_eq!(
+            crate_path_segments("use crate::{run::{load, self}, io::codec::Frame as F};"),
+            vec![
+                vec!["run".to_owned(), "load".to_owned()],
+                vec!["run".to_owned()],
+                vec!["io".to_owned(), "codec".to_owned(), "Frame".to_owned()],
+            ]
+        );
+    }
+
+    #[test]
+    fn a_layer_folder_holds_one_node_per_module() {
+        let dir = std::env::temp_dir().join(format!("module-graph-layers-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("run/load")).unwrap();
+        std::fs::create_dir_all(dir.join("owner")).unwrap();
+        std::fs::write(
+            dir.join("lib.rs"),
+            "mod run;\nmod owner;\npub use owner::state::Shared;\n",
+        )
+        .unwrap();
+        std::fs::write(dir.join("run.rs"), "pub mod load;\n").unwrap();
+        std::fs::write(dir.join("run/load.rs"), "use crate::Shared;\n").unwrap();
+        std::fs::write(dir.join("run/load/scan.rs"), "use crate::owner::events;\n").unwrap();
+        std::fs::write(dir.join("owner.rs"), "pub mod state;\npub mod events;\n").unwrap();
+        std::fs::write(dir.join("owner/state.rs"), "use crate::run::load::go;\n").unwrap();
+        std::fs::write(dir.join("owner/events.rs"), "").unwrap();
+        let g = rust_crate_layered(&dir, &["run", "owner"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let deps = |m: &str| g[m].iter().cloned().collect::<Vec<_>>();
+        assert_eq!(deps("run::load"), vec!["owner::events", "owner::state"]);
+        assert_eq!(deps("owner::state"), vec!["run::load"]);
+        assert!(!g.contains_key("run") && !g.contains_key("owner"), "{g:?}");
+        assert_eq!(
+            find_cycle(&g).unwrap(),
+            vec!["owner::state", "run::load", "owner::state"]
+        );
+    }
+
+    #[test]
     fn reexports_map_names_globs_and_renames() {
         let dir = std::env::temp_dir().join(format!("module-graph-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -342,7 +428,7 @@ mod tests {
         .unwrap();
         let modules: BTreeSet<String> = ["frames".into(), "ids".into()].into();
         let lib = "pub use frames::*;\npub use ids::{\n    Id as Key,\n    Name,\n};\npub use serde::Serialize;";
-        let map = reexports(&dir, lib, &modules);
+        let map = reexports(&dir, lib, &modules, &[]);
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(map.get("Hello").map(String::as_str), Some("frames"));
         assert_eq!(map.get("Frame").map(String::as_str), Some("frames"));

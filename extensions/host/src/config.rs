@@ -61,22 +61,22 @@ pub struct HostConfig {
     /// before going on without it ([`STARTUP_WAIT`]).
     pub startup_wait: Duration,
     /// Variable names dropped from every extension's environment besides
-    /// [`crate::child_env::CREDENTIAL_VARS`].
+    /// [`crate::io::child_env::CREDENTIAL_VARS`].
     pub secret_env_names: Vec<String>,
     /// Secret values (e.g. what `--api-key` gave): any variable holding one
     /// is dropped from every extension's environment.
     pub secret_env_values: Vec<String>,
     /// Trust of the project for this run (`--trust-project` grants it
     /// before start; `Host::trust_project` may grant it later). Remembered
-    /// trust lives in `$ZOT_HOME/trust.json` ([`crate::trust`]).
-    pub run_trust: crate::run_trust::RunTrust,
+    /// trust lives in `$ZOT_HOME/trust.json` ([`crate::policy::trust`]).
+    pub run_trust: crate::policy::run_trust::RunTrust,
     /// The bubblewrap binary sandboxed extensions run under: a path, or a
     /// name looked up on `PATH`. From `$ZOT_BWRAP`, else `bwrap`
-    /// ([`crate::sandbox::default_bwrap`]).
+    /// ([`crate::io::sandbox::default_bwrap`]).
     pub bwrap: PathBuf,
     /// The slirp4netns that gives a `net: true` sandbox its own network: a
     /// path, or a name looked up on `PATH`. From `$ZOT_SLIRP4NETNS`, else
-    /// `slirp4netns` ([`crate::sandbox::net::default_slirp4netns`]).
+    /// `slirp4netns` ([`crate::io::sandbox::net::default_slirp4netns`]).
     pub slirp4netns: PathBuf,
     /// Whether someone can answer an extension's dialogs (`ui_request`):
     /// false in print and JSON modes, where every request is answered
@@ -110,9 +110,9 @@ impl HostConfig {
             startup_wait: STARTUP_WAIT,
             secret_env_names: Vec::new(),
             secret_env_values: Vec::new(),
-            run_trust: crate::run_trust::RunTrust::default(),
-            bwrap: crate::sandbox::default_bwrap(),
-            slirp4netns: crate::sandbox::net::default_slirp4netns(),
+            run_trust: crate::policy::run_trust::RunTrust::default(),
+            bwrap: crate::io::sandbox::default_bwrap(),
+            slirp4netns: crate::io::sandbox::net::default_slirp4netns(),
             dialogs_have_user: true,
         }
     }

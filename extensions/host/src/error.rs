@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use zot_ext_protocol::{ErrorCode, RpcError};
+
 /// An error from a [`crate::Host`] call.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
@@ -123,5 +125,29 @@ impl TimeoutLimit {
             TimeoutLimit::Idle => " (its idle timeout: it sent no tool_progress in that time, so zot cancelled the call)",
             TimeoutLimit::Cap => " (its absolute cap, the manifest's tool_timeout_s, ended the call although it was still reporting progress; zot cancelled it)",
         }
+    }
+}
+
+impl HostError {
+    /// The kind of failure a client sees (docs/rpc.md "Commands"): a name
+    /// that is not there is `not_found`, a full queue `busy`, a bad
+    /// setting or panel message `invalid`, anything an extension did
+    /// `failed`.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            HostError::UnknownCommand(_)
+            | HostError::UnknownTool(_)
+            | HostError::UnknownPanel(_)
+            | HostError::UnknownExtension(_) => ErrorCode::NotFound,
+            HostError::PanelMessage(_) | HostError::Settings { .. } => ErrorCode::Invalid,
+            HostError::QueueFull { .. } => ErrorCode::Busy,
+            _ => ErrorCode::Failed,
+        }
+    }
+}
+
+impl From<HostError> for RpcError {
+    fn from(e: HostError) -> Self {
+        RpcError::new(e.code(), e.to_string())
     }
 }

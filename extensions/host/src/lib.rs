@@ -23,112 +23,47 @@
     )
 )]
 
-pub mod bundle;
-pub mod catalog;
-pub mod consent;
-pub mod ext_ops;
-mod fs_swap;
-pub mod home;
-pub mod install;
-pub mod install_notes;
-pub mod logs;
-pub mod remove;
-pub mod rollback;
-pub mod scaffold;
-pub mod sdk;
-pub mod secret_store;
-pub mod settings_owner;
-pub mod settings_schema;
-pub mod settings_store;
-pub mod sources;
-pub mod toggle;
-pub mod unpack;
-pub mod update;
-pub mod watch;
-pub mod widening;
+// Folders by layer (docs/architecture.md draws them); most modules are
+// `pub(crate)` inside their layer.
+mod api;
+mod io;
+mod manage;
+mod owner;
+mod policy;
+mod records;
+mod run;
+mod settings;
 
-// The runtime (host engineer).
-mod actions;
-mod activation_check;
-mod call_stats;
-mod channel_transport;
-pub mod child_env;
-pub mod codec;
+// Leaves every layer reads.
 pub mod config;
-pub mod conformance;
-pub mod connection;
-mod deadlines;
-pub mod develop;
-mod dialog_queue;
-pub mod dialog_rules;
-mod dialogs;
-pub mod discovery;
 pub mod error;
-mod events;
-mod ext_id;
-mod ext_log;
-mod extension;
-#[cfg(test)]
-mod fake_transport;
-mod host;
-mod idle_stop;
-pub mod intercept;
-pub mod launch;
-pub mod limits;
-mod load;
+pub mod home;
 pub mod manifest;
-pub mod mcp;
-pub mod mcp_install;
-mod mcp_secrets;
-mod on_use;
-mod panel_input;
-mod panel_messages;
-mod panel_table;
-mod panels;
-pub mod permission_words;
-mod permissions;
-pub mod private_file;
-mod proc_stat;
-mod proc_usage;
-pub mod process;
-pub mod reaper;
-pub mod registry;
-pub mod reload;
-pub mod report;
-mod restart;
-mod restart_policy;
-mod router;
-mod run_trust;
-pub mod sandbox;
-mod session_state;
-mod settings_ops;
-mod shutdown;
-mod state;
-mod state_ops;
-mod state_table;
-mod subreaper;
-mod supervisor;
-mod target;
-pub mod theme;
-pub mod tool_progress;
-pub mod trust;
-mod trust_ops;
-mod uses;
-pub mod ws_auth;
-mod ws_transport;
 
+// The modules the app, the CLI and the tests name, at the flat paths they
+// have always had (`zot_ext_host::install::…`).
+pub use api::{develop, doctor, watch};
+pub use io::{child_env, codec, connection, private_file, process, reaper, sandbox, ws_auth};
+pub use manage::{
+    bundle, catalog, conformance, ext_ops, install, logs, mcp_install, remove, rollback, scaffold,
+    sdk, sources, toggle, update,
+};
+pub use policy::{consent, trust};
+pub use records::tool_progress;
+pub use run::discovery;
+pub use settings::{secret_store, settings_schema, settings_store};
+
+pub use api::host::{CommandOutcome, Host, ToolOutcome};
+pub use api::intercept::{TextVerdict, ToolCallVerdict, Verdict};
+pub use api::reload::ReloadReport;
+pub use api::report::{Conflict, ExtReport, HostReport};
 pub use config::HostConfig;
 pub use error::{HostError, TimeoutLimit};
-pub use events::{HostEvent, EVENT_QUEUE};
-pub use extension::ReadyKind;
-pub use host::{CommandOutcome, Host, ToolOutcome};
-pub use intercept::{TextVerdict, ToolCallVerdict, Verdict};
+pub use manage::theme::LoadedTheme;
 pub use manifest::{validate_name, ManifestError};
-pub use registry::ExtTool;
-pub use reload::ReloadReport;
-pub use report::{Conflict, ExtReport, HostReport};
-pub use state_table::SessionState;
-pub use theme::LoadedTheme;
+pub use owner::events::{HostEvent, EVENT_QUEUE};
+pub use owner::state_table::SessionState;
+pub use records::extension::ReadyKind;
+pub use records::registry::ExtTool;
+pub use records::tool_target::{ToolTarget, ToolVia};
 pub use zot_ext_protocol::{EventFields, LifecycleEvent, PanelKey};
-pub mod doctor;
-pub mod preview;

@@ -144,14 +144,16 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     }
     let schema = match obj.get("config") {
         None | Some(Value::Null) => None,
-        Some(config) => Some(crate::settings_schema::check_schema(config).map_err(|e| {
-            let field = if e.key.is_empty() {
-                "config".to_owned()
-            } else {
-                format!("config.{}", e.key)
-            };
-            ManifestError::new(path, Some(&field), e.rule)
-        })?),
+        Some(config) => Some(
+            crate::settings::settings_schema::check_schema(config).map_err(|e| {
+                let field = if e.key.is_empty() {
+                    "config".to_owned()
+                } else {
+                    format!("config.{}", e.key)
+                };
+                ManifestError::new(path, Some(&field), e.rule)
+            })?,
+        ),
     };
     if let Some(sandbox) = obj.get("sandbox") {
         check_sandbox(path, sandbox)?;
@@ -162,7 +164,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
     if let Some(permissions) = obj.get("permissions") {
         check_permissions(path, permissions)?;
     }
-    crate::activation_check::check(obj)
+    crate::policy::activation_check::check(obj)
         .map_err(|e| ManifestError::new(path, Some(&e.field), e.message))?;
     // Nulls mean "absent" for the optional fields.
     let mut cleaned = obj.clone();
@@ -236,7 +238,7 @@ fn check_sandbox(path: &Path, sandbox: &Value) -> Result<(), ManifestError> {
 /// Checks `env`: an object of string values, for the program zot spawns (a
 /// zot extension's `exec`, an MCP stdio server's `command`; remote kinds
 /// have no process to give it to). A name the loader reads
-/// ([`crate::child_env::LOADER_VARS`]: `LD_PRELOAD`, `GCONV_PATH`, …) is
+/// ([`crate::io::child_env::LOADER_VARS`]: `LD_PRELOAD`, `GCONV_PATH`, …) is
 /// refused: it would run code of the manifest's choice in whatever reads
 /// it first, and for a sandboxed extension that was bubblewrap itself,
 /// outside the sandbox.
@@ -261,7 +263,7 @@ fn check_env(path: &Path, env: &Value) -> Result<(), ManifestError> {
                 "is not a variable name (empty, or holds '=' or NUL)",
             ));
         }
-        if crate::child_env::loader_var(name) {
+        if crate::io::child_env::loader_var(name) {
             return Err(ManifestError::new(
                 path,
                 Some(&field),

@@ -3,7 +3,7 @@
 //! process group of its own, as a monitor would, and the sleep must be
 //! gone once the extension is shut down, has crashed or was reloaded (a
 //! SIGKILLed host: `reaper.rs`). The keeper that sweeps it is in
-//! `src/subreaper.rs`.
+//! `src/io/subreaper.rs`.
 
 use crate::support;
 

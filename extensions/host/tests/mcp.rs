@@ -703,7 +703,8 @@ async fn elicitation_is_a_form_or_url_dialog_answered_as_the_mcp_result() {
             Some(json!({"title": "milk", "due": "soon"})),
         )
         .unwrap_err();
-    assert!(err.contains("due: must be a date"), "{err}");
+    assert!(err.message.contains("due: must be a date"), "{err}");
+    assert_eq!(err.code, zot_ext_protocol::ErrorCode::Invalid);
     host.ui_respond(
         &req.request_id,
         DialogAction::Accept,

@@ -83,7 +83,7 @@ async fn a_sigkilled_host_takes_its_extensions_and_their_children_with_it() {
 async fn a_sigkilled_host_ends_a_child_that_left_the_group() {
     let env = Env::new();
     // `setpgid`: the reaper's group kill misses it; the keeper
-    // (src/subreaper.rs) sweeps it once the extension is dead.
+    // (src/io/subreaper.rs) sweeps it once the extension is dead.
     let dir = env.loose("escaper", json!({"escaped_child": true}));
     let ready = env.loose.path().join("ready");
     let spec = json!({

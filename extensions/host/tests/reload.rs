@@ -127,3 +127,31 @@ async fn overlapping_reloads_are_serialised_and_orphan_nothing() {
     host.shutdown().await;
     eventually(|| live_with(&marker).is_empty()).await;
 }
+
+#[tokio::test]
+async fn a_tool_resolved_before_a_reload_is_not_rerouted_after_it() {
+    let env = Env::new();
+    let tool = json!({"type":"register_tool","name":"ping","schema":{"type":"object"}});
+    env.global("a", json!({"register":[tool]}));
+    let (host, _rx) = start(env.config()).await;
+    let target = host.resolve_tool("ping").expect("a registers ping");
+    assert_eq!(target.extension, "a");
+    assert_eq!(target.via, zot_ext_host::ToolVia::Extension);
+    assert!(!target.deferred && !target.read_only);
+
+    // `b` takes the name over; the target still names `a`'s run, which is gone.
+    scripted(&env.global_dir(), "a", json!({}));
+    zot_ext_host::consent::accept(env.home.path(), env.project.path(), "a").unwrap();
+    env.global("b", json!({"register":[tool]}));
+    host.reload().await;
+    let err = host
+        .call_target(&target, json!({}), &|_| {})
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, zot_ext_host::HostError::UnknownTool(n) if n == "ping"),
+        "{err}"
+    );
+    assert_eq!(host.resolve_tool("ping").unwrap().extension, "b");
+    host.shutdown().await;
+}

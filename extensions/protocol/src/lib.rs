@@ -44,6 +44,8 @@ pub mod manifest;
 pub mod panel;
 pub mod prompt_images;
 pub mod rpc;
+pub mod rpc_commands;
+pub mod rpc_error;
 pub mod rpc_results;
 pub mod settings;
 pub mod theme;
@@ -67,6 +69,7 @@ pub use panel::{
     MouseAction, PanelCapability, PanelKey, PanelMessage, PanelPlacement, PanelSpec,
     MAX_PANEL_HTML, MAX_PANEL_MESSAGE,
 };
+pub use rpc_error::{ErrorCode, RpcError};
 pub use settings::{SettingSpec, SettingType, SettingValues, SettingsSchema, SECRET_MASK};
 pub use theme::{Appearance, ThemeFile};
 pub use updates::{ExtRollbackResult, ExtSource, ExtUpdateResult, SourceKind, UpdateInfo};

@@ -391,6 +391,11 @@ pub struct RpcResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub error: Option<String>,
+    /// The error's kind (`invalid`, `not_found`, `denied`, `busy`,
+    /// `failed`), beside `error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub code: Option<crate::rpc_error::ErrorCode>,
 }
 
 impl RpcResponse {
@@ -403,19 +408,33 @@ impl RpcResponse {
             success: true,
             data,
             error: None,
+            code: None,
         }
     }
 
-    /// A failed response with a message that says what was wrong.
-    pub fn err(id: Option<String>, command: &str, error: impl Into<String>) -> Self {
+    /// A failed response: the error's message says what was wrong, its
+    /// code what kind of failure it was.
+    pub fn err(
+        id: Option<String>,
+        command: &str,
+        error: impl Into<crate::rpc_error::RpcError>,
+    ) -> Self {
+        let error = error.into();
         RpcResponse {
             kind: "response".into(),
             id,
             command: command.into(),
             success: false,
             data: None,
-            error: Some(error.into()),
+            error: Some(error.message),
+            code: Some(error.code),
         }
+    }
+
+    /// A failed response to a line or command that is malformed
+    /// ([`crate::rpc_error::ErrorCode::Invalid`]).
+    pub fn invalid(id: Option<String>, command: &str, message: impl Into<String>) -> Self {
+        Self::err(id, command, crate::rpc_error::RpcError::invalid(message))
     }
 }
 

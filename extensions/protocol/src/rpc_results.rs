@@ -85,6 +85,49 @@ pub enum RpcResult {
     RolledBack(crate::updates::ExtRollbackResult),
 }
 
+impl RpcResult {
+    /// The name of the result type inside, as
+    /// [`crate::rpc_commands::CommandSpec::result`] names it: with
+    /// [`RpcCommand::spec`](crate::rpc::RpcCommand::spec) it ties each answer
+    /// to its command.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            RpcResult::Hello(_) => "HelloResult",
+            RpcResult::Started(_) => "StartedResult",
+            RpcResult::Command(_) => "CommandResult",
+            RpcResult::Aborted(_) => "AbortedResult",
+            RpcResult::Done(_) => "DoneResult",
+            RpcResult::Delivered(_) => "DeliveredResult",
+            RpcResult::AppTool(_) => "AppToolResult",
+            RpcResult::Extensions(_) => "ExtListResult",
+            RpcResult::State(_) => "StateResult",
+            RpcResult::Messages(_) => "MessagesResult",
+            RpcResult::Cleared(_) => "ClearedResult",
+            RpcResult::Model(_) => "ModelResult",
+            RpcResult::Models(_) => "ModelsResult",
+            RpcResult::Pong(_) => "PongResult",
+            RpcResult::Trusted(_) => "TrustedResult",
+            RpcResult::Untrusted(_) => "UntrustedResult",
+            RpcResult::TrustStatus(_) => "TrustStatus",
+            RpcResult::Restarted(_) => "ExtRestartResult",
+            RpcResult::Sessions(_) => "SessionsResult",
+            RpcResult::SessionOpened(_) => "SessionOpenResult",
+            RpcResult::SessionDeleted(_) => "SessionDeletedResult",
+            RpcResult::Compacted(_) => "CompactResult",
+            RpcResult::Approved(_) => "ApproveToolResult",
+            RpcResult::ApprovalRules(_) => "ApprovalRulesResult",
+            RpcResult::Config(_) => "ExtConfigResult",
+            RpcResult::UiResponded(_) => "UiRespondResult",
+            RpcResult::Checkpoints(_) => "CheckpointsResult",
+            RpcResult::CheckpointPreview(_) => "CheckpointPreviewResult",
+            RpcResult::Rewound(_) => "RewindResult",
+            RpcResult::Forked(_) => "ForkResult",
+            RpcResult::Updates(_) => "ExtUpdateResult",
+            RpcResult::RolledBack(_) => "ExtRollbackResult",
+        }
+    }
+}
+
 /// `ui_respond`: the answer went to the extension.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[ts(export)]

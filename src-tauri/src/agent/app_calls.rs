@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use zot_ext_protocol::AppToolResult;
+use zot_ext_protocol::{AppToolResult, RpcError};
 
 use super::approval::Request;
-use super::extensions::Verdict;
+use super::extensions::{ExtToolTarget, Verdict};
 use super::Agent;
 
 /// Sequence for the approvals' call ids (`app-1`, `app-2`, …), apart from
@@ -21,50 +21,44 @@ use super::Agent;
 static NEXT: AtomicU64 = AtomicU64::new(1);
 
 impl Agent {
-    /// Runs `tool` for the MCP App of `extension`, after the approval
-    /// gate; `Err` says why it did not run (the app gets it as a JSON-RPC
-    /// error).
+    /// Runs `tool` for the MCP App of `extension`, after interception and
+    /// the approval gate; `Err` says why it did not run (the app gets it as
+    /// a JSON-RPC error): `invalid` arguments, `not_found` for no such
+    /// tool, `denied` for another server's tool, a block or a denial.
     pub async fn app_tool_call(
         &self,
         extension: &str,
         tool: &str,
         args: Value,
-    ) -> Result<AppToolResult, String> {
+    ) -> Result<AppToolResult, RpcError> {
         if !args.is_object() && !args.is_null() {
-            return Err(format!(
+            return Err(RpcError::invalid(format!(
                 "app_tool_call: the arguments of {tool} must be a JSON object"
-            ));
+            )));
         }
         let args = if args.is_null() {
             Value::Object(Default::default())
         } else {
             args
         };
-        let found = self
-            .exts
-            .tools()
-            .into_iter()
-            .chain(self.exts.deferred_tools())
-            .find(|t| t.def.name == tool);
-        let Some(def) = found else {
-            return Err(format!(
+        // Resolved once: the owner checked here is the one called.
+        let Some(target) = self.exts.resolve_tool(tool) else {
+            return Err(RpcError::not_found(format!(
                 "app_tool_call: {extension} has no tool {tool:?}; an MCP App may call only its own server's tools"
-            ));
+            )));
         };
-        if def.extension != extension {
-            return Err(format!(
+        if target.extension != extension {
+            return Err(RpcError::denied(format!(
                 "app_tool_call: the MCP App of {extension} asked for {tool}, a tool of {}; an app may call only its own server's tools; refused",
-                def.extension
-            ));
+                target.extension
+            )));
         }
         let call_id = format!("app-{}", NEXT.fetch_add(1, Ordering::Relaxed));
         self.exts.log_line(
             extension,
             &format!("MCP App: asks to call {tool} ({call_id}) with {args}"),
         );
-        let r = self
-            .app_call_checked(extension, tool, args, &call_id, def.read_only)
-            .await;
+        let r = self.app_call_checked(&target, args, &call_id).await;
         let outcome = match &r {
             Ok(r) if r.is_error => "ran; the tool failed".to_owned(),
             Ok(_) => "ran".to_owned(),
@@ -78,34 +72,36 @@ impl Agent {
     /// Interception, the approval gate, then the call.
     async fn app_call_checked(
         &self,
-        extension: &str,
-        tool: &str,
+        target: &ExtToolTarget,
         args: Value,
         call_id: &str,
-        read_only: bool,
-    ) -> Result<AppToolResult, String> {
+    ) -> Result<AppToolResult, RpcError> {
+        let tool = target.name.as_str();
         let args = match self.exts.intercept_tool_call(call_id, tool, args).await {
             Verdict::Allow(a) => a,
             Verdict::Block {
                 extension: by,
                 reason,
-            } => return Err(format!("blocked by extension {by}: {reason}")),
+            } => {
+                return Err(RpcError::denied(format!(
+                    "blocked by extension {by}: {reason}"
+                )))
+            }
         };
         let gate = Request {
             call_id,
             tool,
             args: &args,
-            extension: Some(extension),
-            read_only,
+            extension: Some(&target.extension),
+            read_only: target.read_only,
         };
         // Not tied to a prompt: `abort` still settles it (deny_all).
         let cancel = CancellationToken::new();
-        self.approvals.check(gate, &self.events, &cancel).await?;
-        let out = match self.exts.call_tool(tool, args).await {
-            Some(Ok(r)) => r,
-            Some(Err(e)) => return Err(e),
-            None => return Err(format!("app_tool_call: tool {tool} is no longer available")),
-        };
+        self.approvals
+            .check(gate, &self.events, &cancel)
+            .await
+            .map_err(RpcError::denied)?;
+        let out = self.exts.call_tool(target, args, &|_| {}).await?;
         let mut content = out.content;
         self.redactor.blocks(&mut content);
         Ok(AppToolResult {

@@ -23,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 use zot_ext_protocol::approvals::{ApprovalDecision, ApprovalMode, ApprovalScope, RememberedRule};
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::rpc_results::{ApprovalRulesResult, ApproveToolResult};
+use zot_ext_protocol::RpcError;
 
 use policy::{Call, Decision};
 use rules::{BashRule, NewRule};
@@ -233,28 +234,30 @@ impl Approvals {
         remember: bool,
         rule: Option<&str>,
         scope: Option<ApprovalScope>,
-    ) -> Result<ApproveToolResult, String> {
+    ) -> Result<ApproveToolResult, RpcError> {
         let mut t = self.table();
         let Some(w) = t.waiting.get(id) else {
-            return Err(if t.settled.contains(id) {
+            return Err(RpcError::not_found(if t.settled.contains(id) {
                 format!("approve_tool: approval {id} was already answered (or its prompt was aborted); each approval takes one answer")
             } else {
                 format!(
                     "approve_tool: no approval has id {id:?}; use the id of a tool_approval event"
                 )
-            });
+            }));
         };
         if (rule.is_some() || scope.is_some()) && !remember {
-            return Err("approve_tool: \"rule\" and \"scope\" need \"remember\": true".into());
+            return Err(RpcError::invalid(
+                "approve_tool: \"rule\" and \"scope\" need \"remember\": true",
+            ));
         }
         let mut remembered = None;
         if remember {
             if decision != ApprovalDecision::Allow {
-                return Err("approve_tool: \"remember\" applies to \"allow\" only; to never run a tool, set approvals.tools.<name> to \"deny\" in config.json".into());
+                return Err(RpcError::invalid("approve_tool: \"remember\" applies to \"allow\" only; to never run a tool, set approvals.tools.<name> to \"deny\" in config.json"));
             }
             let (new_rule, label) = match rule {
-                None => chosen(w, scope)?,
-                Some(text) => custom_rule(w, text)?,
+                None => chosen(w, scope).map_err(RpcError::invalid)?,
+                Some(text) => custom_rule(w, text).map_err(RpcError::invalid)?,
             };
             rules::remember(&self.home, &new_rule)
                 .map_err(|e| format!("approve_tool: cannot remember the rule: {e}; the call is still waiting (answer again without remember)"))?;
@@ -289,7 +292,7 @@ impl Approvals {
     }
 
     /// Forgets one remembered rule; answers the rules left.
-    pub fn forget(&self, rule: &RememberedRule) -> Result<ApprovalRulesResult, String> {
+    pub fn forget(&self, rule: &RememberedRule) -> Result<ApprovalRulesResult, RpcError> {
         remembered::forget(&self.home, rule)?;
         Ok(self.remembered())
     }

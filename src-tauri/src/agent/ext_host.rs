@@ -6,7 +6,9 @@ use serde_json::Value;
 use zot_ext_host::{Host, TextVerdict, ToolCallVerdict};
 use zot_ext_protocol::{EventFields, LifecycleEvent};
 
-use super::extensions::{ExtToolDef, ExtToolResult, Extensions, ToolProgressUpdate, Verdict};
+use super::extensions::{
+    ExtToolDef, ExtToolResult, ExtToolTarget, Extensions, ToolProgressUpdate, Verdict,
+};
 use crate::providers::ToolDef;
 
 /// The host's tool as the agent advertises it.
@@ -37,25 +39,26 @@ impl Extensions for Host {
         Host::deferred_tools(self).into_iter().map(def).collect()
     }
 
-    async fn call_tool(&self, name: &str, args: Value) -> Option<Result<ExtToolResult, String>> {
-        self.call_tool_with_progress(name, args, &|_| {}).await
+    fn resolve_tool(&self, name: &str) -> Option<ExtToolTarget> {
+        Host::resolve_tool(self, name)
     }
 
-    async fn call_tool_with_progress(
+    async fn call_tool(
         &self,
-        name: &str,
+        target: &ExtToolTarget,
         args: Value,
         on_progress: &(dyn Fn(ToolProgressUpdate) + Send + Sync),
-    ) -> Option<Result<ExtToolResult, String>> {
-        let owned = |ts: Vec<zot_ext_host::ExtTool>| ts.iter().any(|t| t.name == name);
-        if !owned(Host::tools(self)) && !owned(Host::deferred_tools(self)) {
-            return None;
-        }
-        Some(
-            Host::call_tool_with(self, name, args, on_progress)
-                .await
-                .map_err(|e| e.to_string()),
-        )
+    ) -> Result<ExtToolResult, String> {
+        Host::call_target(self, target, args, on_progress)
+            .await
+            .map_err(|e| match e {
+                // Its extension stopped or a reload gave the name away
+                // between the model's request and this call.
+                zot_ext_host::HostError::UnknownTool(n) => format!(
+                    "tool {n} is no longer available: its extension stopped or was reloaded"
+                ),
+                e => e.to_string(),
+            })
     }
 
     fn emit(&self, event: LifecycleEvent, fields: EventFields) {

@@ -28,6 +28,9 @@ pub struct ExtToolDef {
 /// unchanged (one tool-result type from the host to the agent).
 pub use zot_ext_host::ToolOutcome as ExtToolResult;
 
+/// An extension tool resolved by name: the host's own type.
+pub use zot_ext_host::ToolTarget as ExtToolTarget;
+
 /// One merged `tool_progress` update, numbers clamped for display.
 pub use zot_ext_host::tool_progress::ProgressUpdate as ToolProgressUpdate;
 
@@ -57,21 +60,22 @@ pub trait Extensions: Send + Sync {
     fn deferred_tools(&self) -> Vec<ExtToolDef> {
         Vec::new()
     }
-    /// Runs an extension tool (deferred ones too: a native loader made it
-    /// callable); `None` when no extension owns `name`.
-    async fn call_tool(&self, _name: &str, _args: Value) -> Option<Result<ExtToolResult, String>> {
+    /// The extension tool called `name` (deferred ones too: a native
+    /// loader made it callable), resolved once for the turn to check and
+    /// call; `None` when no extension owns it.
+    fn resolve_tool(&self, _name: &str) -> Option<ExtToolTarget> {
         None
     }
-    /// [`Extensions::call_tool`], handing the tool's progress (already
-    /// merged to one update per UI frame) to `on_progress` while it runs.
+    /// Runs the tool `target` names, handing its progress (already merged
+    /// to one update per UI frame) to `on_progress` while it runs.
     /// Dropping the future tells the extension the call was cancelled.
-    async fn call_tool_with_progress(
+    async fn call_tool(
         &self,
-        name: &str,
-        args: Value,
+        target: &ExtToolTarget,
+        _args: Value,
         _on_progress: &(dyn Fn(ToolProgressUpdate) + Send + Sync),
-    ) -> Option<Result<ExtToolResult, String>> {
-        self.call_tool(name, args).await
+    ) -> Result<ExtToolResult, String> {
+        Err(format!("tool {} is no longer available", target.name))
     }
     /// Tells subscribers a lifecycle event happened.
     fn emit(&self, _event: LifecycleEvent, _fields: EventFields) {}

@@ -10,7 +10,8 @@ use zot_ext_protocol::{ContentBlock, EventFields, LifecycleEvent, NoteLevel};
 
 use super::approval::Request;
 use super::extensions::Verdict;
-use super::tool_loading::{self, SELECT_TOOLS};
+use super::tool_loading;
+use super::tool_target::ToolTarget;
 use super::Agent;
 use crate::providers::transcript::{Block, Message, Role};
 use crate::providers::{ChatRequest, Completion, Provider, ToolDef, ToolLoading};
@@ -460,21 +461,9 @@ impl Agent {
                 ..Default::default()
             },
         );
-        let builtin = self.tools.iter().find(|t| t.def().name == name).cloned();
-        let select =
-            builtin.is_none() && loading == ToolLoading::KimiSelect && name == SELECT_TOOLS;
-        let ext_tool = if builtin.is_none() && !select && self.ext_tools {
-            // Deferred tools too: a native loader (tool search,
-            // select_tools) made them callable without an activation.
-            self.exts
-                .tools()
-                .into_iter()
-                .chain(self.exts.deferred_tools())
-                .find(|t| t.def.name == name)
-        } else {
-            None
-        };
-        let ext_owner = ext_tool.as_ref().map(|t| t.extension.clone());
+        let exts = self.ext_tools.then_some(self.exts.as_ref());
+        let target = ToolTarget::resolve(name, &self.tools, exts, loading);
+        let ext_owner = target.extension().map(str::to_owned);
         let verdict = tokio::select! {
             v = self.exts.intercept_tool_call(id, name, args.clone()) => v,
             _ = cancel.cancelled() => Verdict::Block { extension: "zot".into(), reason: "aborted by the user".into() },
@@ -506,9 +495,8 @@ impl Agent {
             call_id: id,
             tool: name,
             args: &args,
-            extension: ext_owner.as_deref(),
-            // The extension's claim (`read_only`, an MCP `readOnlyHint`).
-            read_only: ext_tool.as_ref().is_some_and(|t| t.read_only),
+            extension: target.extension(),
+            read_only: target.read_only_claim(),
         };
         if let Err(denied) = self.approvals.check(gate, &self.events, cancel).await {
             return (ToolOutput::err(denied), ext_owner);
@@ -519,69 +507,69 @@ impl Agent {
             cancel: cancel.clone(),
             progress: Some(feed.clone()),
         };
-        if select {
-            let mut have = tool_loading::loaded(&self.state().messages);
-            have.extend(side.loads.iter().cloned());
-            let (load, out) = tool_loading::select(&args, &self.loadable(), &have);
-            side.loads.extend(load);
-            return (out, None);
-        }
-        if let Some(tool) = builtin {
-            // Raced against abort: whatever the tool is doing (a slow read,
-            // a bash that ignores signals), the turn ends at once; dropping
-            // the call kills bash's process group.
-            // What it prints streams into its card (docs/rpc.md
-            // `tool_progress`, `extension` empty for a built-in tool).
-            let on_progress = |u| self.send_progress(id, "", u);
-            let run = tools::run_checked(tool.as_ref(), args, &ctx);
-            let out = tokio::select! {
-                out = zot_ext_host::tool_progress::drive(&feed, run, &on_progress) => out,
-                _ = cancel.cancelled() => ToolOutput::err(format!("aborted by the user; the {name} tool was stopped")),
-            };
-            return (out, None);
-        }
-        if ext_tool.is_some() {
-            // The spec makes the extension responsible for validating and
-            // coercing its arguments (a "5" it turns into 5 must reach it),
-            // so only the frame's shape is checked: `args` is an object.
-            // Built-in tools keep the strict schema check.
-            if !args.is_object() {
-                return (
-                    ToolOutput::err(format!(
-                        "invalid arguments for tool {name}: expected a JSON object, got {}",
-                        tools::schema::describe(&args)
-                    )),
-                    ext_owner,
-                );
+        match target {
+            ToolTarget::SelectTools => {
+                let mut have = tool_loading::loaded(&self.state().messages);
+                have.extend(side.loads.iter().cloned());
+                let (load, out) = tool_loading::select(&args, &self.loadable(), &have);
+                side.loads.extend(load);
+                (out, None)
             }
-            // The tool's progress goes out as it comes (docs/rpc.md
-            // `tool_progress`), under the model's call id.
-            let owner = ext_owner.clone().unwrap_or_default();
-            let on_progress = |u| self.send_progress(id, &owner, u);
-            let r = tokio::select! {
-                r = self.exts.call_tool_with_progress(name, args, &on_progress) => r,
-                _ = cancel.cancelled() => Some(Err("aborted by the user".into())),
-            };
-            return match r {
-                Some(Ok(r)) => (
-                    {
+            ToolTarget::Builtin(tool) => {
+                // Raced against abort: whatever the tool is doing (a slow
+                // read, a bash that ignores signals), the turn ends at once;
+                // dropping the call kills bash's process group.
+                // What it prints streams into its card (docs/rpc.md
+                // `tool_progress`, `extension` empty for a built-in tool).
+                let on_progress = |u| self.send_progress(id, "", u);
+                let run = tools::run_checked(tool.as_ref(), args, &ctx);
+                let out = tokio::select! {
+                    out = zot_ext_host::tool_progress::drive(&feed, run, &on_progress) => out,
+                    _ = cancel.cancelled() => ToolOutput::err(format!("aborted by the user; the {name} tool was stopped")),
+                };
+                (out, None)
+            }
+            ToolTarget::Extension(ext_tool) => {
+                // The spec makes the extension responsible for validating
+                // and coercing its arguments (a "5" it turns into 5 must
+                // reach it), so only the frame's shape is checked: `args` is
+                // an object. Built-in tools keep the strict schema check.
+                if !args.is_object() {
+                    return (
+                        ToolOutput::err(format!(
+                            "invalid arguments for tool {name}: expected a JSON object, got {}",
+                            tools::schema::describe(&args)
+                        )),
+                        ext_owner,
+                    );
+                }
+                // The tool's progress goes out as it comes (docs/rpc.md
+                // `tool_progress`), under the model's call id.
+                let on_progress = |u| self.send_progress(id, &ext_tool.extension, u);
+                let r = tokio::select! {
+                    r = self.exts.call_tool(&ext_tool, args, &on_progress) => r,
+                    _ = cancel.cancelled() => Err("aborted by the user".into()),
+                };
+                match r {
+                    Ok(r) => {
                         side.loads.extend(r.activated);
                         side.app = r.app;
                         side.app_note = r.app_note;
-                        ToolOutput {
+                        let out = ToolOutput {
                             content: r.content,
                             is_error: r.is_error,
-                        }
-                    },
-                    Some(r.extension),
-                ),
-                Some(Err(e)) => (ToolOutput::err(e), ext_owner),
-                None => (
-                    ToolOutput::err(format!("tool {name} is no longer available")),
-                    ext_owner,
-                ),
-            };
+                        };
+                        (out, Some(r.extension))
+                    }
+                    Err(e) => (ToolOutput::err(e), ext_owner),
+                }
+            }
+            ToolTarget::Unknown => self.unknown_tool(name, loading),
         }
+    }
+
+    /// The answer to a call of a tool nobody has: the names the model may use.
+    fn unknown_tool(&self, name: &str, loading: ToolLoading) -> (ToolOutput, Option<String>) {
         (
             ToolOutput {
                 content: vec![ContentBlock::text(format!(

@@ -4,30 +4,33 @@
 use std::sync::atomic::Ordering;
 
 use base64::Engine;
+use zot_ext_host::HostError;
 use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
     AbortedResult, ClearedResult, CommandResult, CompactResult, DeliveredResult, DoneResult,
     ExtCommandResult, ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult,
     ModelsResult, PongResult, ReloadResult, RpcResult, StartedResult, StateResult,
 };
-use zot_ext_protocol::{CommandAction, NoteLevel, PanelMessage, PanelMouseFrame, BUILTIN_COMMANDS};
+use zot_ext_protocol::{
+    CommandAction, NoteLevel, PanelMessage, PanelMouseFrame, RpcError, BUILTIN_COMMANDS,
+};
 
 use super::Backend;
 use crate::agent::session::{Session, SessionChoice};
 use crate::providers::transcript::Block;
 
-pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, String> {
+pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, RpcError> {
     match cmd {
         RpcCommand::Hello { token } => {
             if let Some(want) = super::options::rpc_token() {
                 if !token_matches(token.as_deref().unwrap_or_default(), &want) {
-                    return Err("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) as \"token\"".into());
+                    return Err(RpcError::denied("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) as \"token\""));
                 }
             }
             Ok(RpcResult::Hello(b.hello_data()))
         }
         RpcCommand::Prompt { message, images } => {
-            check_images(&images)?;
+            check_images(&images).map_err(RpcError::invalid)?;
             let mut content = vec![Block::text(message)];
             for i in images {
                 content.push(Block::Image {
@@ -51,12 +54,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .host
             .panel_key(&panel_id, key, text)
             .map(|()| RpcResult::Done(DoneResult {}))
-            .map_err(|e| e.to_string()),
+            .map_err(RpcError::from),
         RpcCommand::PanelClose { panel_id } => {
-            b.inner
-                .host
-                .close_panel(&panel_id)
-                .map_err(|e| e.to_string())?;
+            b.inner.host.close_panel(&panel_id)?;
             Ok(RpcResult::Done(DoneResult {}))
         }
         RpcCommand::PanelMouse {
@@ -66,8 +66,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             col,
             delta,
         } => {
-            let frame = PanelMouseFrame::checked(panel_id, action, row, col, delta)?;
-            let delivered = b.inner.host.panel_mouse(frame).map_err(|e| e.to_string())?;
+            let frame = PanelMouseFrame::checked(panel_id, action, row, col, delta)
+                .map_err(RpcError::invalid)?;
+            let delivered = b.inner.host.panel_mouse(frame)?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
         RpcCommand::PanelResize {
@@ -76,23 +77,18 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             rows,
         } => {
             if cols == 0 || rows == 0 {
-                return Err(format!(
+                return Err(RpcError::invalid(format!(
                     "panel_resize: \"cols\" and \"rows\" must be at least 1 (got {cols}×{rows})"
-                ));
+                )));
             }
-            let delivered = b
-                .inner
-                .host
-                .panel_resize(&panel_id, cols, rows)
-                .map_err(|e| e.to_string())?;
+            let delivered = b.inner.host.panel_resize(&panel_id, cols, rows)?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
         RpcCommand::PanelMessage { panel_id, data } => {
             let delivered = b
                 .inner
                 .host
-                .panel_message(PanelMessage { panel_id, data })
-                .map_err(|e| e.to_string())?;
+                .panel_message(PanelMessage { panel_id, data })?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
         RpcCommand::AppToolCall {
@@ -111,9 +107,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             text,
         } => {
             if text.trim().is_empty() {
-                return Err(
-                    "app_message: \"text\" is empty; an MCP App's ui/message needs text".into(),
-                );
+                return Err(RpcError::invalid(
+                    "app_message: \"text\" is empty; an MCP App's ui/message needs text",
+                ));
             }
             let from = crate::agent::PromptFrom {
                 extension,
@@ -149,9 +145,9 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
         RpcCommand::Clear {} => clear(b).await.map(RpcResult::Cleared),
         RpcCommand::SetModel { model } => {
             if model.trim().is_empty() {
-                return Err(
-                    "set_model: \"model\" is empty; give a model id (get_models lists them)".into(),
-                );
+                return Err(RpcError::invalid(
+                    "set_model: \"model\" is empty; give a model id (get_models lists them)",
+                ));
             }
             b.inner.agent.set_model(model.clone());
             Ok(RpcResult::Model(ModelResult { model }))
@@ -255,7 +251,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
             .config_get(&name)
             .await
             .map(RpcResult::Config)
-            .map_err(|e| format!("ext_config_get: {e}")),
+            .map_err(|e| prefixed("ext_config_get", e)),
         RpcCommand::Checkpoints {} => super::rewind::list(b).await.map(RpcResult::Checkpoints),
         RpcCommand::CheckpointPreview { checkpoint } => super::rewind::preview(b, checkpoint)
             .await
@@ -274,7 +270,7 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
                 .host
                 .config_set(&name, values)
                 .await
-                .map_err(|e| format!("ext_config_set: {e}"));
+                .map_err(|e| prefixed("ext_config_set", e));
             // A new secret joins the ones masked in every later answer and
             // event, this answer included.
             b.refresh_secrets();
@@ -285,11 +281,11 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, St
 
 /// `compact`, `/compact`: summarises the older transcript now. Refused
 /// while a prompt runs (its transcript is in use); `abort` stops it.
-async fn compact(b: &Backend, instructions: Option<&str>) -> Result<CompactResult, String> {
+async fn compact(b: &Backend, instructions: Option<&str>) -> Result<CompactResult, RpcError> {
     if b.busy() {
-        return Err(
-            "compact: a prompt is running; wait for its done (or abort it), then compact".into(),
-        );
+        return Err(RpcError::busy(
+            "compact: a prompt is running; wait for its done (or abort it), then compact",
+        ));
     }
     let agent = b.inner.agent.clone();
     let _turn = agent.wait_turn().await;
@@ -308,11 +304,11 @@ async fn compact(b: &Backend, instructions: Option<&str>) -> Result<CompactResul
 
 /// `ext_restart`: starts extension `name` again with a fresh restart budget
 /// and answers how the new run settled.
-async fn ext_restart(b: &Backend, name: String) -> Result<ExtRestartResult, String> {
+async fn ext_restart(b: &Backend, name: String) -> Result<ExtRestartResult, RpcError> {
     let host = &b.inner.host;
     host.restart(&name)
         .await
-        .map_err(|e| format!("ext_restart: {e}"))?;
+        .map_err(|e| prefixed("ext_restart", e))?;
     let s = host
         .list()
         .into_iter()
@@ -351,7 +347,7 @@ pub fn check_images(images: &[ImageInput]) -> Result<(), String> {
 }
 
 /// Drops the transcript (starting a new session file) and every note.
-async fn clear(b: &Backend) -> Result<ClearedResult, String> {
+async fn clear(b: &Backend) -> Result<ClearedResult, RpcError> {
     if b.abort() {
         b.idle().await;
     }
@@ -372,9 +368,11 @@ async fn clear(b: &Backend) -> Result<ClearedResult, String> {
 }
 
 /// A slash command: built-in first, then the extensions.
-async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, String> {
+async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, RpcError> {
     if name.is_empty() {
-        return Err("command: \"name\" is empty; give a command name without the /".into());
+        return Err(RpcError::invalid(
+            "command: \"name\" is empty; give a command name without the /",
+        ));
     }
     match name.to_ascii_lowercase().as_str() {
         "clear" => return clear(b).await.map(CommandResult::Cleared),
@@ -434,12 +432,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, S
         }
         _ => {}
     }
-    let out = b
-        .inner
-        .host
-        .invoke_command(name, args)
-        .await
-        .map_err(|e| e.to_string())?;
+    let out = b.inner.host.invoke_command(name, args).await?;
     let extension = out.extension;
     let r = out.response;
     let mut data = ExtCommandResult {
@@ -515,6 +508,11 @@ fn token_matches(given: &str, want: &str) -> bool {
         .zip(want)
         .fold(0u8, |acc, (a, b)| acc | (a ^ b));
     std::hint::black_box(diff) == 0
+}
+
+/// A host error under the command's name, keeping its code.
+fn prefixed(command: &str, e: HostError) -> RpcError {
+    RpcError::new(e.code(), format!("{command}: {e}"))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! very files a rewind restores (abort it first).
 
 use std::sync::atomic::Ordering;
+use zot_ext_protocol::RpcError;
 
 use zot_ext_host::SessionState;
 use zot_ext_protocol::checkpoints::{
@@ -35,7 +36,7 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| format!("{e:#}"))
 }
 
-pub(super) async fn list(b: &Backend) -> Result<CheckpointsResult, String> {
+pub(super) async fn list(b: &Backend) -> Result<CheckpointsResult, RpcError> {
     let marks = b.inner.agent.checkpoint_marks();
     let cps = b.inner.checkpoints.clone();
     let checkpoints = blocking(move || cps.list(&marks))
@@ -47,7 +48,7 @@ pub(super) async fn list(b: &Backend) -> Result<CheckpointsResult, String> {
 pub(super) async fn preview(
     b: &Backend,
     checkpoint: String,
-) -> Result<CheckpointPreviewResult, String> {
+) -> Result<CheckpointPreviewResult, RpcError> {
     idle_or_refuse(b, "checkpoint_preview")?;
     let marks = b.inner.agent.checkpoint_marks();
     let at = marks
@@ -78,7 +79,7 @@ pub(super) async fn rewind(
     b: &Backend,
     checkpoint: String,
     scope: RewindScope,
-) -> Result<RewindResult, String> {
+) -> Result<RewindResult, RpcError> {
     idle_or_refuse(b, "rewind")?;
     let agent = b.inner.agent.clone();
     let _turn = agent.wait_turn().await;
@@ -117,7 +118,7 @@ pub(super) async fn fork(
     b: &Backend,
     checkpoint: String,
     code: bool,
-) -> Result<ForkResult, String> {
+) -> Result<ForkResult, RpcError> {
     idle_or_refuse(b, "fork")?;
     let agent = b.inner.agent.clone();
     let _turn = agent.wait_turn().await;
@@ -192,8 +193,8 @@ fn write_state_diff(s: &mut Session, from: &SessionState, to: &SessionState) -> 
     Ok(())
 }
 
-fn not_in_transcript(what: &str, checkpoint: &str) -> String {
-    format!(
+fn not_in_transcript(what: &str, checkpoint: &str) -> RpcError {
+    RpcError::not_found(format!(
         "{what}: no prompt in this conversation has checkpoint {checkpoint}; list them with `checkpoints`"
-    )
+    ))
 }

@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
+use zot_ext_protocol::RpcError;
 
 use zot_ext_protocol::rpc_results::{
     DoneResult, SessionDeletedResult, SessionOpenResult, SessionsResult,
@@ -38,7 +39,7 @@ pub(super) async fn open(
     b: &Backend,
     path: String,
     readable_part: bool,
-) -> Result<SessionOpenResult, String> {
+) -> Result<SessionOpenResult, RpcError> {
     if b.inner.opts.session == SessionChoice::Disabled {
         return Err(
             "sessions are off in this run (--no-session): start zot without it to open one".into(),
@@ -55,10 +56,10 @@ pub(super) async fn open(
     }
     let newer = catalog::newer_format(&p);
     if let (Some(v), false) = (newer, readable_part) {
-        return Err(format!(
+        return Err(RpcError::invalid(format!(
             "session {path} was written by a newer zot (format {v}; this one reads {}): continuing it here could damage it. Open the readable part as a copy instead (readable_part: true)",
             catalog::FORMAT
-        ));
+        )));
     }
     if b.abort() {
         b.idle().await;
@@ -104,14 +105,14 @@ pub(super) async fn open(
     })
 }
 
-pub(super) fn rename(b: &Backend, path: String, title: String) -> Result<DoneResult, String> {
+pub(super) fn rename(b: &Backend, path: String, title: String) -> Result<DoneResult, RpcError> {
     let p = own(b, &path)?;
     catalog::rename(&b.inner.opts.zot_home, &b.inner.opts.cwd, &p, &title)
         .map_err(|e| format!("{e:#}"))?;
     Ok(DoneResult {})
 }
 
-pub(super) fn delete(b: &Backend, path: String) -> Result<SessionDeletedResult, String> {
+pub(super) fn delete(b: &Backend, path: String) -> Result<SessionDeletedResult, RpcError> {
     let p = own(b, &path)?;
     if current(b).as_deref() == Some(p.as_path()) {
         return Err("this is the session you are in: start a new one (or open another) first, then delete it".into());

@@ -5,6 +5,7 @@
 
 use zot_ext_protocol::rpc::{TrustStatus, UiEvent};
 use zot_ext_protocol::rpc_results::{TrustedResult, UntrustedResult};
+use zot_ext_protocol::RpcError;
 
 use super::Backend;
 
@@ -21,7 +22,7 @@ pub(super) fn announce(b: &Backend) {
 }
 
 /// `trust_project{remember?}`: answers `started:[name…]`.
-pub(super) async fn trust(b: &Backend, remember: bool) -> Result<TrustedResult, String> {
+pub(super) async fn trust(b: &Backend, remember: bool) -> Result<TrustedResult, RpcError> {
     let started = b
         .inner
         .host
@@ -35,7 +36,7 @@ pub(super) async fn trust(b: &Backend, remember: bool) -> Result<TrustedResult, 
 }
 
 /// `untrust_project{dir?}`: answers `stopped:[name…]`.
-pub(super) async fn untrust(b: &Backend, dir: Option<String>) -> Result<UntrustedResult, String> {
+pub(super) async fn untrust(b: &Backend, dir: Option<String>) -> Result<UntrustedResult, RpcError> {
     if dir.as_deref().is_some_and(|d| d.trim().is_empty()) {
         return Err("untrust_project: \"dir\" is empty; leave it out to untrust this project, or give a folder that trust_status lists".into());
     }

@@ -7,6 +7,7 @@
 
 use zot_ext_host::install::{Cancel, Hooks};
 use zot_ext_host::{rollback, update};
+use zot_ext_protocol::RpcError;
 use zot_ext_protocol::{ExtRollbackResult, ExtUpdateResult};
 
 use super::Backend;
@@ -16,7 +17,7 @@ pub(super) async fn ext_update(
     b: &Backend,
     name: Option<String>,
     check: bool,
-) -> Result<ExtUpdateResult, String> {
+) -> Result<ExtUpdateResult, RpcError> {
     let zot_home = b.inner.opts.zot_home.clone();
     let all = name.is_none();
     let updates = tokio::task::spawn_blocking(move || {
@@ -60,7 +61,7 @@ pub(super) async fn ext_update(
 }
 
 /// `ext_rollback{name}`.
-pub(super) async fn ext_rollback(b: &Backend, name: String) -> Result<ExtRollbackResult, String> {
+pub(super) async fn ext_rollback(b: &Backend, name: String) -> Result<ExtRollbackResult, RpcError> {
     let zot_home = b.inner.opts.zot_home.clone();
     let done = tokio::task::spawn_blocking(move || rollback::rollback(&zot_home, &name))
         .await

@@ -11,10 +11,7 @@ use super::Desktop;
 #[tauri::command]
 pub async fn rpc(state: State<'_, Desktop>, cmd: RpcCommand) -> IpcResult<serde_json::Value> {
     let backend = state.backend().await?;
-    backend
-        .handle(cmd)
-        .await
-        .map_err(|e| IpcError::new("backend", e))
+    backend.handle(cmd).await.map_err(IpcError::from)
 }
 
 /// The page is listening: flush the held events and forward live ones.
@@ -40,8 +37,7 @@ pub async fn dialog_open_url(
             format!("no address dialog waits with request_id {request_id:?}"),
         )
     })?;
-    host.ui_respond(&request_id, zot_ext_protocol::DialogAction::Accept, None)
-        .map_err(|e| IpcError::new("dialog", e))?;
+    host.ui_respond(&request_id, zot_ext_protocol::DialogAction::Accept, None)?;
     open_url(&app, &url)
 }
 

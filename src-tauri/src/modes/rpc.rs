@@ -11,6 +11,8 @@ use std::io::Write;
 
 use tokio::io::BufReader;
 use zot_ext_protocol::rpc::{RpcCommand, RpcRequest, RpcResponse, UiEvent};
+use zot_ext_protocol::rpc_commands::known_names;
+use zot_ext_protocol::RpcError;
 
 use crate::backend::{Backend, BackendOptions};
 use crate::signals::{Signals, Stop};
@@ -82,9 +84,10 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 continue;
             }
         };
-        let name = command_name(&req.command);
+        let name = req.command.name();
         if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
             let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) first";
+            let e = RpcError::denied(e);
             let _ = out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
             continue;
         }
@@ -93,6 +96,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             RpcCommand::Prompt { ref images, .. } => {
                 let id = req.id.clone();
                 if let Err(e) = crate::backend::commands::check_images(images) {
+                    let e = RpcError::invalid(e);
                     let _ = out.send(serde_json::to_string(&RpcResponse::err(id, name, e))?);
                     continue;
                 }
@@ -102,7 +106,9 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                     Some(serde_json::json!({"started": true})),
                 ))?);
                 if let Err(e) = backend.handle(req.command).await {
-                    let _ = out.send(serde_json::to_string(&UiEvent::Error { message: e })?);
+                    let _ = out.send(serde_json::to_string(&UiEvent::Error {
+                        message: e.message,
+                    })?);
                 }
             }
             RpcCommand::Hello { .. } => {
@@ -116,29 +122,11 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
                 }
             }
             // Slow commands run beside the loop so `abort` still acts at once.
-            RpcCommand::Command { .. }
-            | RpcCommand::GetModels {}
-            | RpcCommand::Clear {}
-            | RpcCommand::TrustProject { .. }
-            | RpcCommand::UntrustProject { .. }
-            | RpcCommand::ExtRestart { .. }
-            | RpcCommand::SessionOpen { .. }
-            | RpcCommand::Compact { .. }
-            | RpcCommand::ExtConfigGet { .. }
-            | RpcCommand::ExtConfigSet { .. }
-            | RpcCommand::Checkpoints {}
-            | RpcCommand::CheckpointPreview { .. }
-            | RpcCommand::Rewind { .. }
-            | RpcCommand::Fork { .. }
-            | RpcCommand::ExtUpdate { .. }
-            | RpcCommand::ExtRollback { .. }
-            // An app's tool call may wait for `approve_tool`, which must
-            // still be read.
-            | RpcCommand::AppToolCall { .. } => {
+            cmd if cmd.spec().slow => {
                 let b = backend.clone();
                 let tx = out;
                 tokio::spawn(async move {
-                    let r = b.handle(req.command).await;
+                    let r = b.handle(cmd).await;
                     if let Ok(s) = serde_json::to_string(&respond(req.id, name, r)) {
                         let _ = tx.send(s);
                     }
@@ -204,7 +192,7 @@ impl Out {
     }
 }
 
-fn respond(id: Option<String>, name: &str, r: Result<Value, String>) -> RpcResponse {
+fn respond(id: Option<String>, name: &str, r: Result<Value, RpcError>) -> RpcResponse {
     match r {
         Ok(v) => RpcResponse::ok(id, name, Some(v)),
         Err(e) => RpcResponse::err(id, name, e),
@@ -218,12 +206,12 @@ pub fn request(line: &input::Line) -> Option<Result<RpcRequest, Box<RpcResponse>
     match line {
         input::Line::Text(t) if t.trim().is_empty() => None,
         input::Line::Text(t) => Some(parse(t)),
-        input::Line::NotUtf8 { at } => Some(Err(Box::new(RpcResponse::err(
+        input::Line::NotUtf8 { at } => Some(Err(Box::new(RpcResponse::invalid(
             None,
             "unknown",
             format!("the line is not UTF-8 (bad byte at offset {at}); it was ignored: send UTF-8 JSON, one object per line"),
         )))),
-        input::Line::TooLong { len } => Some(Err(Box::new(RpcResponse::err(
+        input::Line::TooLong { len } => Some(Err(Box::new(RpcResponse::invalid(
             None,
             "unknown",
             format!(
@@ -237,7 +225,7 @@ pub fn request(line: &input::Line) -> Option<Result<RpcRequest, Box<RpcResponse>
 /// Parses one line; a bad one becomes the error response to print.
 pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
     let v: Value = serde_json::from_str(line).map_err(|e| {
-        Box::new(RpcResponse::err(
+        Box::new(RpcResponse::invalid(
             None,
             "unknown",
             format!("the line is not JSON ({e}); send one JSON object per line"),
@@ -249,14 +237,14 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         _ => None,
     };
     let Some(obj) = v.as_object() else {
-        return Err(Box::new(RpcResponse::err(
+        return Err(Box::new(RpcResponse::invalid(
             id,
             "unknown",
             "the line is not a JSON object; send {\"type\":\"…\", …}",
         )));
     };
     let Some(ty) = obj.get("type").and_then(Value::as_str) else {
-        return Err(Box::new(RpcResponse::err(
+        return Err(Box::new(RpcResponse::invalid(
             id,
             "unknown",
             "the command has no \"type\"; e.g. {\"type\":\"ping\"}",
@@ -273,13 +261,13 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         // Only an unknown `type` is an unknown command; an unknown value
         // of a field (`decision: "maybe"`) is a bad command.
         Box::new(if msg.contains(&format!("unknown variant `{ty}`")) {
-            RpcResponse::err(
+            RpcResponse::invalid(
                 id.clone(),
                 &ty,
-                format!("unknown command type {ty:?}; known: hello, prompt, command, abort, panel_key, panel_close, panel_mouse, panel_resize, panel_message, app_tool_call, app_message, ext_list, get_state, get_messages, clear, set_model, get_models, ping, trust_project, untrust_project, trust_status, ext_restart, compact, session_list, session_open, session_rename, session_delete, approve_tool, approval_rules, approval_rule_forget, ext_config_get, ext_config_set, ui_respond, ext_update, ext_rollback, checkpoints, checkpoint_preview, rewind, fork"),
+                format!("unknown command type {ty:?}; known: {}", known_names()),
             )
         } else {
-            RpcResponse::err(id.clone(), &ty, format!("bad {ty} command: {msg}"))
+            RpcResponse::invalid(id.clone(), &ty, format!("bad {ty} command: {msg}"))
         })
     })?;
     // `approve_tool{id, …}`: the approval's id is the line's `id`, which
@@ -288,7 +276,7 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         match &req.id {
             Some(i) if ap.is_empty() => ap.clone_from(i),
             None if ap.is_empty() => {
-                return Err(Box::new(RpcResponse::err(
+                return Err(Box::new(RpcResponse::invalid(
                     None,
                     "approve_tool",
                     "approve_tool needs \"id\": the id of the tool_approval event it answers",
@@ -298,51 +286,6 @@ pub fn parse(line: &str) -> Result<RpcRequest, Box<RpcResponse>> {
         }
     }
     Ok(req)
-}
-
-/// The wire name of a command, echoed in its response.
-pub fn command_name(c: &RpcCommand) -> &'static str {
-    match c {
-        RpcCommand::Hello { .. } => "hello",
-        RpcCommand::Prompt { .. } => "prompt",
-        RpcCommand::Command { .. } => "command",
-        RpcCommand::Abort {} => "abort",
-        RpcCommand::PanelKey { .. } => "panel_key",
-        RpcCommand::PanelClose { .. } => "panel_close",
-        RpcCommand::PanelMouse { .. } => "panel_mouse",
-        RpcCommand::PanelResize { .. } => "panel_resize",
-        RpcCommand::PanelMessage { .. } => "panel_message",
-        RpcCommand::AppToolCall { .. } => "app_tool_call",
-        RpcCommand::AppMessage { .. } => "app_message",
-        RpcCommand::ExtList {} => "ext_list",
-        RpcCommand::GetState {} => "get_state",
-        RpcCommand::GetMessages {} => "get_messages",
-        RpcCommand::Clear {} => "clear",
-        RpcCommand::SetModel { .. } => "set_model",
-        RpcCommand::GetModels {} => "get_models",
-        RpcCommand::Ping {} => "ping",
-        RpcCommand::TrustProject { .. } => "trust_project",
-        RpcCommand::UntrustProject { .. } => "untrust_project",
-        RpcCommand::TrustStatus {} => "trust_status",
-        RpcCommand::ExtRestart { .. } => "ext_restart",
-        RpcCommand::SessionList { .. } => "session_list",
-        RpcCommand::SessionOpen { .. } => "session_open",
-        RpcCommand::SessionRename { .. } => "session_rename",
-        RpcCommand::SessionDelete { .. } => "session_delete",
-        RpcCommand::Compact { .. } => "compact",
-        RpcCommand::ApproveTool { .. } => "approve_tool",
-        RpcCommand::ApprovalRules {} => "approval_rules",
-        RpcCommand::ApprovalRuleForget { .. } => "approval_rule_forget",
-        RpcCommand::ExtConfigGet { .. } => "ext_config_get",
-        RpcCommand::ExtConfigSet { .. } => "ext_config_set",
-        RpcCommand::UiRespond { .. } => "ui_respond",
-        RpcCommand::Checkpoints {} => "checkpoints",
-        RpcCommand::CheckpointPreview { .. } => "checkpoint_preview",
-        RpcCommand::Rewind { .. } => "rewind",
-        RpcCommand::Fork { .. } => "fork",
-        RpcCommand::ExtUpdate { .. } => "ext_update",
-        RpcCommand::ExtRollback { .. } => "ext_rollback",
-    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use std::sync::RwLock;
 use serde_json::Value;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::ContentBlock;
+use zot_ext_protocol::RpcError;
 
 use crate::providers::ProviderKind;
 
@@ -115,7 +116,7 @@ impl Redactor {
     }
 
     /// A command's answer with every secret masked.
-    pub fn answer(&self, r: Result<Value, String>) -> Result<Value, String> {
+    pub fn answer(&self, r: Result<Value, RpcError>) -> Result<Value, RpcError> {
         let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
         if secrets.is_empty() {
             return r;
@@ -126,7 +127,7 @@ impl Redactor {
                 Ok(v)
             }
             Err(mut e) => {
-                mask_str(&secrets, &mut e);
+                mask_str(&secrets, &mut e.message);
                 Err(e)
             }
         }
@@ -189,7 +190,9 @@ mod tests {
         let a = r.answer(Ok(serde_json::json!({"m": ["a sk-flag-key-abcdef"]})));
         assert_eq!(a.unwrap()["m"][0], format!("a {MASK}"));
         assert_eq!(
-            r.answer(Err("k sk-flag-key-abcdef".into())).unwrap_err(),
+            r.answer(Err("k sk-flag-key-abcdef".into()))
+                .unwrap_err()
+                .message,
             format!("k {MASK}")
         );
         // Untouched when nothing matches.

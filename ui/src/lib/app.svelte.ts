@@ -4,7 +4,7 @@ import type { ChatItem } from "./chat/chat.svelte";
 import { ProjectsState } from "./projects/projects.svelte";
 import type { ApprovalScope } from "./bindings/ApprovalScope";
 import type { Backend, DroppedImage } from "./backend/backend";
-import { errorMessage } from "./backend/errors";
+import { decodeError, errorMessage } from "./backend/errors";
 import type { UiEvent } from "./bindings/UiEvent";
 import type { UsageTotals } from "./bindings/UsageTotals";
 import type { ExtensionSummary } from "./bindings/ExtensionSummary";
@@ -238,8 +238,11 @@ export class AppState {
       card.state = decision === "deny" ? "denied" : remember ? "always" : "allowed";
       this.chat.settleApproval(approvalId);
     } catch (e) {
-      card.problem = errorMessage(e);
-      if (card.state === "sending") this.chat.answerRefused(card);
+      const err = decodeError(e);
+      card.problem = err.message;
+      // `not_found`: no approval waits under that id any more (answered
+      // elsewhere, its prompt aborted), so another answer cannot land.
+      if (card.state === "sending") this.chat.answerRefused(card, err.code === "not_found");
     }
   }
 

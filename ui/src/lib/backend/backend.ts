@@ -1,102 +1,37 @@
 // The one door between the UI and zot's backend. Components and state never
 // call Tauri directly: they get a `Backend`, which is the real IPC in the
 // app (tauri.ts) and an in-memory fake in tests and in a plain browser.
-import type { AbortedResult } from "../bindings/AbortedResult";
-import type { AppToolResult } from "../bindings/AppToolResult";
-import type { ClearedResult } from "../bindings/ClearedResult";
-import type { CommandResult } from "../bindings/CommandResult";
-import type { CompactResult } from "../bindings/CompactResult";
-import type { SessionsResult } from "../bindings/SessionsResult";
-import type { SessionOpenResult } from "../bindings/SessionOpenResult";
-import type { SessionDeletedResult } from "../bindings/SessionDeletedResult";
 import type { DevelopSummary } from "../bindings/DevelopSummary";
-import type { DoneResult } from "../bindings/DoneResult";
-import type { DeliveredResult } from "../bindings/DeliveredResult";
-import type { ExtListResult } from "../bindings/ExtListResult";
-import type { ExtRestartResult } from "../bindings/ExtRestartResult";
-import type { ExtUpdateResult } from "../bindings/ExtUpdateResult";
-import type { ExtRollbackResult } from "../bindings/ExtRollbackResult";
-import type { ApproveToolResult } from "../bindings/ApproveToolResult";
-import type { ApprovalRulesResult } from "../bindings/ApprovalRulesResult";
-import type { UiRespondResult } from "../bindings/UiRespondResult";
-import type { ExtConfigResult } from "../bindings/ExtConfigResult";
-import type { HelloResult } from "../bindings/HelloResult";
 import type { InstallProgress } from "../bindings/InstallProgress";
 import type { InstallSummary } from "../bindings/InstallSummary";
 import type { LogChunk } from "../bindings/LogChunk";
-import type { MessagesResult } from "../bindings/MessagesResult";
-import type { ModelResult } from "../bindings/ModelResult";
-import type { ModelsResult } from "../bindings/ModelsResult";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
-import type { PongResult } from "../bindings/PongResult";
+import type { ErrorCode } from "../bindings/ErrorCode";
 import type { RpcCommand } from "../bindings/RpcCommand";
+import type { RpcResultOf } from "../bindings/RpcResultOf";
 import type { Settings } from "../bindings/Settings";
 import type { SettingsUpdate } from "../bindings/SettingsUpdate";
-import type { StartedResult } from "../bindings/StartedResult";
-import type { StateResult } from "../bindings/StateResult";
-import type { TrustedResult } from "../bindings/TrustedResult";
-import type { TrustStatus } from "../bindings/TrustStatus";
-import type { UntrustedResult } from "../bindings/UntrustedResult";
 import type { UiEvent } from "../bindings/UiEvent";
 import type { ThemeFile } from "../bindings/ThemeFile";
 import type { CatalogEntry } from "../bindings/CatalogEntry";
-import type { CheckpointsResult } from "../bindings/CheckpointsResult";
-import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
-import type { RewindResult } from "../bindings/RewindResult";
-import type { ForkResult } from "../bindings/ForkResult";
 
-/** What each rpc.md command answers (the protocol crate's result types). */
-export type RpcResultOf = {
-  hello: HelloResult;
-  prompt: StartedResult;
-  command: CommandResult;
-  abort: AbortedResult;
-  panel_key: DoneResult;
-  panel_close: DoneResult;
-  panel_mouse: DeliveredResult;
-  panel_resize: DeliveredResult;
-  panel_message: DeliveredResult;
-  app_tool_call: AppToolResult;
-  app_message: StartedResult;
-  ext_list: ExtListResult;
-  get_state: StateResult;
-  get_messages: MessagesResult;
-  clear: ClearedResult;
-  set_model: ModelResult;
-  get_models: ModelsResult;
-  ping: PongResult;
-  trust_project: TrustedResult;
-  untrust_project: UntrustedResult;
-  trust_status: TrustStatus;
-  ext_restart: ExtRestartResult;
-  compact: CompactResult;
-  session_list: SessionsResult;
-  session_open: SessionOpenResult;
-  session_rename: DoneResult;
-  session_delete: SessionDeletedResult;
-  approve_tool: ApproveToolResult;
-  approval_rules: ApprovalRulesResult;
-  approval_rule_forget: ApprovalRulesResult;
-  ext_config_get: ExtConfigResult;
-  ext_config_set: ExtConfigResult;
-  ui_respond: UiRespondResult;
-  checkpoints: CheckpointsResult;
-  checkpoint_preview: CheckpointPreviewResult;
-  rewind: RewindResult;
-  fork: ForkResult;
-  ext_update: ExtUpdateResult;
-  ext_rollback: ExtRollbackResult;
-};
+/** What each rpc.md command answers: generated from the protocol crate's
+ * command table (extensions/protocol/src/rpc_commands.rs). */
+export type { RpcResultOf };
 
-// Fails to compile when a command has no result type above.
+// Fails to compile when a command has no row in the generated table (the
+// protocol crate's own test fails first).
 type Unmapped = Exclude<RpcCommand["type"], keyof RpcResultOf>;
 const everyCommandHasAResult: [Unmapped] extends [never] ? true : Unmapped = true;
 void everyCommandHasAResult;
 
-/** An IPC failure, decoded in one place (errors.ts). */
+/** An IPC failure, decoded in one place (errors.ts): a command's
+ * `ErrorCode` (`invalid`, `not_found`, `denied`, `busy`, `failed`), a
+ * desktop operation's own code (`install`, `io`, …), or `error` when
+ * Tauri itself refused. */
 export interface BackendError {
-  code: string;
+  code: ErrorCode | (string & {});
   message: string;
 }
 

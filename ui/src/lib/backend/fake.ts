@@ -1,6 +1,7 @@
 // An in-memory backend for unit tests and for opening the UI in a plain
 // browser (`npm run dev`). It records every call and lets a test push
 // UiEvents as if the real backend had sent them.
+import type { ErrorCode } from "../bindings/ErrorCode";
 import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
 import type { RememberedRule } from "../bindings/RememberedRule";
 import type { RpcCommand } from "../bindings/RpcCommand";
@@ -58,8 +59,10 @@ export class FakeBackend implements Backend {
   /** What `ext_update` finds; an update removes its entry. */
   updatesAvailable: UpdateInfo[] = [];
 
-  /** When set, `approve_tool` fails with this message. */
+  /** When set, `approve_tool` fails with this message (and code: zot's
+   * `ErrorCode`, `failed` unless given). */
   approveError: string | null = null;
+  approveErrorCode: ErrorCode = "failed";
   /** Settings per extension, as the host stores them (secrets in full, as
    * the keychain would hold them); answers are masked like the host's. */
   config: Record<
@@ -126,7 +129,7 @@ export class FakeBackend implements Backend {
       case "ext_rollback":
         return { name: cmd.name, from: "1.1.0", to: "1.0.0" };
       case "approve_tool":
-        if (this.approveError) throw { code: "backend", message: this.approveError };
+        if (this.approveError) throw { code: this.approveErrorCode, message: this.approveError };
         return { id: cmd.id, decision: cmd.decision, remembered: cmd.remember ? "the rule" : undefined };
       case "approval_rules":
         return { rules: this.rules };

@@ -301,6 +301,15 @@ describe("ApprovalCard", () => {
     done();
   });
 
+  it("an answer zot no longer waits for (not_found) expires the card at once", async () => {
+    const { backend, app, id, done } = card();
+    backend.approveError = "approve_tool: approval a1 was already answered";
+    backend.approveErrorCode = "not_found";
+    await app.answerApproval(id, "allow");
+    expect(app.chat.findApproval(id)).toMatchObject({ state: "expired", folded: true });
+    done();
+  });
+
   it("a card whose call ended unanswered folds as not answered", () => {
     const { app, id, done } = card();
     app.handle({ type: "tool_result", id: "t1", content: [], is_error: true } as UiEvent);

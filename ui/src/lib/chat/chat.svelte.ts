@@ -306,10 +306,10 @@ export class ChatState {
         }
   }
 
-  /** An answer that was refused for a call that has ended: the card can
-   * no longer be answered. */
-  answerRefused(card: Extract<ChatItem, { kind: "approval" }>): void {
-    if (card.ended) this.#expire(card);
+  /** An answer that was refused: the card takes answers again, unless
+   * its call has ended or zot said nothing waits for it (`gone`). */
+  answerRefused(card: Extract<ChatItem, { kind: "approval" }>, gone = false): void {
+    if (card.ended || gone) this.#expire(card);
     else card.state = "waiting";
   }
 

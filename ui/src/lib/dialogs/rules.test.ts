@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-// The same vectors extensions/host/src/dialog_rules.rs runs: one rule set.
-import vectors from "../../../../extensions/host/src/dialog_rules_vectors.json";
+// The same vectors extensions/host/src/policy/dialog_rules.rs runs: one rule set.
+import vectors from "../../../../extensions/host/src/policy/dialog_rules_vectors.json";
 import { checkFormValue, checkSchema, fieldProblems, problemText } from "./rules";
 
 type Obj = Record<string, unknown>;

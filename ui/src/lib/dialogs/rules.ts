@@ -1,5 +1,5 @@
 // The dialog rules as the window checks them while the user types: a port
-// of extensions/host/src/dialog_rules.rs, which zot applies again before
+// of extensions/host/src/policy/dialog_rules.rs, which zot applies again before
 // answering. Both run the vectors of dialog_rules_vectors.json (the same
 // file, with the same messages), so the window never accepts what zot
 // refuses or refuses what zot accepts.

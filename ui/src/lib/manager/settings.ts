@@ -1,6 +1,6 @@
 // The settings form's rules, without Svelte: what each field starts as,
 // and how a draft becomes the `values` of `ext_config_set`. They mirror
-// the host's rules (extensions/host/src/settings_schema.rs) so the form
+// the host's rules (extensions/host/src/settings/settings_schema.rs) so the form
 // says what is wrong before a round trip; the host checks again, and its
 // answer (which names the setting) is shown under that field.
 import type { ExtConfigResult } from "../bindings/ExtConfigResult";
