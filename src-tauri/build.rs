@@ -49,6 +49,7 @@ const COMMANDS: &[&str] = &[
     "panel_window_action",
     "ui_ready",
     "dialog_open_url",
+    "app_open_link",
 ];
 
 /// `frontendDist` in tauri.conf.json, relative to this crate.

@@ -21,6 +21,7 @@
     )
 )]
 
+pub mod app_calls;
 pub mod approval;
 pub mod compaction;
 pub mod ext_host;

@@ -380,6 +380,7 @@ fn forward_host_events(
                         Some(crate::agent::PromptFrom {
                             extension,
                             command: None,
+                            app: None,
                         }),
                     );
                 }

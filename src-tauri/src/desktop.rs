@@ -125,6 +125,7 @@ pub fn run(opts: BackendOptions) -> i32 {
             commands::rpc,
             commands::ui_ready,
             commands::dialog_open_url,
+            commands::app_open_link,
             manager::ext_install,
             manager::ext_accept_permissions,
             manager::ext_catalog,

@@ -19,6 +19,78 @@
 /// The response header that carries [`csp`].
 pub const CSP_HEADER: &str = "Content-Security-Policy";
 
+/// What a frame may reach.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// An HTML panel: no network, or any http(s)/ws(s) with `sandbox.net`.
+    Panel {
+        /// The manifest grants `sandbox.net`.
+        net: bool,
+    },
+    /// An MCP App: only the origins its resource declared.
+    App(zot_ext_protocol::AppCsp),
+}
+
+impl Reach {
+    /// The frame's Content-Security-Policy.
+    pub fn csp(&self) -> String {
+        match self {
+            Reach::Panel { net } => csp(*net),
+            Reach::App(c) => app_csp(c),
+        }
+    }
+}
+
+/// An MCP App's policy (docs/mcp.md "MCP Apps"): the walls of a panel
+/// without a grant, opened only to the origins the resource declared,
+/// each list to its own directives, as the MCP Apps specification maps
+/// them. An origin that could widen the policy (a keyword, a wildcard, a
+/// `;`) is dropped.
+pub fn app_csp(c: &zot_ext_protocol::AppCsp) -> String {
+    let list = |v: &[String]| -> String {
+        v.iter()
+            .filter(|o| is_web_origin(o))
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let or_none = |s: String| if s.is_empty() { "'none'".to_owned() } else { s };
+    let res = list(&c.resource_domains);
+    let local = |extra: &str| format!("data: blob: {res}{extra}").trim().to_owned();
+    [
+        "default-src 'none'".to_owned(),
+        format!("script-src 'unsafe-inline' 'unsafe-eval' {res}")
+            .trim()
+            .to_owned(),
+        format!("style-src 'unsafe-inline' {}", local("")),
+        format!("img-src {}", local("")),
+        format!("font-src {}", local("")),
+        format!("media-src {}", local("")),
+        format!("connect-src {}", or_none(list(&c.connect_domains))),
+        format!("frame-src {}", or_none(list(&c.frame_domains))),
+        "worker-src 'none'".to_owned(),
+        "object-src 'none'".to_owned(),
+        format!("base-uri {}", or_none(list(&c.base_uri_domains))),
+        "form-action 'none'".to_owned(),
+        "sandbox allow-scripts".to_owned(),
+    ]
+    .join("; ")
+}
+
+/// `https://host[:port]` (or http, ws, wss; a leading `*.` allowed) and
+/// nothing a policy would read as more.
+fn is_web_origin(o: &str) -> bool {
+    let Some((scheme, rest)) = o.split_once("://") else {
+        return false;
+    };
+    let host = rest.strip_prefix("*.").unwrap_or(rest);
+    matches!(scheme, "https" | "http" | "wss" | "ws")
+        && !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | ':' | '/'))
+}
+
 /// The policy of a panel page; `net`: its manifest grants `sandbox.net`.
 pub fn csp(net: bool) -> String {
     let fetch = if net {
@@ -123,6 +195,45 @@ mod tests {
             assert!(p.contains(want), "{want:?} missing from {p}");
         }
         for never in ["http", "ipc:", "zotpanel", "allow-same-origin", "*"] {
+            assert!(!p.contains(never), "{never:?} in {p}");
+        }
+    }
+
+    #[test]
+    fn an_app_reaches_only_the_origins_its_resource_declared() {
+        let p = Reach::App(Default::default()).csp();
+        for want in [
+            "connect-src 'none'",
+            "frame-src 'none'",
+            "base-uri 'none'",
+            "img-src data: blob:",
+            "sandbox allow-scripts",
+        ] {
+            assert!(p.contains(want), "{want:?} missing from {p}");
+        }
+        assert!(!p.contains("http"), "{p}");
+        let c = zot_ext_protocol::AppCsp {
+            connect_domains: vec![
+                "https://api.example.com".into(),
+                "*".into(),
+                "https://x; script-src *".into(),
+            ],
+            resource_domains: vec!["https://*.cdn.example".into()],
+            frame_domains: vec!["'self'".into()],
+            base_uri_domains: vec![],
+        };
+        let p = Reach::App(c).csp();
+        assert!(p.contains("connect-src https://api.example.com;"), "{p}");
+        assert!(
+            p.contains("img-src data: blob: https://*.cdn.example;"),
+            "{p}"
+        );
+        assert!(
+            p.contains("script-src 'unsafe-inline' 'unsafe-eval' https://*.cdn.example;"),
+            "{p}"
+        );
+        assert!(p.contains("frame-src 'none'"), "{p}");
+        for never in ["'self'", " *", "allow-same-origin", "zotpanel", "ipc:"] {
             assert!(!p.contains(never), "{never:?} in {p}");
         }
     }

@@ -65,6 +65,7 @@ mod rpc_flood;
 mod rpc_input_limits;
 mod rpc_loop;
 mod rpc_mcp;
+mod rpc_mcp_apps;
 mod rpc_panel_input;
 mod rpc_panel_message;
 mod rpc_permissions;

@@ -12,7 +12,7 @@ use fake_llm::*;
 use serde_json::{json, Value};
 use zot_proc::*;
 
-fn mcp_fixture() -> PathBuf {
+pub(crate) fn mcp_fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extensions/host/tests/fixtures/mcp")
 }
 
@@ -40,7 +40,7 @@ fn pymcp_entry(home: &Path) -> PathBuf {
 /// slow one finish in the background; on a loaded machine the Python server
 /// (about a second of imports here) can still be loading then, and the
 /// model would be sent no MCP tools. So the tests wait for it.
-async fn until_ready(z: &mut Rpc, name: &str) {
+pub(crate) async fn until_ready(z: &mut Rpc, name: &str) {
     for _ in 0..300 {
         let list = z.call(json!({"type": "ext_list"})).await;
         let state = list["data"]["extensions"]

@@ -24,6 +24,7 @@ mod interception;
 mod log_limits;
 mod logs;
 mod mcp;
+mod mcp_apps;
 mod module_graph;
 mod on_use;
 mod panels;

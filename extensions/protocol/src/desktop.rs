@@ -190,4 +190,9 @@ pub struct PanelFrameOpen {
     pub esc_leaves: bool,
     /// The theme's CSS variables, as `--name: value;` declarations.
     pub theme: String,
+    /// An MCP App's frame: the origins its resource declared (empty: no
+    /// network at all); `net` is then ignored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub app: Option<crate::AppCsp>,
 }

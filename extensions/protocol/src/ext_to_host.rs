@@ -138,6 +138,20 @@ pub struct ToolResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub activate_tools: Vec<String>,
+    /// The MCP App to show in the tool's card (set by zot's MCP
+    /// translator; ignored from other extensions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub app: Option<crate::ToolApp>,
+    /// Why the tool's MCP App is not shown (a missing resource, a wrong
+    /// MIME type), for one line in its card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub app_note: Option<String>,
+    /// An MCP result's `structuredContent` (for its app).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "unknown")]
+    pub structured_content: Option<Value>,
 }
 
 /// `tool_progress`: sent while a `tool_call` is pending. Each one

@@ -29,6 +29,7 @@
 )]
 
 pub mod approvals;
+pub mod apps;
 pub mod builtins;
 pub mod catalog;
 pub mod checkpoints;
@@ -50,6 +51,7 @@ pub mod settings;
 pub mod theme;
 pub mod updates;
 
+pub use apps::{AppCsp, AppToolResult, ToolApp, MCP_APPS_EXTENSION, MCP_APP_MIME};
 pub use builtins::{BuiltinCommand, BUILTIN_COMMANDS};
 pub use catalog::{CatalogEntry, CatalogRegisters};
 pub use checkpoints::{ExtSessionState, StateRestored, StateSet};

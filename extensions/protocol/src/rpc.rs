@@ -109,6 +109,30 @@ pub enum RpcCommand {
         #[ts(type = "unknown")]
         data: serde_json::Value,
     },
+    /// An MCP App's `tools/call`: runs `tool` of the MCP server
+    /// `extension` (the app's own; a tool of another extension is
+    /// refused) through the approval policy; answers `data` as
+    /// [`crate::AppToolResult`].
+    AppToolCall {
+        /// The MCP server whose app asks.
+        extension: String,
+        /// The tool, by its zot name.
+        tool: String,
+        /// Its arguments (an object).
+        #[serde(default)]
+        #[ts(type = "unknown")]
+        args: Value,
+    },
+    /// An MCP App's `ui/message`: `text` becomes a prompt that says it
+    /// came from the app (`user_message.app`); answers `started`.
+    AppMessage {
+        /// The MCP server whose app sent it.
+        extension: String,
+        /// The app's `ui://` resource.
+        resource_uri: String,
+        /// The message.
+        text: String,
+    },
     /// Lists every extension.
     ExtList {},
     /// Provider, model, cwd, counts.
@@ -921,6 +945,10 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         command: Option<String>,
+        /// The MCP App (its `ui://` resource) whose `ui/message` sent it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        app: Option<String>,
     },
     /// The model began answering.
     AssistantStart {},
@@ -971,6 +999,14 @@ pub enum UiEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         extension: Option<String>,
+        /// The MCP App its card shows (docs/mcp.md "MCP Apps").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        app: Option<crate::ToolApp>,
+        /// Why the tool's MCP App is not shown, for one line in its card.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        app_note: Option<String>,
     },
     /// The user-visible text of a finished assistant message.
     AssistantMessage {

@@ -67,6 +67,18 @@ pub const COMMANDS: &[CommandSpec] = &[
         result: "DeliveredResult",
         slow: false,
     },
+    // An app's tool call may wait for `approve_tool`, which must still be
+    // read.
+    CommandSpec {
+        name: "app_tool_call",
+        result: "AppToolResult",
+        slow: true,
+    },
+    CommandSpec {
+        name: "app_message",
+        result: "StartedResult",
+        slow: false,
+    },
     CommandSpec {
         name: "ext_list",
         result: "ExtListResult",
@@ -222,6 +234,8 @@ impl RpcCommand {
             RpcCommand::PanelMouse { .. } => "panel_mouse",
             RpcCommand::PanelResize { .. } => "panel_resize",
             RpcCommand::PanelMessage { .. } => "panel_message",
+            RpcCommand::AppToolCall { .. } => "app_tool_call",
+            RpcCommand::AppMessage { .. } => "app_message",
             RpcCommand::ExtList {} => "ext_list",
             RpcCommand::GetState {} => "get_state",
             RpcCommand::GetMessages {} => "get_messages",

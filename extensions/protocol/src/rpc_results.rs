@@ -31,6 +31,8 @@ pub enum RpcResult {
     Done(DoneResult),
     /// `panel_mouse`, `panel_resize`: whether the frame went to the owner.
     Delivered(DeliveredResult),
+    /// `app_tool_call`.
+    AppTool(crate::AppToolResult),
     /// `ext_list`.
     Extensions(ExtListResult),
     /// `get_state`.
@@ -96,6 +98,7 @@ impl RpcResult {
             RpcResult::Aborted(_) => "AbortedResult",
             RpcResult::Done(_) => "DoneResult",
             RpcResult::Delivered(_) => "DeliveredResult",
+            RpcResult::AppTool(_) => "AppToolResult",
             RpcResult::Extensions(_) => "ExtListResult",
             RpcResult::State(_) => "StateResult",
             RpcResult::Messages(_) => "MessagesResult",

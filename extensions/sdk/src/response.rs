@@ -145,6 +145,7 @@ impl ToolResult {
             content: self.content,
             is_error: self.is_error,
             activate_tools: self.activate_tools,
+            ..Default::default()
         }
     }
 }

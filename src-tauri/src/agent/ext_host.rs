@@ -65,6 +65,10 @@ impl Extensions for Host {
         Host::emit(self, event, fields)
     }
 
+    fn log_line(&self, extension: &str, line: &str) {
+        Host::log_line(self, extension, line)
+    }
+
     async fn intercept_turn_start(&self, step: u32) -> Verdict<()> {
         match Host::intercept_turn_start(self, step).await {
             zot_ext_host::Verdict::Allow => Verdict::Allow(()),

@@ -79,6 +79,8 @@ pub trait Extensions: Send + Sync {
     }
     /// Tells subscribers a lifecycle event happened.
     fn emit(&self, _event: LifecycleEvent, _fields: EventFields) {}
+    /// Writes a line to `extension`'s log.
+    fn log_line(&self, _extension: &str, _line: &str) {}
     /// May block a step before the model is called.
     async fn intercept_turn_start(&self, _step: u32) -> Verdict<()> {
         Verdict::Allow(())

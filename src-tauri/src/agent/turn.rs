@@ -25,6 +25,18 @@ pub struct PromptFrom {
     pub extension: String,
     /// The slash command whose answer it was, without `/`.
     pub command: Option<String>,
+    /// The MCP App (its `ui://` resource) whose `ui/message` it was.
+    pub app: Option<String>,
+}
+
+/// What tool calls leave besides their output: the tools they load (Kimi:
+/// picked with select_tools or activated by an extension's result), and
+/// the last call's MCP App or why it is not shown (MCP tools only).
+#[derive(Debug, Default)]
+struct CallSide {
+    loads: Vec<String>,
+    app: Option<zot_ext_protocol::ToolApp>,
+    app_note: Option<String>,
 }
 
 impl Agent {
@@ -62,7 +74,8 @@ impl Agent {
             checkpoint,
             content: text.clone(),
             extension: from.as_ref().map(|f| f.extension.clone()),
-            command: from.and_then(|f| f.command),
+            command: from.as_ref().and_then(|f| f.command.clone()),
+            app: from.and_then(|f| f.app),
         });
         super::fault::inject(&text);
         self.steps(&cancel).await;
@@ -359,7 +372,7 @@ impl Agent {
         let mut aborted = false;
         // Tools to load (Kimi): picked with select_tools or activated by an
         // extension's result.
-        let mut loads: Vec<String> = Vec::new();
+        let mut side = CallSide::default();
         for (id, name, args) in calls {
             let (mut out, extension) = if aborted || cancel.is_cancelled() {
                 aborted = true;
@@ -368,7 +381,7 @@ impl Agent {
                     None,
                 )
             } else {
-                self.tool_call(&id, &name, args, cancel, loading, &mut loads)
+                self.tool_call(&id, &name, args, cancel, loading, &mut side)
                     .await
             };
             if cancel.is_cancelled() {
@@ -383,6 +396,8 @@ impl Agent {
                 is_error: out.is_error,
                 content: out.content.clone(),
                 extension,
+                app: side.app.take(),
+                app_note: side.app_note.take(),
             });
             results.push(Block::ToolResult {
                 tool_use_id: id,
@@ -395,6 +410,7 @@ impl Agent {
             role: Role::User,
             content: results,
         });
+        let loads = side.loads;
         if loading == ToolLoading::KimiSelect && !loads.is_empty() {
             let already = tool_loading::loaded(&self.state().messages);
             let mut defs: Vec<ToolDef> = Vec::new();
@@ -434,7 +450,7 @@ impl Agent {
         args: Value,
         cancel: &CancellationToken,
         loading: ToolLoading,
-        loads: &mut Vec<String>,
+        side: &mut CallSide,
     ) -> (ToolOutput, Option<String>) {
         self.exts.emit(
             LifecycleEvent::ToolCall,
@@ -494,9 +510,9 @@ impl Agent {
         match target {
             ToolTarget::SelectTools => {
                 let mut have = tool_loading::loaded(&self.state().messages);
-                have.extend(loads.iter().cloned());
+                have.extend(side.loads.iter().cloned());
                 let (load, out) = tool_loading::select(&args, &self.loadable(), &have);
-                loads.extend(load);
+                side.loads.extend(load);
                 (out, None)
             }
             ToolTarget::Builtin(tool) => {
@@ -536,7 +552,9 @@ impl Agent {
                 };
                 match r {
                     Ok(r) => {
-                        loads.extend(r.activated);
+                        side.loads.extend(r.activated);
+                        side.app = r.app;
+                        side.app_note = r.app_note;
                         let out = ToolOutput {
                             content: r.content,
                             is_error: r.is_error,

@@ -91,6 +91,34 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, Rp
                 .panel_message(PanelMessage { panel_id, data })?;
             Ok(RpcResult::Delivered(DeliveredResult { delivered }))
         }
+        RpcCommand::AppToolCall {
+            extension,
+            tool,
+            args,
+        } => b
+            .inner
+            .agent
+            .app_tool_call(&extension, &tool, args)
+            .await
+            .map(RpcResult::AppTool),
+        RpcCommand::AppMessage {
+            extension,
+            resource_uri,
+            text,
+        } => {
+            if text.trim().is_empty() {
+                return Err(RpcError::invalid(
+                    "app_message: \"text\" is empty; an MCP App's ui/message needs text",
+                ));
+            }
+            let from = crate::agent::PromptFrom {
+                extension,
+                command: None,
+                app: Some(resource_uri),
+            };
+            b.enqueue(vec![Block::text(text)], Some(from));
+            Ok(RpcResult::Started(StartedResult { started: true }))
+        }
         RpcCommand::ExtList {} => Ok(RpcResult::Extensions(ExtListResult {
             extensions: b.inner.host.list_measured(),
         })),
@@ -434,6 +462,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, R
                 let from = crate::agent::PromptFrom {
                     extension: extension.clone(),
                     command: Some(name.to_owned()),
+                    app: None,
                 };
                 b.enqueue(vec![Block::text(p)], Some(from));
             }

@@ -53,6 +53,21 @@ pub async fn dialog_open_url(
     open_url(&app, &url)
 }
 
+/// Opens an address an MCP App asked for (`ui/open-link`), after the
+/// user confirmed it in the app's card; http(s) only, so an app can never
+/// have a file or a custom scheme opened.
+#[tauri::command]
+pub fn app_open_link(app: tauri::AppHandle, url: String) -> IpcResult<()> {
+    let web = url.starts_with("https://") || url.starts_with("http://");
+    if !web || url.chars().any(char::is_whitespace) {
+        return Err(IpcError::new(
+            "open",
+            format!("an MCP App may open http(s) addresses only, not {url:?}"),
+        ));
+    }
+    open_url(&app, &url)
+}
+
 #[allow(deprecated)] // `Shell::open` is the plugin's Rust-side opener; the page cannot reach it.
 fn open_url(app: &tauri::AppHandle, url: &str) -> IpcResult<()> {
     use tauri_plugin_shell::ShellExt;

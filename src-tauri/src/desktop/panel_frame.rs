@@ -15,7 +15,7 @@ use zot_ext_protocol::desktop::PanelFrameOpen;
 use zot_ext_protocol::MAX_PANEL_HTML;
 
 use super::error::{IpcError, IpcResult};
-use crate::panel_page;
+use crate::panel_page::{self, Reach};
 
 /// The URI scheme the frames load from.
 pub const SCHEME: &str = "zotpanel";
@@ -25,12 +25,12 @@ const MAX_FRAMES: usize = 64;
 /// The pages being shown, by token.
 #[derive(Default)]
 pub struct PanelFrames {
-    /// Token → the document to serve and whether it may use the network.
-    docs: Mutex<HashMap<String, (Arc<String>, bool)>>,
+    /// Token → the document to serve and what it may reach.
+    docs: Mutex<HashMap<String, (Arc<String>, Reach)>>,
 }
 
 impl PanelFrames {
-    fn docs(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<String>, bool)>> {
+    fn docs(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<String>, Reach)>> {
         self.docs.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -66,7 +66,13 @@ pub fn panel_frame_open(state: State<'_, PanelFrames>, frame: PanelFrameOpen) ->
         ));
     }
     let doc = panel_page::document(&frame.html, &frame.theme, frame.esc_leaves);
-    docs.insert(frame.token, (Arc::new(doc), frame.net));
+    // An MCP App's frame reaches what its resource declared; a panel's,
+    // what its manifest grants.
+    let reach = match frame.app {
+        Some(app) => Reach::App(app),
+        None => Reach::Panel { net: frame.net },
+    };
+    docs.insert(frame.token, (Arc::new(doc), reach));
     Ok(())
 }
 
@@ -86,14 +92,18 @@ pub fn serve<R: Runtime>(ctx: UriSchemeContext<'_, R>, req: Request<Vec<u8>>) ->
         .docs()
         .get(token)
         .cloned();
-    let (status, body, net) = match found {
-        Some((doc, net)) => (StatusCode::OK, doc.as_bytes().to_vec(), net),
-        None => (StatusCode::NOT_FOUND, b"no such panel page".to_vec(), false),
+    let (status, body, reach) = match found {
+        Some((doc, reach)) => (StatusCode::OK, doc.as_bytes().to_vec(), reach),
+        None => (
+            StatusCode::NOT_FOUND,
+            b"no such panel page".to_vec(),
+            Reach::Panel { net: false },
+        ),
     };
     Response::builder()
         .status(status)
         .header(header::CONTENT_TYPE, "text/html; charset=utf-8")
-        .header(panel_page::CSP_HEADER, panel_page::csp(net))
+        .header(panel_page::CSP_HEADER, reach.csp())
         .header(header::CACHE_CONTROL, "no-store")
         .header("X-Content-Type-Options", "nosniff")
         .body(body)

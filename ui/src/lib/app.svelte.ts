@@ -301,7 +301,7 @@ export class AppState {
           text: e.content,
           ...(images.length ? { images } : {}),
           ...(e.checkpoint ? { checkpoint: e.checkpoint } : {}),
-          ...(e.extension ? { sentBy: sentBy(e.extension, e.command) } : {}),
+          ...(e.extension ? { sentBy: sentBy(e.extension, e.command, e.app) } : {}),
         });
         break;
       }
@@ -321,7 +321,7 @@ export class AppState {
         this.chat.toolProgress(e);
         break;
       case "tool_result":
-        this.chat.toolResult(e.id, e.content, e.is_error, e.extension);
+        this.chat.toolResult(e.id, e.content, e.is_error, e.extension, { app: e.app, note: e.app_note });
         break;
       case "tool_approval":
         this.chat.approval(e);

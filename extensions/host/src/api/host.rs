@@ -50,6 +50,12 @@ pub struct ToolOutcome {
     pub is_error: bool,
     /// Deferred tools this result activated (unknown names are ignored).
     pub activated: Vec<String>,
+    /// The MCP App to show in the tool's card (MCP servers only).
+    pub app: Option<zot_ext_protocol::ToolApp>,
+    /// Why the tool's MCP App is not shown.
+    pub app_note: Option<String>,
+    /// The MCP result's `structuredContent`.
+    pub structured_content: Option<Value>,
 }
 
 /// The extension host. Clone it freely; all clones share one state.
@@ -327,11 +333,23 @@ impl Host {
             other => return Err(ext.wrong_reply(&During::Tool(tool_name.clone()), other.kind())),
         };
         let activated = self.activate(&ext, &result.activate_tools);
+        // Only zot's MCP translator puts an app on a result (read from the
+        // server's `ui://` resource); a native extension's is dropped.
+        let mcp = ext
+            .manifest
+            .as_ref()
+            .is_some_and(|m| m.kind == zot_ext_protocol::ExtKind::Mcp);
+        if !mcp && (result.app.is_some() || result.app_note.is_some()) {
+            ext.log.line("tool_result carries \"app\", which only MCP servers' results may; ignored (open an HTML panel instead)");
+        }
         Ok(ToolOutcome {
             extension: ext.name.clone(),
             content: result.content,
             is_error: result.is_error,
             activated,
+            app: result.app.filter(|_| mcp),
+            app_note: result.app_note.filter(|_| mcp),
+            structured_content: result.structured_content,
         })
     }
 
@@ -504,6 +522,21 @@ impl Host {
         value: Option<Value>,
     ) -> Result<(), zot_ext_protocol::RpcError> {
         crate::run::dialogs::answer(&self.inner, request_id, action, value)
+    }
+
+    /// Writes `line` to extension `extension`'s log (what its MCP App
+    /// asked zot to do, for review); nothing when no such extension.
+    pub fn log_line(&self, extension: &str, line: &str) {
+        let ext = self
+            .inner
+            .lock()
+            .exts
+            .iter()
+            .find(|e| e.name == extension)
+            .cloned();
+        if let Some(e) = ext {
+            e.log.line(line);
+        }
     }
 
     /// The address of the waiting `url` dialog `request_id` (an MCP

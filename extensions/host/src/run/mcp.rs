@@ -33,6 +33,7 @@ use zot_ext_protocol::{
     RegisterCommand, RegisterTool, RequestId, ToolResult,
 };
 
+mod apps;
 mod elicit;
 
 use crate::io::channel_transport::{ChannelSource, Incoming};
@@ -106,6 +107,8 @@ struct Names {
     deferred: Vec<(String, String)>,
     /// zot command (lower-case) → the prompt.
     prompts: HashMap<String, Prompt>,
+    /// zot tool name → the `ui://` app its results are shown with.
+    apps: HashMap<String, String>,
 }
 
 struct Call {
@@ -148,6 +151,14 @@ fn client_info() -> ClientConfig {
     let mut caps = ClientCapabilities::default();
     // Elicitation becomes a form or url dialog (`mcp/elicit.rs`).
     caps.elicitation = serde_json::from_value(json!({"form": {}, "url": {}})).ok();
+    // Tools with a `ui://` app have it rendered in their card (`mcp/apps.rs`).
+    let mut ui = Map::new();
+    ui.insert("mimeTypes".into(), json!([zot_ext_protocol::MCP_APP_MIME]));
+    caps.extensions = Some(
+        [(zot_ext_protocol::MCP_APPS_EXTENSION.to_owned(), ui)]
+            .into_iter()
+            .collect(),
+    );
     ClientConfig::new(caps, Implementation::new("zot", env!("CARGO_PKG_VERSION")))
 }
 
@@ -271,6 +282,19 @@ impl Bridge {
         let mut frames = Vec::new();
         for t in tools {
             let zot = tool_name(&t.name);
+            let ui = apps::tool_ui(&t);
+            if ui.app_only {
+                // The model must never see it; apps calling their own
+                // app-only tools is not supported yet (docs/mcp.md).
+                self.log(&format!(
+                    "MCP: tool '{}' is for its app only (_meta.ui.visibility); not offered to the model",
+                    t.name
+                ));
+                continue;
+            }
+            if let Some(uri) = ui.resource_uri {
+                names.apps.insert(zot.clone(), uri);
+            }
             if zot != t.name {
                 self.log(&format!(
                     "MCP: tool '{}' is offered as '{zot}' (tool names may use only letters, digits, '_' and '-')",
@@ -403,9 +427,13 @@ impl Bridge {
 
     /// A `tool_call` from the host.
     fn call(self: &Arc<Self>, id: RequestId, name: String, args: Value) {
-        let (mcp_name, finder) = {
+        let (mcp_name, finder, app) = {
             let n = self.names.lock().unwrap_or_else(|e| e.into_inner());
-            (n.tools.get(&name).cloned(), n.finder.clone())
+            (
+                n.tools.get(&name).cloned(),
+                n.finder.clone(),
+                n.apps.get(&name).cloned(),
+            )
         };
         if finder.as_deref() == Some(name.as_str()) {
             let result = self.search(&id, &args);
@@ -445,7 +473,12 @@ impl Bridge {
                 .unwrap_or_else(|e| e.into_inner())
                 .remove(&key);
             let result = match result {
-                Ok(r) => r,
+                Ok(mut r) => {
+                    if let Some(uri) = app {
+                        b.attach_app(&peer, &name, &uri, &mut r).await;
+                    }
+                    r
+                }
                 Err(e) => error_result(
                     id,
                     format!(
@@ -501,13 +534,34 @@ impl Bridge {
                     id: RequestId(key.to_owned()),
                     content: content_blocks(&v),
                     is_error: r.is_error.unwrap_or(false),
-                    activate_tools: Vec::new(),
+                    structured_content: v.get("structuredContent").cloned(),
+                    ..Default::default()
                 })
             }
             other => Err(format!(
                 "it answered tools/call with something else: {}",
                 serde_json::to_string(&other).unwrap_or_default()
             )),
+        }
+    }
+
+    /// Reads tool `name`'s app at `uri` onto its result `r`, or says on
+    /// `r` (and in the log) why it cannot be shown.
+    async fn attach_app(&self, peer: &Peer<RoleClient>, name: &str, uri: &str, r: &mut ToolResult) {
+        match apps::fetch(peer, uri).await {
+            Ok(mut app) => {
+                if let Some(csp) = &app.csp {
+                    // Audit trail: what the app may reach is in the log.
+                    self.log(&format!("MCP: app {uri} of tool '{name}' declares {csp:?}"));
+                }
+                app.structured_content = r.structured_content.clone();
+                r.app = Some(app);
+            }
+            Err(why) => {
+                let note = format!("tool '{name}': {why}; showing its plain result");
+                self.log(&format!("MCP: {note}"));
+                r.app_note = Some(note);
+            }
         }
     }
 
@@ -540,6 +594,7 @@ impl Bridge {
             content: vec![ContentBlock::text(text)],
             is_error: false,
             activate_tools: hits.iter().map(|(n, _)| n.clone()).collect(),
+            ..Default::default()
         }
     }
 
@@ -781,7 +836,7 @@ fn error_result(id: RequestId, text: String) -> ToolResult {
         id,
         content: vec![ContentBlock::text(text)],
         is_error: true,
-        activate_tools: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -77,6 +77,9 @@ export interface Backend {
    * URL-mode elicitation) and opens its address in the browser: the page
    * never opens an address itself. */
   openDialogUrl(requestId: string): Promise<void>;
+  /** Opens an http(s) address an MCP App asked for, once the user
+   * confirmed it in the app's card. */
+  appOpenLink(url: string): Promise<void>;
   /** A native folder picker; `null` when cancelled. */
   pickFolder(): Promise<string | null>;
   /** Current settings (the key only as a hint). */

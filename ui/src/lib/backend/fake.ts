@@ -183,6 +183,10 @@ export class FakeBackend implements Backend {
         };
       case "fork":
         return { path: "/sessions/fork.jsonl", messages: 0, files: [] };
+      case "app_tool_call":
+        return { content: [{ type: "text", text: `${cmd.tool} ran` }], is_error: false };
+      case "app_message":
+        return { started: true };
       case "get_state":
         return { provider: this.settings.provider, model: this.settings.model, busy: false };
       case "get_models":
@@ -301,6 +305,9 @@ export class FakeBackend implements Backend {
   }
   async readLog(name: string, offset: number): Promise<LogChunk> {
     return { path: `/zot/logs/ext-${name}.log`, text: offset === 0 ? "log line\n" : "", offset: 9 };
+  }
+  async appOpenLink(url: string): Promise<void> {
+    this.calls.push({ method: "appOpenLink", args: url });
   }
   async openDialogUrl(requestId: string): Promise<void> {
     this.calls.push({ method: "openDialogUrl", args: requestId });

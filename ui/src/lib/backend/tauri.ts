@@ -109,6 +109,9 @@ export class TauriBackend implements Backend {
   openLog(path: string): Promise<void> {
     return invoke("ext_log_open", { path });
   }
+  appOpenLink(url: string): Promise<void> {
+    return invoke("app_open_link", { url });
+  }
   openDialogUrl(requestId: string): Promise<void> {
     return invoke("dialog_open_url", { requestId });
   }

@@ -88,7 +88,31 @@ panel_id: string,
 /**
  * Any JSON value (at most 256 KiB serialised).
  */
-data: unknown, } | { "type": "ext_list", } | { "type": "get_state", } | { "type": "get_messages", } | { "type": "clear", } | { "type": "set_model", 
+data: unknown, } | { "type": "app_tool_call", 
+/**
+ * The MCP server whose app asks.
+ */
+extension: string, 
+/**
+ * The tool, by its zot name.
+ */
+tool: string, 
+/**
+ * Its arguments (an object).
+ */
+args: unknown, } | { "type": "app_message", 
+/**
+ * The MCP server whose app sent it.
+ */
+extension: string, 
+/**
+ * The app's `ui://` resource.
+ */
+resource_uri: string, 
+/**
+ * The message.
+ */
+text: string, } | { "type": "ext_list", } | { "type": "get_state", } | { "type": "get_messages", } | { "type": "clear", } | { "type": "set_model", 
 /**
  * The model id.
  */

@@ -1,5 +1,6 @@
 // Generated from extensions/protocol/src/rpc_commands.rs. Do not edit.
 import type { AbortedResult } from "./AbortedResult";
+import type { AppToolResult } from "./AppToolResult";
 import type { ApprovalRulesResult } from "./ApprovalRulesResult";
 import type { ApproveToolResult } from "./ApproveToolResult";
 import type { CheckpointPreviewResult } from "./CheckpointPreviewResult";
@@ -42,6 +43,8 @@ export type RpcResultOf = {
   panel_mouse: DeliveredResult;
   panel_resize: DeliveredResult;
   panel_message: DeliveredResult;
+  app_tool_call: AppToolResult;
+  app_message: StartedResult;
   ext_list: ExtListResult;
   get_state: StateResult;
   get_messages: MessagesResult;

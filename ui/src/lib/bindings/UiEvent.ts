@@ -9,6 +9,7 @@ import type { PanelSpec } from "./PanelSpec";
 import type { ReloadError } from "./ReloadError";
 import type { ScopeChoice } from "./ScopeChoice";
 import type { StopReason } from "./StopReason";
+import type { ToolApp } from "./ToolApp";
 import type { UiRequestEvent } from "./UiRequestEvent";
 import type { UntrustedExtension } from "./UntrustedExtension";
 import type { UsageReport } from "./UsageReport";
@@ -48,7 +49,11 @@ extension?: string,
 /**
  * The slash command (without `/`) whose `prompt` action sent it.
  */
-command?: string, } | { "type": "assistant_start", } | { "type": "text_delta", 
+command?: string, 
+/**
+ * The MCP App (its `ui://` resource) whose `ui/message` sent it.
+ */
+app?: string, } | { "type": "assistant_start", } | { "type": "text_delta", 
 /**
  * The new text.
  */
@@ -108,7 +113,15 @@ content: Array<ContentBlock>,
 /**
  * The owning extension, for extension tools.
  */
-extension?: string, } | { "type": "assistant_message", 
+extension?: string, 
+/**
+ * The MCP App its card shows (docs/mcp.md "MCP Apps").
+ */
+app?: ToolApp, 
+/**
+ * Why the tool's MCP App is not shown, for one line in its card.
+ */
+app_note?: string, } | { "type": "assistant_message", 
 /**
  * After any `replace_text`.
  */

@@ -105,5 +105,8 @@ describe("ChatRow's sender label", () => {
     expect(own.target.querySelector("[data-test=sent-by]")).toBeNull();
     own.done();
     expect(sentBy("fx")).toBe("sent by extension fx");
+    expect(sentBy("apps", undefined, "ui://zot-test/chart")).toBe(
+      "sent by the MCP App ui://zot-test/chart (apps)",
+    );
   });
 });

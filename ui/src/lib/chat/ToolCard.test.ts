@@ -81,4 +81,20 @@ describe("ToolCard", () => {
     expect(label.classList.contains("path")).toBe(true);
     done();
   });
+
+  it("says in one line why an MCP App is not shown, and keeps the plain result", () => {
+    const { target, done } = render({
+      name: "wrong_mime",
+      extension: "apps",
+      result: [{ type: "text", text: "wrong_mime ran" }],
+      appNote:
+        "tool 'wrong_mime': its MCP App ui://x is text/html, not text/html;profile=mcp-app; showing its plain result",
+    });
+    const note = target.querySelectorAll("[data-test=app-note]");
+    expect(note).toHaveLength(1);
+    expect(note[0].textContent).toContain("not text/html;profile=mcp-app");
+    expect(target.querySelector("[aria-label=result]")?.textContent).toBe("wrong_mime ran");
+    expect(target.querySelector("[data-test=mcp-app]")).toBeNull();
+    done();
+  });
 });

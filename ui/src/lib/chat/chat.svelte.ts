@@ -3,6 +3,7 @@
 // failures live here (not in the model's transcript) until /clear.
 import type { ScopeChoice } from "../bindings/ScopeChoice";
 import type { ContentBlock } from "../bindings/ContentBlock";
+import type { ToolApp } from "../bindings/ToolApp";
 import type { JsonValue } from "../bindings/serde_json/JsonValue";
 import type { NoteLevel } from "../bindings/NoteLevel";
 import type { UiEvent } from "../bindings/UiEvent";
@@ -40,6 +41,10 @@ export type ChatItem =
       progress?: ToolProgressState;
       /** Its approval, once answered: folded into this card's line. */
       approval?: ApprovalFold;
+      /** The MCP App its result is shown with (apps/AppFrame.svelte). */
+      app?: ToolApp;
+      /** Why its MCP App is not shown. */
+      appNote?: string;
     }
   | {
       id: number;
@@ -333,8 +338,18 @@ export class ChatState {
   }
 
   /** `tool_result`, matched to its card by call id. */
-  toolResult(callId: string, content: ContentBlock[], isError: boolean, extension?: string): void {
+  toolResult(
+    callId: string,
+    content: ContentBlock[],
+    isError: boolean,
+    extension?: string,
+    app?: { app?: ToolApp; note?: string },
+  ): void {
     this.expireApprovals(callId);
+    const appPart = {
+      ...(app?.app ? { app: app.app } : {}),
+      ...(app?.note ? { appNote: app.note } : {}),
+    };
     for (let i = this.items.length - 1; i >= 0; i--) {
       const it = this.items[i];
       if (it.kind === "tool" && it.callId === callId) {
@@ -343,6 +358,7 @@ export class ChatState {
         it.done = true;
         it.awaiting = false;
         if (extension) it.extension = extension;
+        Object.assign(it, appPart);
         return;
       }
     }
@@ -355,6 +371,7 @@ export class ChatState {
       result: content,
       isError,
       done: true,
+      ...appPart,
     });
   }
 
@@ -422,6 +439,7 @@ export class ChatState {
 
 /** The label of a prompt an extension sent: its command when a command's
  * answer sent it, else the extension alone (a `submit`). */
-export function sentBy(extension: string, command?: string): string {
+export function sentBy(extension: string, command?: string, app?: string): string {
+  if (app) return `sent by the MCP App ${app} (${extension})`;
   return command ? `sent by /${command} (${extension})` : `sent by extension ${extension}`;
 }

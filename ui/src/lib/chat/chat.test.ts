@@ -22,6 +22,20 @@ describe("ChatState", () => {
     expect(cards[1]).toMatchObject({ callId: "t2", done: false });
   });
 
+  it("puts an MCP App, or why it is not shown, on its tool's card", () => {
+    const c = new ChatState();
+    c.toolCall("t1", "show_chart", {}, "apps");
+    c.toolCall("t2", "no_app", {}, "apps");
+    const app = { resource_uri: "ui://a", html: "<p>x</p>" };
+    c.toolResult("t1", [{ type: "text", text: "3 bars" }], false, "apps", { app });
+    c.toolResult("t2", [{ type: "text", text: "ran" }], false, "apps", { note: "no resource" });
+    const cards = c.items.filter((i) => i.kind === "tool");
+    expect(cards[0]).toMatchObject({ app, done: true });
+    expect(cards[0]).not.toHaveProperty("appNote");
+    expect(cards[1]).toMatchObject({ appNote: "no resource" });
+    expect(cards[1]).not.toHaveProperty("app");
+  });
+
   it("keeps a running tool's progress on its card until the result", () => {
     const c = new ChatState();
     c.toolCall("t1", "build", {}, "slow");

@@ -48,6 +48,7 @@ pub(super) fn parse(line: &[u8]) -> Option<ToolResult> {
         content: content.unwrap_or_default(),
         is_error: is_error.unwrap_or(false),
         activate_tools: activate.unwrap_or_default(),
+        ..Default::default()
     })
 }
 
