@@ -31,6 +31,7 @@ mod fs_swap;
 pub mod home;
 pub mod install;
 pub mod install_notes;
+pub mod program;
 pub mod logs;
 pub mod remove;
 pub mod rollback;

@@ -33,6 +33,7 @@ mod reaper;
 mod registration;
 mod registration_limits;
 mod reload;
+mod rust_program;
 mod restart;
 mod sdk;
 mod settings_keychain;

@@ -791,6 +791,14 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub rollback_to: Option<String>,
+    /// What it needs before it can run at all, as the one step that fixes
+    /// it (a Rust extension shipped as source whose binary is not built:
+    /// "its binary `x` is not built: run `cargo build -p x` in …"). An
+    /// enabled one in need is not started and is `failed`; the manager
+    /// shows "needs setup", and `zot ext doctor` says the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub setup: Option<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sourceLine, updateFor, updateLine } from "./updates";
+import { changelogMarkdown, sourceLine, updateFor, updateLine } from "./updates";
 import { FakeBackend } from "../backend/fake";
 import { AppState } from "../app.svelte";
 import { ManagerState } from "./manager.svelte";
@@ -54,5 +54,23 @@ describe("sources and updates", () => {
     expect(app.view).toBe("manager");
     expect(app.droppedBundle).toBe("/tmp/x/server.MCPB");
     expect(fake.calls.some((c) => c.method === "droppedPaths")).toBe(false);
+  });
+});
+
+describe("the changelog of an update", () => {
+  const u = (changes: string[]) => ({ name: "x", from: "1.0.0", to: "1.1.0", installed: false, changes });
+
+  it("is markdown from a CHANGELOG.md, commits from git, and nothing when none was found", () => {
+    const folder = { kind: "folder", location: "/src/x" } as const;
+    expect(changelogMarkdown(u(["## 1.1.0", "", "- faster"]), folder)).toEqual({
+      kind: "markdown",
+      text: "## 1.1.0\n\n- faster",
+    });
+    const git = { kind: "git", location: "https://example.com/x.git" } as const;
+    expect(changelogMarkdown(u(["abc123 fix #3"]), git)).toEqual({
+      kind: "commits",
+      lines: ["abc123 fix #3"],
+    });
+    expect(changelogMarkdown(u([]), folder)).toBeNull();
   });
 });
