@@ -45,6 +45,7 @@ pub mod sources;
 pub mod toggle;
 pub mod unpack;
 pub mod update;
+pub mod update_check;
 pub mod watch;
 pub mod widening;
 

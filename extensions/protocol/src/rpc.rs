@@ -259,6 +259,12 @@ pub enum RpcCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         check: Option<bool>,
+        /// The daily background check (implies `check`): runs only when
+        /// the last one is a day old or more, and otherwise answers what
+        /// that one found; refused unless Settings turned it on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        daily: Option<bool>,
     },
     /// Puts back the copy an update replaced, with the permissions that
     /// were accepted for it.

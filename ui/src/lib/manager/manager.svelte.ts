@@ -36,8 +36,14 @@ export class ManagerState {
   devDirs: string[] = $state([]);
   /** What the last "Develop a folder…" started. */
   developed: DevelopSummary | null = $state(null);
-  /** The updates the last check found (`ext_update` with `check`). */
-  updates: UpdateInfo[] = $state([]);
+  /** The updates the last check found (`ext_update` with `check`, or the
+   * daily background check): the app's, so the count outlives the view. */
+  get updates(): UpdateInfo[] {
+    return this.app.extUpdates;
+  }
+  set updates(v: UpdateInfo[]) {
+    this.app.extUpdates = v;
+  }
   /** Whether a check has run (so "up to date" can be said). */
   checked = $state(false);
 

@@ -74,3 +74,45 @@ describe("the changelog of an update", () => {
     expect(changelogMarkdown(u([]), folder)).toBeNull();
   });
 });
+
+describe("the daily update check", () => {
+  it("asks nothing while Settings has it off, and feeds the Updates count when on", async () => {
+    const fake = new FakeBackend();
+    fake.extensions = [
+      {
+        name: "todo",
+        scope: "global",
+        dir: "/x/todo",
+        enabled: true,
+        state: "ready",
+        commands: [],
+        tools: [],
+        shadowed: [],
+        log_path: "/x/todo.log",
+        restarts: 0,
+        last_exit: null,
+        health: { calls: 0, errors: 0, busy_ms: 0, log_bytes: 0 },
+        sandboxed: false,
+        kind: "extension",
+      },
+    ];
+    fake.updatesAvailable = [
+      { name: "todo", from: "1.0.0", to: "1.1.0", installed: false },
+      { name: "gone", from: "1.0.0", to: "2.0.0", installed: false },
+    ];
+    const app = new AppState(fake);
+    await app.refreshExtensions();
+    await app.loadSettings();
+    await app.dailyUpdateCheck();
+    expect(fake.calls.some((c) => (c.args as { daily?: boolean })?.daily)).toBe(false);
+    expect(app.extUpdates).toEqual([]);
+
+    fake.settings.update_check = true;
+    await app.loadSettings();
+    await app.dailyUpdateCheck();
+    // Only what is installed is counted (a removed one is not offered).
+    expect(app.extUpdates.map((u) => u.name)).toEqual(["todo"]);
+    expect(new ManagerState(app).updates.map((u) => u.name)).toEqual(["todo"]);
+  });
+});
+
