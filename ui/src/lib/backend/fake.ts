@@ -120,7 +120,8 @@ export class FakeBackend implements Backend {
         return { name: cmd.name, state: this.restartState };
       case "ext_update": {
         if (cmd.daily) {
-          if (!this.settings.update_check) throw { code: "backend", message: "the daily update check is off" };
+          if (!this.settings.update_check)
+            throw { code: "backend", message: "the daily update check is off" };
           return { updates: [...this.updatesAvailable], checked_at: 1_800_000_000 };
         }
         const hit = this.updatesAvailable.filter((u) => !cmd.name || u.name === cmd.name);

@@ -115,4 +115,3 @@ describe("the daily update check", () => {
     expect(new ManagerState(app).updates.map((u) => u.name)).toEqual(["todo"]);
   });
 });
-
