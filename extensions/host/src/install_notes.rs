@@ -25,12 +25,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("Cargo.toml"),
-            "[workspace]\nname = \"no\"\n[package]\nname = \"zot-example-hello\"\nversion = \"1\"\n",
+            "[workspace]\nname = \"no\"\n[package]\nname = \"zot-test-never-built\"\nversion = \"1\"\n",
         )
         .unwrap();
         let notes = install_notes(dir.path());
         assert_eq!(notes.len(), 1, "{notes:?}");
-        assert!(notes[0].contains("`zot-example-hello`"), "{notes:?}");
+        assert!(notes[0].contains("`zot-test-never-built`"), "{notes:?}");
         assert!(install_notes(tempfile::tempdir().unwrap().path()).is_empty());
     }
 }

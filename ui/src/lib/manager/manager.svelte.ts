@@ -81,6 +81,15 @@ export class ManagerState {
     this.selected = key;
   }
 
+  /** The user chose `key` in the list: its detail pane. Choosing the row
+   * whose install summary is showing puts its detail (with the same
+   * switch) in place of the summary, as "Later" would. */
+  choose(key: string): void {
+    if (key === this.selected && this.installed && this.selectedName === this.installed.name)
+      this.installed = null;
+    this.select(key);
+  }
+
   /** Selects the installed extension `name` (the first listed of that name;
    * a fresh install's global one when none is listed yet). */
   selectName(name: string): void {
