@@ -9,10 +9,11 @@ use serde::{Deserialize, Serialize};
 use zot_ext_protocol::rpc::{ExtState, ExtensionSummary, Shadowing};
 use zot_ext_protocol::LifecycleEvent;
 
-use std::path::Path;
-
-use crate::program::{on_path, rust_program};
 use crate::{Host, HostConfig, HostReport, ReadyKind};
+
+/// The one check behind "needs setup" (in `program.rs`, below the host,
+/// which runs it at load): the doctor reports what it finds.
+pub use crate::program::setup_needed;
 
 /// The doctor's findings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -213,39 +214,6 @@ pub fn judge(report: &HostReport) -> DoctorReport {
         interception,
         conflicts,
     }
-}
-
-/// What the extension in `dir` needs before it can run at all, as the one
-/// step that fixes it; `None` when nothing is missing. Today that is a
-/// Rust extension shipped as source without its binary (`program.rs`).
-/// The one check behind the manager's "needs setup" (`ext_list`'s
-/// `setup`, filled at load), the doctor's verdict and the install
-/// summary's note, so the three agree.
-pub fn setup_needed(dir: &Path) -> Option<String> {
-    let p = rust_program(dir)?;
-    if p.found.is_some() {
-        return None;
-    }
-    let krate = &p.krate;
-    let manifest = dir.join(crate::manifest::MANIFEST_FILE);
-    let inherits = std::fs::read_to_string(dir.join("Cargo.toml"))
-        .is_ok_and(|t| t.contains("workspace = true"));
-    let step = match &p.workspace {
-        Some(ws) => format!("run `cargo build -p {krate}` in {}", ws.display()),
-        // A workspace member copied out of its workspace (an installed
-        // example) cannot be built where it is.
-        None if inherits => format!(
-            "copy its binary `{krate}` next to {} (build it with `cargo build -p {krate}` in the workspace it came from)",
-            manifest.display()
-        ),
-        None => format!("run `cargo build --release` in {}", dir.display()),
-    };
-    Some(match on_path("cargo") {
-        Some(_) => format!("its binary `{krate}` is not built: {step}"),
-        None => format!(
-            "its binary `{krate}` is not built and cargo is not installed: install Rust from https://rustup.rs, then {step}"
-        ),
-    })
 }
 
 /// What is broken about one extension, if anything.

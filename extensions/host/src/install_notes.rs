@@ -3,14 +3,14 @@
 //! extension shipped as source has no binary yet, and building one needs
 //! `cargo`, which may be missing. Shared by the CLI and the manager; the
 //! step is the doctor's and the manager's "needs setup"
-//! ([`crate::doctor::setup_needed`]), so all of them say the same.
+//! ([`crate::program::setup_needed`]), so all of them say the same.
 
 use std::path::Path;
 
 /// One sentence per thing the extension in `dir` still needs before it can
 /// start; empty when it is ready to run.
 pub fn install_notes(dir: &Path) -> Vec<String> {
-    crate::doctor::setup_needed(dir)
+    crate::program::setup_needed(dir)
         .map(|step| format!("it is a Rust extension shipped as source: {step}"))
         .into_iter()
         .collect()

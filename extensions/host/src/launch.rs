@@ -142,7 +142,11 @@ fn sandboxed(req: &Request, sb: &Sandboxed) -> Result<Prepared, String> {
     let program = crate::program::rust_program(req.dir)
         .and_then(|p| p.found)
         .filter(|b| !b.starts_with(&dir));
-    if let Some(target) = program.as_deref().and_then(Path::parent).and_then(Path::parent) {
+    if let Some(target) = program
+        .as_deref()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+    {
         env.push(("CARGO_TARGET_DIR".into(), target.as_os_str().to_owned()));
     }
     let runtime_dirs = sandbox::runtime_dirs();

@@ -49,7 +49,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
         // not built) is said before anything is started: `failed` with
         // the step that fixes it, never an `idle` that fails on first use.
         let setup = match &f.kind {
-            FoundKind::Spawn { .. } | FoundKind::Disabled => crate::doctor::setup_needed(&f.dir),
+            FoundKind::Spawn { .. } | FoundKind::Disabled => crate::program::setup_needed(&f.dir),
             _ => None,
         };
         let state = match &f.kind {

@@ -4,7 +4,7 @@
 //! `target/`, in `$CARGO_TARGET_DIR` or in the enclosing cargo workspace's
 //! `target/` (the examples are workspace members). zot looks in the same
 //! places, so that one without any is shown as "needs setup" before it is
-//! started (`doctor::setup_needed`), and a sandboxed one can be shown the
+//! started ([`setup_needed`]), and a sandboxed one can be shown the
 //! binary it will run, which lives outside its directory (`sandbox.rs`).
 
 use std::path::{Path, PathBuf};
@@ -69,6 +69,39 @@ pub fn rust_program_with(dir: &Path, target_env: Option<&Path>) -> Option<RustPr
     })
 }
 
+/// What the extension in `dir` needs before it can run at all, as the one
+/// step that fixes it; `None` when nothing is missing. Today that is a
+/// Rust extension shipped as source without its binary (`program.rs`).
+/// The one check behind the manager's "needs setup" (`ext_list`'s
+/// `setup`, filled at load), the doctor's verdict and the install
+/// summary's note, so the three agree.
+pub fn setup_needed(dir: &Path) -> Option<String> {
+    let p = rust_program(dir)?;
+    if p.found.is_some() {
+        return None;
+    }
+    let krate = &p.krate;
+    let manifest = dir.join(crate::manifest::MANIFEST_FILE);
+    let inherits = std::fs::read_to_string(dir.join("Cargo.toml"))
+        .is_ok_and(|t| t.contains("workspace = true"));
+    let step = match &p.workspace {
+        Some(ws) => format!("run `cargo build -p {krate}` in {}", ws.display()),
+        // A workspace member copied out of its workspace (an installed
+        // example) cannot be built where it is.
+        None if inherits => format!(
+            "copy its binary `{krate}` next to {} (build it with `cargo build -p {krate}` in the workspace it came from)",
+            manifest.display()
+        ),
+        None => format!("run `cargo build --release` in {}", dir.display()),
+    };
+    Some(match on_path("cargo") {
+        Some(_) => format!("its binary `{krate}` is not built: {step}"),
+        None => format!(
+            "its binary `{krate}` is not built and cargo is not installed: install Rust from https://rustup.rs, then {step}"
+        ),
+    })
+}
+
 /// Whether `path` is an executable file.
 fn is_program(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
@@ -86,8 +119,7 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
 
 /// Whether `file` is a `Cargo.toml` with a `[workspace]` table.
 fn declares_workspace(file: &Path) -> bool {
-    std::fs::read_to_string(file)
-        .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
+    std::fs::read_to_string(file).is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
 }
 
 /// `[package] name` of `dir/Cargo.toml`, read line by line (enough for a

@@ -697,7 +697,9 @@ mod tests {
         let v = strings(&bwrap_args(&p).unwrap());
         let b = bin.to_str().unwrap();
         assert!(window(&v, &["--ro-bind", b, b]), "{v:?}");
-        assert!(!v.iter().any(|a| a == root.join("ws/target").to_str().unwrap()));
+        assert!(!v
+            .iter()
+            .any(|a| a == root.join("ws/target").to_str().unwrap()));
         // One inside zot's home is never shown.
         let inside = zot.join("bin/x");
         std::fs::create_dir_all(inside.parent().unwrap()).unwrap();

@@ -44,7 +44,9 @@ fn file(zot_home: &Path) -> PathBuf {
 }
 
 fn secs(t: SystemTime) -> u64 {
-    t.duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0)
+    t.duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
 }
 
 /// The last check, if one is remembered (an unreadable file counts as none).
@@ -133,7 +135,11 @@ mod tests {
         assert_eq!(first.updates, [info("todo")]);
         // Within the day, nothing runs and the remembered result answers,
         // also for a new process (it is read from the file).
-        for later in [t0 + HOUR, t0 + 23 * HOUR, t0 + INTERVAL - Duration::from_secs(1)] {
+        for later in [
+            t0 + HOUR,
+            t0 + 23 * HOUR,
+            t0 + INTERVAL - Duration::from_secs(1),
+        ] {
             let d = daily(home.path(), later, check);
             assert!(!d.ran);
             assert_eq!(d.updates, [info("todo")]);

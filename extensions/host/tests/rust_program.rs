@@ -23,7 +23,8 @@ fn workspace(root: &Path) -> PathBuf {
         "[package]\nname = \"zot-example-wsx\"\nversion.workspace = true\n",
     )
     .unwrap();
-    let guard = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/extensions/guard/launch.sh");
+    let guard =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/extensions/guard/launch.sh");
     let launcher = std::fs::read_to_string(guard)
         .unwrap()
         .replace("zot-example-guard", "zot-example-wsx");
@@ -62,7 +63,13 @@ async fn a_workspace_rust_extension_runs_its_build_in_its_sandbox() {
     cfg.explicit = vec![dir];
     let (host, _rx) = start_settled(cfg).await;
     let s = summary(&host, "wsx");
-    assert_eq!(s.state, ExtState::Ready, "{:?}\n{}", s.error, env.log("wsx"));
+    assert_eq!(
+        s.state,
+        ExtState::Ready,
+        "{:?}\n{}",
+        s.error,
+        env.log("wsx")
+    );
     assert_eq!(s.setup, None);
     host.shutdown().await;
 }
@@ -86,9 +93,16 @@ async fn an_unbuilt_rust_extension_needs_setup_is_not_started_and_the_doctor_agr
         )
     );
     assert_eq!(s.state, ExtState::Failed);
-    assert_eq!(s.error.as_deref(), Some(format!("needs setup: {step}").as_str()));
+    assert_eq!(
+        s.error.as_deref(),
+        Some(format!("needs setup: {step}").as_str())
+    );
     // Never started: its launcher would have said why it exits 127.
-    assert!(!env.log("wsx").contains("no zot-example-wsx binary"), "{}", env.log("wsx"));
+    assert!(
+        !env.log("wsx").contains("no zot-example-wsx binary"),
+        "{}",
+        env.log("wsx")
+    );
     host.shutdown().await;
 
     let report = diagnose(cfg.clone()).await;

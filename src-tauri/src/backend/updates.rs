@@ -100,9 +100,9 @@ pub(super) async fn ext_rollback(b: &Backend, name: String) -> Result<ExtRollbac
         update_check::forget(&zot_home, &name);
         rollback::rollback(&zot_home, &name)
     })
-        .await
-        .map_err(|e| format!("ext_rollback: {e}"))?
-        .map_err(|e| format!("ext_rollback: {e}"))?;
+    .await
+    .map_err(|e| format!("ext_rollback: {e}"))?
+    .map_err(|e| format!("ext_rollback: {e}"))?;
     let _ = b.inner.host.reload().await;
     Ok(ExtRollbackResult {
         name: done.name,
