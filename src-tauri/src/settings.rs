@@ -75,7 +75,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         },
         notifications: notifications_in(&config),
         checkpoints_bytes: crate::checkpoints::prune::disk_usage(start.zot_home),
-        update_check: update_check(start.zot_home),
+        update_check: crate::config::update_check(start.zot_home),
     }
 }
 
@@ -153,12 +153,6 @@ pub async fn save(
 /// one may be due, so a change in Settings applies to the next event.
 pub fn notifications(home: &Path) -> NotificationSettings {
     notifications_in(&read_config(home))
-}
-
-/// Whether the daily background check for extension updates is on
-/// (`update_check` in `config.json`; anything but `true` is off).
-pub fn update_check(home: &Path) -> bool {
-    read_config(home)["update_check"].as_bool().unwrap_or(false)
 }
 
 /// `notifications` in a config object; a missing or malformed value is

@@ -71,7 +71,7 @@ pub(super) async fn ext_update(
 /// nobody to tell; the manager's own "Check for updates" says why).
 pub(super) async fn daily_check(b: &Backend) -> Result<ExtUpdateResult, String> {
     let zot_home = b.inner.opts.zot_home.clone();
-    if !crate::settings::update_check(&zot_home) {
+    if !crate::config::update_check(&zot_home) {
         return Err(
             "ext_update: the daily update check is off; turn it on in Settings (`update_check` in config.json)"
                 .into(),
