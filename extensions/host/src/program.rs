@@ -89,7 +89,7 @@ pub fn setup_needed(dir: &Path) -> Option<String> {
         // A workspace member copied out of its workspace (an installed
         // example) cannot be built where it is.
         None if inherits => format!(
-            "copy its binary `{krate}` next to {} (build it with `cargo build -p {krate}` in the workspace it came from)",
+            "copy a build of it next to {} (`cargo build -p {krate}` in the workspace it came from makes one)",
             manifest.display()
         ),
         None => format!("run `cargo build --release` in {}", dir.display()),
