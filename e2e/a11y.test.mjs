@@ -50,7 +50,7 @@ test("a panel", async () => {
 
 test("the manager's Installed and Running tabs", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));
-  await s.until("a card", () => s.exec(`return !!document.querySelector('[data-test=ext-card]')`));
+  await s.until("a row", () => s.exec(`return !!document.querySelector('[data-test=ext-row]')`));
   await check("manager, installed");
   await s.click(await s.find("[data-test=tab-running]"));
   await s.until("the running view", () =>
@@ -89,6 +89,6 @@ test("the light theme: chat with a panel, and the manager", async () => {
   await check("chat, light");
   await s.keys("\uE00C");
   await s.click(await s.find("[data-test=nav-manager]"));
-  await s.until("a card", () => s.exec(`return !!document.querySelector('[data-test=ext-card]')`));
+  await s.until("a row", () => s.exec(`return !!document.querySelector('[data-test=ext-row]')`));
   await check("manager, light");
 });

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { startApp, scratchDir, shot, PROBE } from "./lib/app.mjs";
+import { cardState, openDetail } from "./lib/cards.mjs";
 
 let app;
 let s;
@@ -22,9 +23,14 @@ before(async () => {
 });
 after(async () => app?.stop());
 
-const card = (name) => s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
-  return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
+const card = (name) => cardState(s, name);
 const entry = (name) => `[data-test=catalog-entry][data-name="${name}"]`;
+const entryDetail = (name) => `[data-test=catalog-detail][data-name="${name}"]`;
+/** Opens catalog entry `name` in the detail pane (a click on its row). */
+async function openEntry(t, name) {
+  await t.click(await t.find(entry(name)));
+  await t.until(`the detail of ${name}`, () => t.exec(`return !!document.querySelector('${entryDetail(name)}')`));
+}
 
 test("the Available section lists zot's catalog and installs an entry in one click", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));
@@ -33,21 +39,24 @@ test("the Available section lists zot's catalog and installs an entry in one cli
     `return [...document.querySelectorAll('[data-test=catalog-entry]')].map(e => e.dataset.name + ':' + e.dataset.status)`,
   );
   for (const n of ["todo:available", "hello-py:available", "dusk:available"]) assert.ok(names.includes(n), names.join(" "));
-  const todo = (await s.texts(entry("todo"))).join("");
+  // The Available view lists only the catalog; a row opens its detail.
+  await s.click(await s.find("[data-test=view-available]"));
+  await openEntry(s, "dusk");
+  assert.deepEqual(
+    await s.texts(`${entryDetail("dusk")} [data-test=catalog-permission-line]`),
+    ["theme: runs no code (it only adds colour themes)"],
+  );
+  await openEntry(s, "todo");
+  const todo = (await s.texts(entryDetail("todo"))).join("");
   assert.match(todo, /persistent todo panel/);
   assert.match(todo, /Adds: .*\/todo.*todo_manage/);
   // What it may do, in the words the install summary and the card use.
-  const catalogWords = await s.texts(`${entry("todo")} [data-test=catalog-permission-line]`);
+  const catalogWords = await s.texts(`${entryDetail("todo")} [data-test=catalog-permission-line]`);
   assert.ok(catalogWords.includes("can open interactive panels that read your keys while focused"), catalogWords.join(" | "));
   assert.ok(catalogWords.includes("has no network access"), catalogWords.join(" | "));
-  assert.deepEqual(
-    await s.texts(`${entry("dusk")} [data-test=catalog-permission-line]`),
-    ["theme: runs no code (it only adds colour themes)"],
-  );
-  await s.exec(`document.querySelector('[data-test=catalog]').scrollIntoView()`);
   await shot(s, "catalog.png");
 
-  await s.click(await s.find(`${entry("todo")} [data-test=catalog-install]`));
+  await s.click(await s.find(`${entryDetail("todo")} [data-test=catalog-install]`));
   const summary = await s.until("the install summary", async () => {
     const t = (await s.texts("[data-test=install-summary]")).join("");
     return t.includes("todo") && t.includes("todo_manage") ? t : null;
@@ -55,6 +64,8 @@ test("the Available section lists zot's catalog and installs an entry in one cli
   assert.match(summary, /\/todo/);
   assert.deepEqual(await s.texts("[data-test=install-summary] [data-test=permission-line]"), catalogWords);
   assert.ok(fs.existsSync(path.join(app.home, "extensions", "todo", "extension.json")));
+  // Back to every row: the installed todo is listed above the catalog.
+  await s.click(await s.find("[data-test=view-all]"));
   await s.until("a disabled todo card", async () => (await card("todo")) === "disabled");
   await s.until("the entry marked installed", () =>
     s.exec(`return document.querySelector('${entry("todo")}')?.dataset.status === 'installed'`));
@@ -71,14 +82,17 @@ test("Develop a folder… loads a working copy marked dev and reloads it on save
   const said = await s.until("the develop summary", async () => (await s.texts("[data-test=develop-summary]")).join(""));
   assert.ok(said.includes(fs.realpathSync(devDir)), said);
   await s.until("a ready probe card", async () => (await card("probe")) === "ready", 30000);
+  await openDetail(s, "probe");
   await s.until("the dev mark", () =>
-    s.exec(`return !!document.querySelector('[data-test=ext-card][data-name="probe"] [data-test=dev-badge]')`));
+    s.exec(`return !!document.querySelector('[data-test=ext-detail][data-name="probe"] [data-test=dev-badge]')`));
   await shot(s, "manager-dev.png");
   // Installed extensions carry no dev mark.
+  await openDetail(s, "todo");
   assert.equal(
-    await s.exec(`return !!document.querySelector('[data-test=ext-card][data-name="todo"] [data-test=dev-badge]')`),
+    await s.exec(`return !!document.querySelector('[data-test=ext-detail][data-name="todo"] [data-test=dev-badge]')`),
     false,
   );
+  await openDetail(s, "probe");
 
   // A save of the working copy: the card shows the new manifest once the
   // watcher has reloaded it.
@@ -87,7 +101,7 @@ test("Develop a folder… loads a working copy marked dev and reloads it on save
   m.description = "edited while developing";
   fs.writeFileSync(manifest, JSON.stringify(m, null, 2));
   await s.until("the reloaded card", async () =>
-    (await s.texts('[data-test=ext-card][data-name="probe"]')).join("").includes("edited while developing"), 30000);
+    (await s.texts('[data-test=ext-detail][data-name="probe"]')).join("").includes("edited while developing"), 30000);
   await s.until("a ready probe card again", async () => (await card("probe")) === "ready", 30000);
   // Nothing was installed: a dev folder runs from where it is.
   assert.equal(fs.existsSync(path.join(app.home, "extensions", "probe")), false);
@@ -113,8 +127,9 @@ test("a catalog entry whose source is missing is shown unavailable with the reas
     await t.click(await t.find("[data-test=nav-manager]"));
     await t.until("the ghost entry", () => t.exec(`return !!document.querySelector('${entry("ghost")}')`));
     assert.equal(await t.exec(`return document.querySelector('${entry("ghost")}').dataset.status`), "unavailable");
-    assert.equal(await t.exec(`return !!document.querySelector('${entry("ghost")} [data-test=catalog-install]')`), false);
-    const reason = (await t.texts(`${entry("ghost")} [data-test=catalog-reason]`)).join("");
+    await openEntry(t, "ghost");
+    assert.equal(await t.exec(`return !!document.querySelector('${entryDetail("ghost")} [data-test=catalog-install]')`), false);
+    const reason = (await t.texts(`${entryDetail("ghost")} [data-test=catalog-reason]`)).join("");
     assert.match(reason, /ghost/);
     assert.equal(await t.exec(`return document.querySelector('${entry("probe")}').dataset.status`), "available");
   } finally {
@@ -127,8 +142,9 @@ test("an --ext folder of a zot started with --watch is marked dev too", async ()
   try {
     const t = other.s;
     await t.click(await t.find("[data-test=nav-manager]"));
+    await openDetail(t, "probe");
     await t.until("the dev mark on probe", () =>
-      t.exec(`return !!document.querySelector('[data-test=ext-card][data-name="probe"] [data-test=dev-badge]')`));
+      t.exec(`return !!document.querySelector('[data-test=ext-detail][data-name="probe"] [data-test=dev-badge]')`));
   } finally {
     await other.stop();
   }

@@ -53,7 +53,7 @@ before(async () => {
     "a ready MCP card",
     () =>
       s.exec(
-        `return document.querySelector('[data-test=ext-card][data-name="pyserver"]')?.textContent.includes("ready") ?? false`,
+        `return document.querySelector('[data-test=ext-row][data-name="pyserver"] [data-test=ext-state]')?.textContent === "ready"`,
       ),
     30000,
   );

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { startApp, shot, PROBE } from "./lib/app.mjs";
-import { cardState, clickInCard } from "./lib/cards.mjs";
+import { cardState, clickInCard, openDetail } from "./lib/cards.mjs";
 
 let app;
 let s;
@@ -41,14 +41,20 @@ test("install from a folder, disable, enable, remove", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));
   await s.until("the manager", () => s.exec(`return !!document.querySelector('[data-test=manager]')`));
   await s.until("the light theme", async () => (await s.exec(`return document.documentElement.dataset.theme`)) === "light");
+  await openDetail(s, "probe");
   await shot(s, "manager-light.png");
   const config = JSON.parse(fs.readFileSync(path.join(app.home, "config.json"), "utf8"));
   assert.equal(config.theme, "light");
 
+  // The doctor opens in a dialog over the manager; Close gives it back.
   await s.click(await s.find("[data-test=doctor]"));
   await s.until("the doctor report", async () => (await s.texts("[data-test=doctor-report]")).join("").includes("probe (global)"));
+  await s.click(await s.find("[data-test=doctor-close]"));
+  await s.until("the dialog to close", () => s.exec(`return !document.querySelector('[data-test=doctor-dialog]')`));
   await clickIn("probe", "logs");
-  await s.until("the log viewer", () => s.exec(`return !!document.querySelector('[data-test=log-viewer]')`));
+  // The log opens in probe's detail pane, where the user is looking.
+  await s.until("the log viewer", () =>
+    s.exec(`return !!document.querySelector('[data-test=ext-detail][data-name="probe"] [data-test=log-viewer]')`));
 
   await clickIn("probe", "disable");
   await s.until("a disabled card", async () => (await card("probe")) === "disabled");

@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startApp, shot } from "./lib/app.mjs";
+import { openDetail } from "./lib/cards.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIX = path.join(ROOT, "extensions/host/tests/fixtures/mcp");
@@ -21,8 +22,13 @@ before(async () => {
 });
 after(async () => app?.stop());
 
-const cardText = (name) =>
-  s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]'); return c ? c.textContent : null;`);
+/** The row and, once it is listed, the detail pane of `name`, as text. */
+const cardText = async (name) => {
+  const row = await s.exec(`return document.querySelector('[data-test=ext-row][data-name="${name}"]')?.textContent ?? null`);
+  if (row === null) return null;
+  await openDetail(s, name);
+  return s.exec(`return document.querySelector('[data-test=ext-detail][data-name="${name}"]')?.textContent ?? null`);
+};
 
 test("add an MCP server from a command line", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));

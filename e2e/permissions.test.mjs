@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { startApp, shot, PROBE } from "./lib/app.mjs";
+import { cardState, clickInCard, openDetail } from "./lib/cards.mjs";
 
 let app;
 let s;
@@ -17,19 +18,8 @@ before(async () => {
 });
 after(async () => app?.stop());
 
-const state = (name) =>
-  s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
-  return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
-
-async function clickIn(name, test) {
-  const sel = `[data-test=ext-card][data-name="${name}"] [data-test=${test}]`;
-  await s.until(`${test} on ${name} to be clickable`, () =>
-    s.exec(
-      `const b = document.querySelector('${sel}'); return !!b && !b.disabled;`,
-    ),
-  );
-  await s.click(await s.find(sel));
-}
+const state = (name) => cardState(s, name);
+const clickIn = (name, test) => clickInCard(s, name, test);
 
 test("the install summary lists permissions; an update asking for more waits for the user", async () => {
   // The probe, restricted to what its /note and panel need.
@@ -76,14 +66,15 @@ test("the install summary lists permissions; an update asking for more waits for
     async () => (await state("probe")) === "ready",
     30000,
   );
+  await openDetail(s, "probe");
   const perms = (
     await s.texts(
-      `[data-test=ext-card][data-name="probe"] [data-test=ext-permissions]`,
+      `[data-test=ext-detail][data-name="probe"] [data-test=ext-permissions]`,
     )
   ).join("");
   // The card says what the install summary said, in the same words.
   assert.deepEqual(
-    await s.texts(`[data-test=ext-card][data-name="probe"] [data-test=ext-permission-line]`),
+    await s.texts(`[data-test=ext-detail][data-name="probe"] [data-test=ext-permission-line]`),
     lines,
   );
   assert.ok(perms.includes("can add slash commands"), perms);
@@ -116,7 +107,8 @@ test("the install summary lists permissions; an update asking for more waits for
     async () => (await state("probe")) === "failed",
     30000,
   );
-  await clickIn("probe", "review-permissions");
+  // What changed shows in its detail pane, with Accept.
+  await openDetail(s, "probe");
   const dialog = (await s.texts("[data-test=permission-review]")).join("");
   assert.ok(
     dialog.includes("can submit prompts to the agent at any time"),

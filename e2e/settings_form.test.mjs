@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { startApp, shot, ROOT } from "./lib/app.mjs";
+import { cardState as stateOf, clickInCard, detailText } from "./lib/cards.mjs";
 
 const FIXTURE = path.join(ROOT, "e2e", "fixtures", "configurable");
 const SECRET = "canary-e2e-secret-K9Q2";
@@ -27,9 +28,7 @@ const storedFiles = () =>
     ? fs.readdirSync(path.join(app.home, "config")).filter((f) => /^configurable-.+\.json$/.test(f))
     : [];
 
-const cardState = () =>
-  s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="configurable"]');
-  return c ? c.querySelector('[data-test=ext-state]').textContent : null;`);
+const cardState = () => stateOf(s, "configurable");
 
 async function setInput(key, value) {
   await s.exec(
@@ -43,10 +42,11 @@ async function setInput(key, value) {
 test("Configure… shows the schema as a form, refuses bad values, and starts the extension", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));
   await s.until("a failed card", async () => (await cardState()) === "failed");
-  const err = (await s.texts(`[data-test=ext-card][data-name="configurable"] .card-error`)).join("");
+  const err = await detailText(s, "configurable", "ext-error");
   assert.ok(err.includes("'api_key' (API key)") && err.includes("zot ext config configurable api_key"), err);
 
-  await s.click(await s.find(`[data-test=ext-card][data-name="configurable"] [data-test=configure]`));
+  // The form opens in the extension's detail pane.
+  await clickInCard(s, "configurable", "configure");
   await s.until("the form", () => s.exec(`return document.querySelectorAll('[data-test=setting]').length === 5`));
   const kinds = await s.exec(
     `return [...document.querySelectorAll('[data-test=setting]')].map((f) => f.dataset.key + ':' + f.querySelector('input,select').type)`,
@@ -107,8 +107,5 @@ test("the install summary asks for required settings before the first start", as
   await s.click(await s.find("[data-test=settings-save]"));
   await s.until("the summary no longer asks", async () => (await s.texts("[data-test=install-needs-settings]")).length === 0);
   await s.click(await s.find("[data-test=enable-installed]"));
-  await s.until("a ready needs-key card", () =>
-    s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="needs-key"]');
-      return !!c && c.querySelector('[data-test=ext-state]').textContent === 'ready';`),
-  30000);
+  await s.until("a ready needs-key card", async () => (await stateOf(s, "needs-key")) === "ready", 30000);
 });

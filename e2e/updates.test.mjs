@@ -12,7 +12,7 @@ import path from "node:path";
 import { spawn, execFileSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startApp, shot, scratchDir, ROOT, PROBE } from "./lib/app.mjs";
-import { cardState, clickInCard } from "./lib/cards.mjs";
+import { cardState, clickInCard, detailText } from "./lib/cards.mjs";
 
 const BIN = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
 const SOURCE = path.join(ROOT, "e2e", "fixtures", "drag-source", "drag_source.py");
@@ -43,9 +43,8 @@ function setVersion(dir, version) {
 }
 
 const text = async (sel) => (await s.texts(sel)).join(" ");
-const inCard = (name, test) =>
-  s.exec(`const c = document.querySelector('[data-test=ext-card][data-name="${name}"]');
-    return c?.querySelector('[data-test=${test}]')?.textContent ?? null;`);
+const inCard = (name, test) => detailText(s, name, test);
+const version = (name) => detailText(s, name, "detail-version");
 
 test("check, update and roll back from the manager", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));
@@ -58,22 +57,30 @@ test("check, update and roll back from the manager", async () => {
   await s.until("the Updates count", async () => (await text("[data-test=updates]")).includes("Updates (1)"));
   assert.ok((await text("[data-test=update-chip]")).includes("probe 1.0.0 → 1.1.0"));
   assert.equal(await inCard("probe", "ext-update-versions"), "1.0.0 → 1.1.0");
+  // The changelog is rendered as markdown (the chat's sanitising
+  // renderer): a heading and a list item, no raw "#" or "-".
+  await inCard("probe", "ext-update");
+  const rendered = await s.until("the changelog rendered", async () => {
+    const r = await s.exec(`const c = document.querySelector('[data-test=ext-detail][data-name="probe"] [data-test=ext-changelog]');
+      return c ? [...c.querySelectorAll('h1, h2, li')].map((e) => e.tagName + ':' + e.textContent.trim()) : [];`);
+    return r.length ? r : null;
+  });
+  assert.deepEqual(rendered, ["H1:Changes", "H2:1.1.0", "LI:answers faster"]);
   const block = await inCard("probe", "ext-update");
-  assert.ok(block.includes("- answers faster") && !block.includes("- first"), block);
+  assert.ok(block.includes("answers faster") && !block.includes("first"), block);
+  assert.ok(!block.includes("#") && !block.includes("- answers"), block);
   await shot(s, "manager-updates.png");
 
   await clickInCard(s, "probe", "update");
-  await s.until("the new version on the card", async () =>
-    (await s.exec(`return document.querySelector('[data-test=ext-card][data-name="probe"] header')?.textContent ?? ""`)).includes("v1.1.0"),
-  );
+  await s.until("the new version on the card", async () => (await version("probe")) === "v1.1.0");
   await s.until("a ready card", async () => (await cardState(s, "probe")) === "ready", 30000);
-  assert.equal(await inCard("probe", "rollback"), "Roll back to 1.0.0");
+  // Roll back is one of the rarer actions, in the pane's "⋯" menu.
+  await s.click(await s.find('[data-test=ext-detail][data-name="probe"] [data-test=more-actions]'));
+  assert.equal((await inCard("probe", "rollback")).trim(), "Roll back to 1.0.0");
   assert.equal(await s.exec(`return !!document.querySelector('[data-test=updates]')`), false, "no update left");
 
   await clickInCard(s, "probe", "rollback");
-  await s.until("the old version back", async () =>
-    (await s.exec(`return document.querySelector('[data-test=ext-card][data-name="probe"] header')?.textContent ?? ""`)).includes("v1.0.0"),
-  );
+  await s.until("the old version back", async () => (await version("probe")) === "v1.0.0");
   await s.until("a ready card", async () => (await cardState(s, "probe")) === "ready", 30000);
   await shot(s, "manager-rolled-back.png");
 });

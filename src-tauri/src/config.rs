@@ -1,7 +1,7 @@
 //! `$ZOT_HOME/config.json`, the user's choices that outlive a run: the
-//! provider, model and theme Settings saves, the notifications, the
-//! approval rules, the compaction window, how long an extension may take
-//! to start, the variables a shell may keep. A leaf: the tools, the
+//! provider, model and theme Settings saves, the notifications, the daily
+//! update check, the approval rules, the compaction window, how long an
+//! extension may take to start, the variables a shell may keep. A leaf: the tools, the
 //! backend and the settings read the file through here, so none of them
 //! has to reach into another for it (docs/architecture.md).
 //!
@@ -64,6 +64,12 @@ pub fn read(home: &Path) -> Value {
         .and_then(|t| serde_json::from_str::<Value>(&t).ok())
         .filter(Value::is_object)
         .unwrap_or_else(|| json!({}))
+}
+
+/// Whether the daily background check for extension updates is on
+/// (`update_check`, which Settings saves; anything but `true` is off).
+pub fn update_check(home: &Path) -> bool {
+    read(home)["update_check"].as_bool().unwrap_or(false)
 }
 
 /// Writes `config.json` atomically, at mode 0600 in a 0700 `$ZOT_HOME`.

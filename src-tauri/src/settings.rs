@@ -1,5 +1,5 @@
-//! The user's settings: provider, model and API key, the theme and which
-//! OS notifications the window sends. The key
+//! The user's settings: provider, model and API key, the theme, which
+//! OS notifications the window sends and the daily update check. The key
 //! goes to `auth.json` (mode 0600, through `auth::save`) and is never handed
 //! back in full; the provider/model choice and the theme go to
 //! `$ZOT_HOME/config.json`, written to a 0600 temp file and renamed so a
@@ -75,6 +75,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         },
         notifications: notifications_in(&config),
         checkpoints_bytes: crate::checkpoints::prune::disk_usage(start.zot_home),
+        update_check: crate::config::update_check(start.zot_home),
     }
 }
 
@@ -109,6 +110,9 @@ pub async fn save(
     }
     if let Some(n) = &update.notifications {
         config["notifications"] = serde_json::to_value(n)?;
+    }
+    if let Some(on) = update.update_check {
+        config["update_check"] = json!(on);
     }
     write_config(home, &config)?;
     if let Some(mode) = update.approvals {

@@ -388,7 +388,7 @@ async fn a_rust_example_installed_as_source_says_it_needs_cargo_when_cargo_is_mi
     let cargo_dir = Path::new(env!("CARGO")).parent().unwrap();
     let out = install(cargo_dir.to_str().unwrap());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("build it with cargo"), "{err}");
+    assert!(err.contains("cargo build -p zot-example-hello"), "{err}");
     // A copy that ships its binary gets no note.
     let out = install(empty.to_str().unwrap());
     assert!(out.status.success());

@@ -2,7 +2,8 @@
 //! real fixture extension installed from a folder: `ext_list` shows the
 //! source, a check changes nothing, an update runs the new copy at once
 //! (the reload), a rollback runs the old one, and a name that cannot be
-//! updated is an error naming it.
+//! updated is an error naming it. The daily background check runs only
+//! when Settings turned it on, and at most once a day.
 
 use crate::ext_fixture;
 use crate::fake_llm;
@@ -143,5 +144,63 @@ async fn a_git_source_lists_its_commits_and_a_rewritten_remote_is_an_error_that_
     let x = entry(&z.call(json!({"type":"ext_list"})).await, "gx");
     assert_eq!(x["version"], "0.1.0", "nothing changed: {x}");
     assert_eq!(x["state"], "ready");
+    assert!(z.close().await.success());
+}
+
+#[tokio::test]
+async fn the_daily_check_is_refused_when_off_and_runs_once_then_answers_what_it_found() {
+    let s = FakeLlm::start().await;
+    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let src = ext_fixture::make(cwd.path(), "fx-src", json!({"name": "fx"}));
+    let out = command(
+        home.path(),
+        cwd.path(),
+        &["ext", "install", src.to_str().unwrap()],
+    )
+    .output()
+    .await
+    .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
+    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+
+    // Off by default: the background check never runs.
+    let r = z.call(json!({"type":"ext_update","daily":true})).await;
+    assert_eq!(r["success"], false, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("Settings"), "{r}");
+    assert!(!home.path().join("update-check.json").exists());
+
+    std::fs::write(
+        home.path().join("config.json"),
+        json!({"update_check": true}).to_string(),
+    )
+    .unwrap();
+    set_version(&src, "0.2.0");
+    let r = z.call(json!({"type":"ext_update","daily":true})).await;
+    assert_eq!(r["success"], true, "{r}");
+    assert_eq!(r["data"]["updates"][0]["to"], "0.2.0", "{r}");
+    let at = r["data"]["checked_at"].as_u64().unwrap();
+    let kept: Value = serde_json::from_str(
+        &std::fs::read_to_string(home.path().join("update-check.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(kept["checked_at"], at);
+
+    // Within the day nothing is asked again: a newer version is not seen
+    // until the next check, and the answer is the one remembered.
+    set_version(&src, "0.3.0");
+    let r = z.call(json!({"type":"ext_update","daily":true})).await;
+    assert_eq!(r["data"]["checked_at"], at, "{r}");
+    assert_eq!(r["data"]["updates"][0]["to"], "0.2.0", "{r}");
+    // It installed nothing.
+    assert_eq!(
+        entry(&z.call(json!({"type":"ext_list"})).await, "fx")["version"],
+        "0.1.0"
+    );
+    // An update made forgets what the check remembered of it.
+    let r = z.call(json!({"type":"ext_update","name":"fx"})).await;
+    assert_eq!(r["success"], true, "{r}");
+    let r = z.call(json!({"type":"ext_update","daily":true})).await;
+    assert_eq!(r["data"]["updates"], json!([]), "{r}");
     assert!(z.close().await.success());
 }

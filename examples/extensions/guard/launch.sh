@@ -15,5 +15,5 @@ for p in "$target/debug/$bin" "$target/release/$bin"; do
   if [ -x "$p" ] && { [ -z "$best" ] || [ "$p" -nt "$best" ]; }; then best=$p; fi
 done
 [ -n "$best" ] && exec "$best" "$@"
-echo "no $bin binary found: run 'cargo build -p $bin' in the zot checkout, or copy the binary next to extension.json (zot runs this example in its sandbox, which does not show the workspace's target/ directory: there, only a binary next to extension.json is found)" >&2
+echo "no $bin binary found: run 'cargo build -p $bin' in the zot checkout, or copy the binary next to extension.json" >&2
 exit 127

@@ -117,6 +117,7 @@ fn main() {
             runtime_dirs: &[],
             env: &[],
             resolv_conf_fd: None,
+            program: None,
         };
         // The view only: the host adds its seccomp filters and, with `net`,
         // slirp4netns, which the spawn -> ready rows include.

@@ -13,6 +13,7 @@ pub mod private_file;
 pub(crate) mod proc_stat;
 pub(crate) mod proc_usage;
 pub mod process;
+pub(crate) mod program;
 pub mod reaper;
 pub mod sandbox;
 pub(crate) mod subreaper;

@@ -46,7 +46,7 @@ pub use api::{develop, doctor, watch};
 pub use io::{child_env, codec, connection, private_file, process, reaper, sandbox, ws_auth};
 pub use manage::{
     bundle, catalog, conformance, ext_ops, install, logs, mcp_install, remove, rollback, scaffold,
-    sdk, sources, toggle, update,
+    sdk, sources, toggle, update, update_check,
 };
 pub use policy::{consent, trust};
 pub use records::tool_progress;

@@ -16,3 +16,4 @@ pub(crate) mod theme;
 pub mod toggle;
 pub(crate) mod unpack;
 pub mod update;
+pub mod update_check;

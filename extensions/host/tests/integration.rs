@@ -35,6 +35,7 @@ mod registration;
 mod registration_limits;
 mod reload;
 mod restart;
+mod rust_program;
 mod sdk;
 mod settings_keychain;
 mod shutdown;

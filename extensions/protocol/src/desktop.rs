@@ -101,6 +101,10 @@ pub struct Settings {
     /// `$ZOT_HOME/checkpoints` (docs/desktop.md "Checkpoints").
     #[ts(type = "number")]
     pub checkpoints_bytes: u64,
+    /// Whether zot checks for extension updates in the background, at
+    /// most once a day (saved as `update_check` in `config.json`; off by
+    /// default). The check runs nothing of the extensions.
+    pub update_check: bool,
 }
 
 /// Which events raise an OS notification while the window is not focused.
@@ -145,6 +149,10 @@ pub struct SettingsUpdate {
     #[serde(default)]
     #[ts(optional)]
     pub notifications: Option<NotificationSettings>,
+    /// Saved; the app asks for the daily check from then on.
+    #[serde(default)]
+    #[ts(optional)]
+    pub update_check: Option<bool>,
 }
 
 /// What "Develop a folder…" started.

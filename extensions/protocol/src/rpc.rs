@@ -283,6 +283,12 @@ pub enum RpcCommand {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[ts(optional)]
         check: Option<bool>,
+        /// The daily background check (implies `check`): runs only when
+        /// the last one is a day old or more, and otherwise answers what
+        /// that one found; refused unless Settings turned it on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        daily: Option<bool>,
     },
     /// Puts back the copy an update replaced, with the permissions that
     /// were accepted for it.
@@ -834,6 +840,14 @@ pub struct ExtensionSummary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub rollback_to: Option<String>,
+    /// What it needs before it can run at all, as the one step that fixes
+    /// it (a Rust extension shipped as source whose binary is not built:
+    /// "its binary `x` is not built: run `cargo build -p x` in …"). An
+    /// enabled one in need is not started and is `failed`; the manager
+    /// shows "needs setup", and `zot ext doctor` says the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub setup: Option<String>,
 }
 
 /// How an extension is doing, for `ext_list` and the manager's cards

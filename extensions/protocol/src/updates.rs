@@ -75,6 +75,11 @@ pub struct UpdateInfo {
 pub struct ExtUpdateResult {
     /// One entry per extension with an update.
     pub updates: Vec<UpdateInfo>,
+    /// For `daily`: when the check whose result this is ran (seconds
+    /// since the Unix epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub checked_at: Option<u64>,
 }
 
 /// `ext_rollback`: the kept copy is back.

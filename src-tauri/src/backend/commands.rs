@@ -178,7 +178,10 @@ pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, Rp
             .map(RpcResult::Untrusted),
         RpcCommand::TrustStatus {} => Ok(RpcResult::TrustStatus(super::trust::status(b))),
         RpcCommand::ExtRestart { name } => ext_restart(b, name).await.map(RpcResult::Restarted),
-        RpcCommand::ExtUpdate { name, check } => {
+        RpcCommand::ExtUpdate {
+            daily: Some(true), ..
+        } => super::updates::daily_check(b).await.map(RpcResult::Updates),
+        RpcCommand::ExtUpdate { name, check, .. } => {
             super::updates::ext_update(b, name, check.unwrap_or(false))
                 .await
                 .map(RpcResult::Updates)

@@ -3,10 +3,11 @@
 //! followed by a reload so the new copy (or the old one) runs at once. A
 //! widening is never accepted here: such an update is installed and stays
 //! `failed` until the user accepts it (the manager's review card, or
-//! `zot ext accept`).
+//! `zot ext accept`). `daily` is the background check Settings turns on
+//! (`update_check.rs` in the host keeps it to once a day).
 
 use zot_ext_host::install::{Cancel, Hooks};
-use zot_ext_host::{rollback, update};
+use zot_ext_host::{rollback, update, update_check};
 use zot_ext_protocol::RpcError;
 use zot_ext_protocol::{ExtRollbackResult, ExtUpdateResult};
 
@@ -31,6 +32,8 @@ pub(super) async fn ext_update(
             let r = if check {
                 update::check(&zot_home, &n)
             } else {
+                // Whatever the daily check remembered of it is stale now.
+                update_check::forget(&zot_home, &n);
                 let hooks = Hooks {
                     progress: &mut |_| {},
                     approve_more: &mut |_| false,
@@ -57,16 +60,49 @@ pub(super) async fn ext_update(
     if !check && !updates.is_empty() {
         let _ = b.inner.host.reload().await;
     }
-    Ok(ExtUpdateResult { updates })
+    Ok(ExtUpdateResult {
+        updates,
+        checked_at: None,
+    })
+}
+
+/// `ext_update{daily}`: the background check, at most once a day and
+/// only when Settings turned it on; between checks, what the last found.
+/// A source that cannot be reached is skipped (a background check has
+/// nobody to tell; the manager's own "Check for updates" says why).
+pub(super) async fn daily_check(b: &Backend) -> Result<ExtUpdateResult, RpcError> {
+    let zot_home = b.inner.opts.zot_home.clone();
+    if !crate::config::update_check(&zot_home) {
+        return Err(RpcError::denied(
+            "ext_update: the daily update check is off; turn it on in Settings (`update_check` in config.json)",
+        ));
+    }
+    let d = tokio::task::spawn_blocking(move || {
+        update_check::daily(&zot_home, std::time::SystemTime::now(), || {
+            update::updatable(&zot_home)
+                .iter()
+                .filter_map(|n| update::check(&zot_home, n).ok().flatten())
+                .collect()
+        })
+    })
+    .await
+    .map_err(|e| format!("ext_update: {e}"))?;
+    Ok(ExtUpdateResult {
+        updates: d.updates,
+        checked_at: Some(d.checked_at),
+    })
 }
 
 /// `ext_rollback{name}`.
 pub(super) async fn ext_rollback(b: &Backend, name: String) -> Result<ExtRollbackResult, RpcError> {
     let zot_home = b.inner.opts.zot_home.clone();
-    let done = tokio::task::spawn_blocking(move || rollback::rollback(&zot_home, &name))
-        .await
-        .map_err(|e| format!("ext_rollback: {e}"))?
-        .map_err(|e| format!("ext_rollback: {e}"))?;
+    let done = tokio::task::spawn_blocking(move || {
+        update_check::forget(&zot_home, &name);
+        rollback::rollback(&zot_home, &name)
+    })
+    .await
+    .map_err(|e| format!("ext_rollback: {e}"))?
+    .map_err(|e| format!("ext_rollback: {e}"))?;
     let _ = b.inner.host.reload().await;
     Ok(ExtRollbackResult {
         name: done.name,

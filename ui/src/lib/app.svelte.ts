@@ -29,9 +29,14 @@ import { AnnouncerState } from "./a11y/announcer.svelte";
 import { RewindState } from "./rewind/rewind.svelte";
 import { SessionsState } from "./sessions/sessions.svelte";
 import type { Settings } from "./backend/backend";
+import type { UpdateInfo } from "./bindings/UpdateInfo";
 import { DialogsState, type DialogAnswer } from "./dialogs/dialogs.svelte";
 
 /** Which view fills the main area. */
+/** How often the app asks for the daily update check (the backend runs
+ * it only once a day; asking hourly catches a window left open). */
+export const UPDATE_CHECK_EVERY_MS = 60 * 60 * 1000;
+
 export type View = "chat" | "manager" | "settings";
 
 /** Everything the UI shows, plus the actions on it. */
@@ -66,6 +71,10 @@ export class AppState {
   themes: ThemeFile[] = $state(mergeThemes([]));
   theme = $state("dark");
   settings: Settings | null = $state(null);
+  /** The extension updates the last check found: the manager's "Check for
+   * updates", or the daily background one Settings turns on. The
+   * manager's Updates count. */
+  extUpdates: UpdateInfo[] = $state([]);
   view: View = $state("chat");
   /** A .zotx or .mcpb dropped on the window, for the manager to install. */
   droppedBundle: string | null = $state(null);
@@ -132,9 +141,27 @@ export class AppState {
       this.trust.load(),
       this.projects.load(),
     ]);
+    // The daily update check, when Settings turned it on: asked now and
+    // every hour; the backend runs it at most once a day.
+    void this.dailyUpdateCheck();
+    setInterval(() => void this.dailyUpdateCheck(), UPDATE_CHECK_EVERY_MS);
     // The backend answered every first load and the editor takes input:
     // "editor usable", which the scale bench reads from the page.
     if (typeof performance !== "undefined") performance.mark("zot-started");
+  }
+
+  /** The daily background check for extension updates (never running
+   * them), when Settings turned it on; its result is the Updates count.
+   * A failure has nobody to tell: the next hour asks again. */
+  async dailyUpdateCheck(): Promise<void> {
+    if (!this.settings?.update_check) return;
+    try {
+      const r = await this.backend.rpc({ type: "ext_update", daily: true });
+      const installed = new Set(this.extensions.map((e) => e.name));
+      this.extUpdates = r.updates.filter((u) => installed.has(u.name));
+    } catch {
+      // Said nowhere: the manager's own "Check for updates" says why.
+    }
   }
 
   async loadSettings(): Promise<void> {

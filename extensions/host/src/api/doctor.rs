@@ -11,6 +11,10 @@ use zot_ext_protocol::LifecycleEvent;
 
 use crate::{Host, HostConfig, HostReport, ReadyKind};
 
+/// The one check behind "needs setup" (in `program.rs`, below the host,
+/// which runs it at load): the doctor reports what it finds.
+pub use crate::io::program::setup_needed;
+
 /// The doctor's findings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DoctorReport {
@@ -215,6 +219,9 @@ pub fn judge(report: &HostReport) -> DoctorReport {
 /// What is broken about one extension, if anything.
 fn problem_of(ext: &DoctorExtension, manifest_broken: bool) -> Option<String> {
     let s = &ext.summary;
+    if let Some(step) = &s.setup {
+        return Some(format!("{} needs setup: {step}", s.name));
+    }
     let error = s.error.as_deref().unwrap_or("no error was recorded");
     // Host errors usually name the log already; add it only when missing.
     let log = if error.contains(&s.log_path) {

@@ -175,6 +175,7 @@ impl Host {
                 }
                 _ => None,
             },
+            setup: e.setup.clone(),
         }
     }
 

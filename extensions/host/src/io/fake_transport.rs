@@ -100,6 +100,7 @@ impl Rig {
             grant,
             unaccepted: Vec::new(),
             widened: Vec::new(),
+            setup: None,
         };
         let ext = Ext::new(
             inner.new_ext_id(),

@@ -132,6 +132,20 @@ fn sandboxed(req: &Request, sb: &Sandboxed) -> Result<Prepared, String> {
     } else {
         None
     };
+    // A Rust extension's launcher runs a build from outside its folder
+    // (the workspace's `target/`): that one binary is shown, and the
+    // launcher is told where it is (`CARGO_TARGET_DIR`, which it reads).
+    let dir = std::fs::canonicalize(req.dir).unwrap_or_else(|_| req.dir.to_path_buf());
+    let program = crate::io::program::rust_program(req.dir)
+        .and_then(|p| p.found)
+        .filter(|b| !b.starts_with(&dir));
+    if let Some(target) = program
+        .as_deref()
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+    {
+        env.push(("CARGO_TARGET_DIR".into(), target.as_os_str().to_owned()));
+    }
     let runtime_dirs = sandbox::runtime_dirs();
     let plan = sandbox::Plan {
         spec: sb.spec,
@@ -142,6 +156,7 @@ fn sandboxed(req: &Request, sb: &Sandboxed) -> Result<Prepared, String> {
         runtime_dirs: &runtime_dirs,
         env: &env,
         resolv_conf_fd: resolv,
+        program: program.as_deref(),
     };
     let built = sandbox::bwrap_args(&plan)?;
     let mut args = built.args;

@@ -142,6 +142,10 @@ pub struct Plan<'a> {
     /// With `net: true`, the descriptor bwrap reads the sandbox's
     /// `/etc/resolv.conf` from ([`net::RESOLV_CONF`]).
     pub resolv_conf_fd: Option<i32>,
+    /// The binary its launcher runs from outside its directory (a Rust
+    /// extension's build in its workspace's `target/`: `program.rs`),
+    /// shown read-only at its own path, that one file only.
+    pub program: Option<&'a Path>,
 }
 
 /// bwrap's arguments for one start, and notes for the extension's log.
@@ -260,6 +264,20 @@ pub fn bwrap_args(plan: &Plan) -> Result<Args, String> {
     }
     if let Some(sdk) = plan.sdk.filter(|p| p.is_dir()) {
         bind(a, "--ro-bind", &canonical(sdk), sdk);
+    }
+    if let Some(program) = plan.program.filter(|p| p.is_file()) {
+        let source = canonical(program);
+        // Never a way into zot's home or the session's services.
+        let hidden = source.starts_with(&zot_home)
+            || plan.runtime_dirs.iter().any(|d| source.starts_with(d));
+        if hidden {
+            out.notes.push(format!(
+                "its program {} is inside a folder a sandbox never shows, so it is not shown",
+                source.display()
+            ));
+        } else {
+            bind(a, "--ro-bind", &source, program);
+        }
     }
     // The skeleton bwrap made the mount points in (`/home/u/…` above a
     // grant) becomes read-only, so a write outside every grant fails
@@ -517,6 +535,7 @@ mod tests {
             runtime_dirs: &[],
             env: &[],
             resolv_conf_fd: None,
+            program: None,
         }
     }
 
@@ -540,6 +559,7 @@ mod tests {
         let p = Plan {
             env: &env,
             resolv_conf_fd: Some(7),
+            program: None,
             ..plan(&spec, &ext, &zot, &home)
         };
         let a = bwrap_args(&p).unwrap();
@@ -658,6 +678,39 @@ mod tests {
         };
         let err = bwrap_args(&p).unwrap_err();
         assert!(err.contains("session's services"), "{err}");
+    }
+
+    #[test]
+    fn the_program_a_launcher_runs_is_shown_read_only_that_file_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (ext, zot, home) = (root.join("ws/ext"), root.join("zot"), root.join("home"));
+        std::fs::create_dir_all(&ext).unwrap();
+        let bin = root.join("ws/target/debug/zot-example-x");
+        std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+        std::fs::write(&bin, "").unwrap();
+        let spec = Sandbox::default();
+        let p = Plan {
+            program: Some(&bin),
+            ..plan(&spec, &ext, &zot, &home)
+        };
+        let v = strings(&bwrap_args(&p).unwrap());
+        let b = bin.to_str().unwrap();
+        assert!(window(&v, &["--ro-bind", b, b]), "{v:?}");
+        assert!(!v
+            .iter()
+            .any(|a| a == root.join("ws/target").to_str().unwrap()));
+        // One inside zot's home is never shown.
+        let inside = zot.join("bin/x");
+        std::fs::create_dir_all(inside.parent().unwrap()).unwrap();
+        std::fs::write(&inside, "").unwrap();
+        let p = Plan {
+            program: Some(&inside),
+            ..plan(&spec, &ext, &zot, &home)
+        };
+        let out = bwrap_args(&p).unwrap();
+        assert!(!strings(&out).iter().any(|a| a == inside.to_str().unwrap()));
+        assert_eq!(out.notes.len(), 1, "{:?}", out.notes);
     }
 
     #[test]

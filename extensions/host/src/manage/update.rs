@@ -288,18 +288,30 @@ fn changelog(text: Option<String>, installed: Option<&str>) -> Vec<String> {
     let Some(text) = text else {
         return Vec::new();
     };
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
+    let mut kept = 0;
     for line in text.lines() {
         let heading = line.starts_with('#');
         if heading && installed.is_some_and(|v| line.contains(v)) {
             break;
         }
-        if !line.trim().is_empty() {
-            out.push(line.to_owned());
+        // Blank lines are kept between the others (the manager renders
+        // the section as markdown, where they end paragraphs), never
+        // counted, never first or last.
+        if line.trim().is_empty() {
+            if out.last().is_some_and(|l| !l.trim().is_empty()) {
+                out.push(String::new());
+            }
+            continue;
         }
-        if out.len() >= MAX_CHANGES {
+        out.push(line.to_owned());
+        kept += 1;
+        if kept >= MAX_CHANGES {
             break;
         }
+    }
+    while out.last().is_some_and(|l| l.is_empty()) {
+        out.pop();
     }
     out
 }
@@ -316,5 +328,10 @@ mod tests {
             ["# Changelog", "## 1.2.0", "- b"]
         );
         assert!(changelog(None, Some("1")).is_empty());
+        let text = "# Changes\n\n## 1.2.0\n\nFaster.\n\n- b\n\n## 1.1.0\n- a\n".to_owned();
+        assert_eq!(
+            changelog(Some(text), Some("1.1.0")),
+            ["# Changes", "", "## 1.2.0", "", "Faster.", "", "- b"]
+        );
     }
 }

@@ -287,6 +287,9 @@ pub(crate) struct ExtSpec {
     /// Everything its manifest reaches beyond what the user accepted
     /// (`widening.rs`): it is not started while this is not empty.
     pub widened: Vec<zot_ext_protocol::Widening>,
+    /// What it needs before it can run (`program::setup_needed`), checked
+    /// at load: an enabled one in need is not started.
+    pub setup: Option<String>,
 }
 
 impl ExtSpec {

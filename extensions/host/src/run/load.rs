@@ -45,9 +45,19 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
         if held.is_some() && f.scope == Scope::Project {
             release_shadowed(&mut found, &f.dir);
         }
+        // A program that is not there (a Rust extension whose binary is
+        // not built) is said before anything is started: `failed` with
+        // the step that fixes it, never an `idle` that fails on first use.
+        let setup = match &f.kind {
+            FoundKind::Spawn { .. } | FoundKind::Disabled => {
+                crate::io::program::setup_needed(&f.dir)
+            }
+            _ => None,
+        };
         let state = match &f.kind {
             _ if matches!(held, Some(Held::New(_))) => ExtState::Untrusted,
             _ if held.is_some() => ExtState::Failed,
+            FoundKind::Spawn { .. } if setup.is_some() => ExtState::Failed,
             FoundKind::Spawn { .. } if on_use(&f) => ExtState::Idle,
             FoundKind::Spawn { .. } | FoundKind::Connect { .. } => ExtState::Loading,
             FoundKind::Disabled | FoundKind::Shadowed { .. } => ExtState::Disabled,
@@ -73,6 +83,7 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
             target,
             unaccepted,
             widened,
+            setup: setup.clone(),
         };
         let ext = Ext::new(
             inner.new_ext_id(),
@@ -88,6 +99,9 @@ pub(crate) fn load(inner: &Arc<Shared>) -> usize {
                 let mut m = ext.lock();
                 m.error = held.map(Held::message);
                 m.warnings.extend(shadows);
+            }
+            FoundKind::Spawn { .. } if setup.is_some() => {
+                ext.lock().error = setup.map(|step| format!("needs setup: {step}"));
             }
             // Not spawned now: its declared names are listed, and its first
             // use starts it (`on_use.rs`).

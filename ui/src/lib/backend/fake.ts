@@ -45,6 +45,7 @@ export class FakeBackend implements Backend {
     approvals: "ask",
     notifications: { turn_end: false, approval: false, extension_crash: false },
     checkpoints_bytes: 3 * 1024 * 1024,
+    update_check: false,
   };
   themes: ThemeFile[] = [];
   /** When set, `prompt` streams this reply back as events. */
@@ -123,6 +124,11 @@ export class FakeBackend implements Backend {
       case "ext_restart":
         return { name: cmd.name, state: this.restartState };
       case "ext_update": {
+        if (cmd.daily) {
+          if (!this.settings.update_check)
+            throw { code: "backend", message: "the daily update check is off" };
+          return { updates: [...this.updatesAvailable], checked_at: 1_800_000_000 };
+        }
         const hit = this.updatesAvailable.filter((u) => !cmd.name || u.name === cmd.name);
         if (cmd.check) return { updates: hit };
         this.updatesAvailable = this.updatesAvailable.filter((u) => !hit.includes(u));

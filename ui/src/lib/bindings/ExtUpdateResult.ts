@@ -8,4 +8,9 @@ export type ExtUpdateResult = {
 /**
  * One entry per extension with an update.
  */
-updates: Array<UpdateInfo>, };
+updates: Array<UpdateInfo>, 
+/**
+ * For `daily`: when the check whose result this is ran (seconds
+ * since the Unix epoch).
+ */
+checked_at?: number, };

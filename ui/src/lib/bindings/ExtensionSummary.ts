@@ -152,4 +152,12 @@ source?: ExtSource,
  * The version `ext_rollback` would put back (`"-"` when the kept
  * copy has none); absent when no earlier copy is kept.
  */
-rollback_to?: string, };
+rollback_to?: string, 
+/**
+ * What it needs before it can run at all, as the one step that fixes
+ * it (a Rust extension shipped as source whose binary is not built:
+ * "its binary `x` is not built: run `cargo build -p x` in …"). An
+ * enabled one in need is not started and is `failed`; the manager
+ * shows "needs setup", and `zot ext doctor` says the same.
+ */
+setup?: string, };

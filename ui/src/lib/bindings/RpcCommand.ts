@@ -207,7 +207,13 @@ name?: string,
 /**
  * Only say what would change.
  */
-check?: boolean, } | { "type": "ext_rollback", 
+check?: boolean, 
+/**
+ * The daily background check (implies `check`): runs only when
+ * the last one is a day old or more, and otherwise answers what
+ * that one found; refused unless Settings turned it on.
+ */
+daily?: boolean, } | { "type": "ext_rollback", 
 /**
  * The extension's name.
  */

@@ -41,4 +41,10 @@ notifications: NotificationSettings,
  * Bytes the checkpoints of every project take under
  * `$ZOT_HOME/checkpoints` (docs/desktop.md "Checkpoints").
  */
-checkpoints_bytes: number, };
+checkpoints_bytes: number, 
+/**
+ * Whether zot checks for extension updates in the background, at
+ * most once a day (saved as `update_check` in `config.json`; off by
+ * default). The check runs nothing of the extensions.
+ */
+update_check: boolean, };

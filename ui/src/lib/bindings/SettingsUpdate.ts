@@ -31,4 +31,8 @@ approvals?: ApprovalMode,
 /**
  * Saved, and used from the next event on.
  */
-notifications?: NotificationSettings, };
+notifications?: NotificationSettings, 
+/**
+ * Saved; the app asks for the daily check from then on.
+ */
+update_check?: boolean, };

@@ -10,6 +10,7 @@ import { formatDoctor } from "./doctor";
 import { catalogRows, type CatalogRow } from "./catalog";
 import { SettingsFormState } from "./settingsForm.svelte";
 import type { UpdateInfo } from "../bindings/UpdateInfo";
+import { catalogKey, installedKey, type ListView } from "./list";
 
 /** Reactive manager state. */
 export class ManagerState {
@@ -35,13 +36,72 @@ export class ManagerState {
   devDirs: string[] = $state([]);
   /** What the last "Develop a folder…" started. */
   developed: DevelopSummary | null = $state(null);
-  /** The updates the last check found (`ext_update` with `check`). */
-  updates: UpdateInfo[] = $state([]);
+  /** The updates the last check found (`ext_update` with `check`, or the
+   * daily background check): the app's, so the count outlives the view. */
+  get updates(): UpdateInfo[] {
+    return this.app.extUpdates;
+  }
+  set updates(v: UpdateInfo[]) {
+    this.app.extUpdates = v;
+  }
   /** Whether a check has run (so "up to date" can be said). */
   checked = $state(false);
 
   /** The open settings form ("Configure…"), if any. */
   configFor: SettingsFormState | null = $state(null);
+
+  /** The row shown in the detail pane (`list.ts` keys), if any. */
+  selected: string | null = $state(null);
+  /** Which rows the list shows, and the search box. */
+  view: ListView = $state("all");
+  query = $state("");
+
+  /** The installed extension the detail pane shows, if one is selected. */
+  get selectedExt() {
+    const key = this.selected;
+    return key ? (this.app.extensions.find((e) => installedKey(e) === key) ?? null) : null;
+  }
+
+  /** The catalog entry the detail pane shows, if one is selected. */
+  get selectedEntry() {
+    const key = this.selected;
+    return key ? (this.available.find((r) => catalogKey(r.name) === key) ?? null) : null;
+  }
+
+  /** The name behind the selected row (also before an installed one is listed). */
+  get selectedName(): string | null {
+    const key = this.selected;
+    if (!key) return null;
+    return key.slice(key.lastIndexOf(":") + 1);
+  }
+
+  /** Shows `key`'s row in the detail pane; a pending removal is forgotten. */
+  select(key: string | null): void {
+    if (key !== this.selected) this.confirmRemove = null;
+    this.selected = key;
+  }
+
+  /** The user chose `key` in the list: its detail pane. Choosing the row
+   * whose install summary is showing puts its detail (with the same
+   * switch) in place of the summary, as "Later" would. */
+  choose(key: string): void {
+    if (key === this.selected && this.installed && this.selectedName === this.installed.name)
+      this.installed = null;
+    this.select(key);
+  }
+
+  /** Selects the installed extension `name` (the first listed of that name;
+   * a fresh install's global one when none is listed yet). */
+  selectName(name: string): void {
+    const ext = this.app.extensions.find((e) => e.name === name);
+    this.select(installedKey(ext ?? { scope: "global", name }));
+  }
+
+  /** Opens the log of `name` in its detail pane. */
+  openLog(name: string): void {
+    this.selectName(name);
+    this.logFor = name;
+  }
 
   constructor(app: AppState) {
     this.app = app;
@@ -77,8 +137,11 @@ export class ManagerState {
     this.progress = [];
     this.installed = null;
     return this.#run("install failed", async () => {
-      this.installed = await this.app.backend.install(source, (p) => this.progress.push(p.message));
+      const installed = await this.app.backend.install(source, (p) => this.progress.push(p.message));
+      this.installed = installed;
       this.source = "";
+      // The summary opens in the detail pane of what was installed.
+      this.select(installedKey({ scope: "global", name: installed.name }));
     });
   }
 
@@ -149,6 +212,7 @@ export class ManagerState {
 
   /** Opens the settings form of `name` ("Configure…"). */
   async configure(name: string): Promise<void> {
+    if (this.selectedName !== name) this.selectName(name);
     const form = new SettingsFormState(this.app.backend, name);
     this.configFor = form;
     await form.load();

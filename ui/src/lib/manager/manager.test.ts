@@ -110,3 +110,28 @@ describe("Restart", () => {
     expect(m.error).toBe("restart todo failed: it is crashed again");
   });
 });
+
+describe("the list and the detail pane", () => {
+  it("opens an install's summary in the pane of what it installed; choosing that row again shows its detail", async () => {
+    const fake = new FakeBackend();
+    const m = new ManagerState(new AppState(fake));
+    m.source = "todo";
+    await m.install();
+    expect(m.selected).toBe("installed:global:todo");
+    expect(m.installed?.name).toBe("todo");
+    m.choose("catalog:dusk");
+    expect(m.installed?.name).toBe("todo");
+    m.choose("installed:global:todo");
+    expect(m.installed?.name).toBe("todo");
+    m.choose("installed:global:todo");
+    expect(m.installed).toBeNull();
+  });
+
+  it("opens the log and the settings of an extension in its own pane", async () => {
+    const fake = new FakeBackend();
+    const m = new ManagerState(new AppState(fake));
+    m.openLog("guard");
+    expect(m.selected).toBe("installed:global:guard");
+    expect(m.logFor).toBe("guard");
+  });
+});

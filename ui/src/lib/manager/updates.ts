@@ -29,3 +29,16 @@ export function updateLine(u: UpdateInfo): string {
 export function updateFor(updates: UpdateInfo[], name: string): UpdateInfo | undefined {
   return updates.find((u) => u.name === name);
 }
+
+/** What an update changed, as the detail pane shows it: a git source's
+ * commits (one line each), or the new copy's CHANGELOG.md section as
+ * markdown, rendered by the chat's sanitising renderer. */
+export type Changelog = { kind: "markdown"; text: string } | { kind: "commits"; lines: string[] };
+
+/** The changelog of `u`; null when the host found none. */
+export function changelogMarkdown(u: UpdateInfo, source: ExtSource | undefined): Changelog | null {
+  const lines = u.changes ?? [];
+  if (!lines.length) return null;
+  if (source?.kind === "git") return { kind: "commits", lines };
+  return { kind: "markdown", text: lines.join("\n") };
+}
