@@ -37,6 +37,7 @@ pub mod consent;
 pub mod content;
 pub mod desktop;
 pub mod dialogs;
+pub mod doctor;
 pub mod ext_to_host;
 pub mod host_to_ext;
 pub mod ids;

@@ -5,57 +5,16 @@
 //! and says whether anything is broken. The CLI prints it as text or JSON;
 //! the desktop manager shows the same data.
 
-use serde::{Deserialize, Serialize};
-use zot_ext_protocol::rpc::{ExtState, ExtensionSummary, Shadowing};
-use zot_ext_protocol::LifecycleEvent;
+pub use zot_ext_protocol::doctor::{
+    DoctorConflict, DoctorExtension, DoctorReport, InterceptionChain, ManifestProblem, Readiness,
+};
+use zot_ext_protocol::rpc::ExtState;
 
 use crate::{Host, HostConfig, HostReport, ReadyKind};
 
 /// The one check behind "needs setup" (in `program.rs`, below the host,
 /// which runs it at load): the doctor reports what it finds.
 pub use crate::io::program::setup_needed;
-
-/// The doctor's findings.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DoctorReport {
-    /// `false` when anything is broken (the CLI then exits non-zero).
-    pub ok: bool,
-    /// Every broken thing, one sentence each, naming the extension or file
-    /// and what to do. Empty when `ok`.
-    pub problems: Vec<String>,
-    /// Manifests that could not be used.
-    pub manifest_errors: Vec<ManifestProblem>,
-    /// Every extension found, in load order.
-    pub extensions: Vec<DoctorExtension>,
-    /// Per interceptable event, the extensions a call passes through, in order.
-    pub interception: Vec<InterceptionChain>,
-    /// Every command, tool, theme or extension name that lost to another.
-    pub conflicts: Vec<DoctorConflict>,
-}
-
-/// One manifest error.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ManifestProblem {
-    /// The `extension.json` (or the directory lacking one).
-    pub file: String,
-    /// The offending field, when one is to blame.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// What is wrong and what to do.
-    pub message: String,
-}
-
-/// How an extension became ready.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Readiness {
-    /// It sent `ready`.
-    Ready,
-    /// It went quiet after registering (or the grace ran out) without `ready`.
-    AutoReady,
-    /// It never got there (failed, disabled, theme-only, still loading).
-    NotReady,
-}
 
 impl From<ReadyKind> for Readiness {
     fn from(kind: ReadyKind) -> Self {
@@ -67,48 +26,8 @@ impl From<ReadyKind> for Readiness {
     }
 }
 
-/// One extension in the report.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DoctorExtension {
-    /// What `zot ext list` shows (scope, state, commands, tools, log path…).
-    #[serde(flatten)]
-    pub summary: ExtensionSummary,
-    /// Ready versus auto-ready.
-    pub readiness: Readiness,
-    /// Refused registrations, bad theme colours and the like.
-    pub warnings: Vec<String>,
-    /// What it relies on that zot only tolerates for compatibility with the
-    /// reference zot (docs/compat.md): worth fixing, not a failure.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tolerated: Vec<String>,
-    /// Its `extension.json`.
-    pub manifest_path: String,
-    /// The last lines of its stderr log, when it failed or exited.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub log_tail: Vec<String>,
-}
-
 /// How many log lines a failed extension's entry shows.
 pub const LOG_TAIL_LINES: usize = 5;
-
-/// The interception chain of one event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InterceptionChain {
-    /// The event.
-    pub event: LifecycleEvent,
-    /// Extension names, first asked first.
-    pub chain: Vec<String>,
-}
-
-/// One lost name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DoctorConflict {
-    /// The extension whose registration lost.
-    pub extension: String,
-    /// What lost, to whom, and why.
-    #[serde(flatten)]
-    pub shadowing: Shadowing,
-}
 
 /// Starts a host with `cfg`, waits until every extension is ready, failed
 /// or out of time, takes the report, shuts everything down and judges it.

@@ -8,6 +8,7 @@ import type { InstallSummary } from "../bindings/InstallSummary";
 import type { LogChunk } from "../bindings/LogChunk";
 import type { PanelPlacementChoice } from "../bindings/PanelPlacementChoice";
 import type { PanelFrameOpen } from "../bindings/PanelFrameOpen";
+import type { DoctorReport } from "../bindings/DoctorReport";
 import type { ErrorCode } from "../bindings/ErrorCode";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { RpcResultOf } from "../bindings/RpcResultOf";
@@ -68,7 +69,7 @@ export interface Backend {
   /** Adds an MCP server entry (`mcpServers` format, as JSON) named `name`, then reloads. */
   addMcp(name: string, entry: string): Promise<void>;
   /** The `zot ext doctor` report (the host's DoctorReport, as `--json` gives it). */
-  doctor(): Promise<unknown>;
+  doctor(): Promise<DoctorReport>;
   /** Reads an extension's log from `offset` (follow by calling again). */
   readLog(name: string, offset: number): Promise<LogChunk>;
   /** Opens a log file (or its folder) with the desktop's default app. */

@@ -1,6 +1,7 @@
 // An in-memory backend for unit tests and for opening the UI in a plain
 // browser (`npm run dev`). It records every call and lets a test push
 // UiEvents as if the real backend had sent them.
+import type { DoctorReport } from "../bindings/DoctorReport";
 import type { PanelSnapshot, PanelWindowAction, PanelWindowNote } from "../panels/windowSync";
 import type { ErrorCode } from "../bindings/ErrorCode";
 import type { CheckpointPreviewResult } from "../bindings/CheckpointPreviewResult";
@@ -306,8 +307,8 @@ export class FakeBackend implements Backend {
   async addMcp(name: string, entry: string): Promise<void> {
     this.calls.push({ method: "addMcp", args: { name, entry: JSON.parse(entry) } });
   }
-  async doctor(): Promise<unknown> {
-    return "no extensions found";
+  async doctor(): Promise<DoctorReport> {
+    return { ok: true, problems: [], manifest_errors: [], extensions: [], interception: [], conflicts: [] };
   }
   async readLog(name: string, offset: number): Promise<LogChunk> {
     return { path: `/zot/logs/ext-${name}.log`, text: offset === 0 ? "log line\n" : "", offset: 9 };

@@ -4,6 +4,7 @@ import { invoke, Channel } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
 import { getCurrentWebview } from "@tauri-apps/api/webview";
 import { getCurrentWebviewWindow } from "@tauri-apps/api/webviewWindow";
+import type { DoctorReport } from "../bindings/DoctorReport";
 import type { PanelSnapshot, PanelWindowAction, PanelWindowNote } from "../panels/windowSync";
 import type { RpcCommand } from "../bindings/RpcCommand";
 import type { UiEvent } from "../bindings/UiEvent";
@@ -100,8 +101,8 @@ export class TauriBackend implements Backend {
   addMcp(name: string, entry: string): Promise<void> {
     return invoke("ext_add_mcp", { name, entry });
   }
-  doctor(): Promise<unknown> {
-    return invoke("ext_doctor");
+  doctor(): Promise<DoctorReport> {
+    return invoke<DoctorReport>("ext_doctor");
   }
   readLog(name: string, offset: number): Promise<LogChunk> {
     return invoke("ext_log_read", { name, offset });

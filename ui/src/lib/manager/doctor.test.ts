@@ -1,41 +1,60 @@
 import { describe, expect, it } from "vitest";
+import type { DoctorExtension } from "../bindings/DoctorExtension";
+import type { DoctorReport } from "../bindings/DoctorReport";
 import { bytes, canRestart, costLine, formatDoctor, healthLine, stateLabel } from "./doctor";
+
+/** A report with `extensions` filled in from their few interesting fields. */
+function report(
+  ok: boolean,
+  exts: Partial<DoctorExtension>[],
+  more: Partial<DoctorReport> = {},
+): DoctorReport {
+  const extensions = exts.map((e) => ({
+    scope: "global",
+    state: "ready",
+    readiness: "ready",
+    warnings: [],
+    manifest_path: `/ext/${e.name}/extension.json`,
+    log_path: `/l/ext-${e.name}.log`,
+    ...e,
+  })) as DoctorExtension[];
+  return { ok, problems: [], manifest_errors: [], extensions, interception: [], conflicts: [], ...more };
+}
 
 describe("formatDoctor", () => {
   it("lists problems and each extension with its log", () => {
-    const text = formatDoctor({
-      ok: false,
-      problems: ["bad: exited before hello"],
-      extensions: [
+    const text = formatDoctor(
+      report(
+        false,
+        [{ name: "bad", state: "failed", readiness: "not_ready", error: "exited", log_tail: ["boom"] }],
         {
-          name: "bad",
-          scope: "global",
-          state: "failed",
-          error: "exited",
-          log_path: "/l/ext-bad.log",
-          log_tail: ["boom"],
+          problems: ["bad: exited before hello"],
+          interception: [{ event: "tool_call", chain: ["guard"] }],
         },
-      ],
-      interception: [{ event: "tool_call", chain: ["guard"] }],
-      conflicts: [],
-    });
+      ),
+    );
     expect(text).toContain("✗ problems found");
-    expect(text).toContain("bad (global) — failed");
+    expect(text).toContain("bad (global) — failed, not-ready");
     expect(text).toContain("log: /l/ext-bad.log");
     expect(text).toContain("| boom");
     expect(text).toContain("intercept tool_call: guard");
   });
-  it("passes strings through", () => {
-    expect(formatDoctor("plain")).toBe("plain");
+  it("says what an extension needs set up and which names lost", () => {
+    const text = formatDoctor(
+      report(false, [{ name: "guard", state: "failed", setup: "run `cargo build -p guard`" }], {
+        conflicts: [
+          { extension: "b", kind: "command", name: "hi", by: "a (global)", reason: "loaded first" },
+        ],
+      }),
+    );
+    expect(text).toContain("needs setup: run `cargo build -p guard`");
+    expect(text).toContain("conflict: b's command 'hi' lost to a (global): loaded first");
   });
 });
 
 describe("tolerated behaviour and slow starts", () => {
   it("lists what an extension relies on that zot only tolerates", () => {
-    const text = formatDoctor({
-      ok: true,
-      extensions: [{ name: "jev", scope: "global", state: "ready", tolerated: ["notify level 'warning'"] }],
-    });
+    const text = formatDoctor(report(true, [{ name: "jev", tolerated: ["notify level 'warning'"] }]));
     expect(text).toContain("tolerated (works, but fix it; see docs/compat.md): notify level 'warning'");
   });
   it("shows a loading extension's elapsed start time, ticking from when it was listed", () => {

@@ -1,50 +1,29 @@
-// Turns the host's doctor report (the data behind `zot ext doctor --json`)
-// into the text the manager shows. Tolerant of missing fields, since the
-// report type lives in the host crate and is not exported to TypeScript.
+// Turns the doctor's report (the data behind `zot ext doctor --json`, a type
+// generated from the protocol crate) into the text the manager shows.
+import type { DoctorReport } from "../bindings/DoctorReport";
 import type { Widening } from "../bindings/Widening";
 import { needsReview } from "./permissions";
 
-interface DoctorExt {
-  name?: string;
-  scope?: string;
-  state?: string;
-  readiness?: string;
-  error?: string;
-  warnings?: string[];
-  tolerated?: string[];
-  manifest_path?: string;
-  log_path?: string;
-  log_tail?: string[];
-}
-
-interface DoctorReport {
-  ok?: boolean;
-  problems?: string[];
-  extensions?: DoctorExt[];
-  interception?: { event: string; chain: string[] }[];
-  conflicts?: { extension: string; [k: string]: unknown }[];
-}
-
-/** A readable report; falls back to JSON for anything unexpected. */
-export function formatDoctor(raw: unknown): string {
-  if (typeof raw === "string") return raw;
-  if (!raw || typeof raw !== "object") return String(raw);
-  const r = raw as DoctorReport;
+/** A readable report: the verdict, each extension with what went wrong and
+ * where its log is, the interception chains and the names that lost. */
+export function formatDoctor(r: DoctorReport): string {
   const out: string[] = [r.ok ? "✓ everything loads" : "✗ problems found"];
-  for (const p of r.problems ?? []) out.push(`  ✗ ${p}`);
+  for (const p of r.problems) out.push(`  ✗ ${p}`);
   out.push("");
-  for (const e of r.extensions ?? []) {
-    out.push(`${e.name} (${e.scope}) — ${e.state}${e.readiness ? `, ${e.readiness.replace("_", "-")}` : ""}`);
+  for (const e of r.extensions) {
+    out.push(`${e.name} (${e.scope}) — ${e.state}, ${e.readiness.replace("_", "-")}`);
     if (e.error) out.push(`  error: ${e.error}`);
-    for (const w of e.warnings ?? []) out.push(`  warning: ${w}`);
+    if (e.setup) out.push(`  needs setup: ${e.setup}`);
+    for (const w of e.warnings) out.push(`  warning: ${w}`);
     for (const t of e.tolerated ?? []) out.push(`  tolerated (works, but fix it; see docs/compat.md): ${t}`);
-    if (e.manifest_path) out.push(`  manifest: ${e.manifest_path}`);
-    if (e.log_path) out.push(`  log: ${e.log_path}`);
+    out.push(`  manifest: ${e.manifest_path}`);
+    out.push(`  log: ${e.log_path}`);
     for (const l of e.log_tail ?? []) out.push(`  | ${l}`);
   }
-  for (const c of r.interception ?? [])
+  for (const c of r.interception)
     if (c.chain.length) out.push(`intercept ${c.event}: ${c.chain.join(" → ")}`);
-  for (const c of r.conflicts ?? []) out.push(`conflict: ${JSON.stringify(c)}`);
+  for (const c of r.conflicts)
+    out.push(`conflict: ${c.extension}'s ${c.kind} '${c.name}' lost to ${c.by}: ${c.reason}`);
   return out.join("\n").trim();
 }
 
