@@ -182,7 +182,7 @@ async fn a_adds_through_a_form_with_a_due_date_and_old_lists_without_one_still_l
             Some(json!({"text": "file taxes", "due": "next week"})),
         )
         .unwrap_err();
-    assert!(err.contains("due"), "{err}");
+    assert!(err.message.contains("due"), "{err}");
     let err = h
         .host
         .ui_respond(
@@ -191,7 +191,7 @@ async fn a_adds_through_a_form_with_a_due_date_and_old_lists_without_one_still_l
             Some(json!({"due": "2027-04-15"})),
         )
         .unwrap_err();
-    assert!(err.contains("text"), "{err}");
+    assert!(err.message.contains("text"), "{err}");
 
     h.host
         .ui_respond(
