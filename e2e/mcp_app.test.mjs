@@ -18,6 +18,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { startApp, send, shot, scratchDir, ROOT } from "./lib/app.mjs";
+import { cardState } from "./lib/cards.mjs";
 
 const FIX = path.join(ROOT, "extensions/host/tests/fixtures/mcp");
 const PYTHON = path.join(FIX, ".venv/bin/python");
@@ -135,14 +136,7 @@ before(async () => {
   });
   s = app.s;
   await s.click(await s.find("[data-test=nav-manager]"));
-  await s.until(
-    "a ready MCP card",
-    () =>
-      s.exec(
-        `return document.querySelector('[data-test=ext-card][data-name="apps"]')?.textContent.includes("ready") ?? false`,
-      ),
-    30000,
-  );
+  await s.until("a ready MCP server in the manager's list", async () => (await cardState(s, "apps")) === "ready", 30000);
   await s.click(await s.find("[data-test=nav-chat]"));
 });
 after(async () => {
