@@ -67,3 +67,38 @@ export function writeBlock(name, heading, block) {
   else doc = doc.trimEnd() + `\n\n## ${heading}\n\n` + block + "\n";
   fs.writeFileSync(perf, doc);
 }
+
+/** The in-page probe of the panel benches (key path, click path): from
+ * each `trigger` event (`keydown`, `click`) to the panel's next DOM change,
+ * with when the page sent its IPC (its fetch) and when the `ext_panel_render`
+ * event reached the page (Tauri's callback map) on the way, so the time
+ * splits into the page's own work and everything between. Samples land in
+ * `window.__bench.samples` and `.parts`. */
+export function renderProbe(trigger) {
+  return `
+      const b = window.__bench = { t0: 0, cur: null, samples: [], parts: [] };
+      const panel = document.querySelector('[data-test=panel]');
+      document.addEventListener('${trigger}', () => { b.t0 = performance.now(); b.cur = {}; }, true);
+      const fetch0 = window.fetch;
+      window.fetch = function (...args) {
+        if (b.cur && b.cur.sent === undefined) b.cur.sent = performance.now() - b.t0;
+        return fetch0.apply(this, args);
+      };
+      const cbs = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks;
+      if (cbs) {
+        const wrap = (fn) => (data) => {
+          if (b.cur && b.cur.event === undefined && data && data.payload && data.payload.type === 'ext_panel_render')
+            b.cur.event = performance.now() - b.t0;
+          return fn(data);
+        };
+        for (const [k, v] of cbs) cbs.set(k, wrap(v));
+      }
+      new MutationObserver(() => {
+        if (b.t0) {
+          const t = performance.now() - b.t0;
+          b.samples.push(t);
+          b.parts.push({ ...b.cur, dom: t });
+          b.t0 = 0; b.cur = null;
+        }
+      }).observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });`;
+}

@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startApp, send, TODO, PROBE } from "../lib/app.mjs";
-import { sleep, pct, ms, fstats, writeBlock } from "./measure.mjs";
+import { sleep, pct, ms, fstats, writeBlock, renderProbe } from "./measure.mjs";
 
 const CLICKS = 200;
 const WHEELS = 120;
@@ -55,34 +55,9 @@ async function clickBench() {
       .map(l => { const r = l.getBoundingClientRect(); return { x: r.left + 40, y: r.top + r.height / 2 }; });`);
     // On the way, as the key path does (ui-bench.mjs): when the page sent
     // the click (its IPC fetch) and when the render reached the page.
-    await s.exec(`
-      const b = window.__bench = { t0: 0, cur: null, samples: [], parts: [] };
-      const panel = document.querySelector('[data-test=panel]');
-      // From the click (the press and release done: what the panel acts
-      // on), so WebDriver's pause between its press and release is not counted.
-      document.addEventListener('click', () => { b.t0 = performance.now(); b.cur = {}; }, true);
-      const fetch0 = window.fetch;
-      window.fetch = function (...args) {
-        if (b.cur && b.cur.sent === undefined) b.cur.sent = performance.now() - b.t0;
-        return fetch0.apply(this, args);
-      };
-      const cbs = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks;
-      if (cbs) {
-        const wrap = (fn) => (data) => {
-          if (b.cur && b.cur.event === undefined && data && data.payload && data.payload.type === 'ext_panel_render')
-            b.cur.event = performance.now() - b.t0;
-          return fn(data);
-        };
-        for (const [k, v] of cbs) cbs.set(k, wrap(v));
-      }
-      new MutationObserver(() => {
-        if (b.t0) {
-          const t = performance.now() - b.t0;
-          b.samples.push(t);
-          b.parts.push({ ...b.cur, dom: t });
-          b.t0 = 0; b.cur = null;
-        }
-      }).observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });`);
+    // From the click (the press and release done: what the panel acts
+    // on), so WebDriver's pause between its press and release is not counted.
+    await s.exec(renderProbe("click"));
     for (let i = 0; i < CLICKS; i++) {
       const p = points[i % points.length];
       await s.pointerAt(p.x, p.y);

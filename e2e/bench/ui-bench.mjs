@@ -31,7 +31,7 @@ import { statFields, webProcess, webProcessEnv, xServer } from "../lib/proc.mjs"
 import { sampleThreads, stealMs } from "./stolen.mjs";
 import { streamFloorSetup, streamFloorStart } from "./stream-floor.mjs";
 import { longAnswer } from "../lib/fake-llm.mjs";
-import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock } from "./measure.mjs";
+import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock, renderProbe } from "./measure.mjs";
 
 const KEYS = 200;
 const ROUNDS = 5;
@@ -119,35 +119,8 @@ async function keypressBench() {
     await s.until("the todo panel", () => s.exec(`return !!document.querySelector('[data-test=panel]')`));
     await s.click(await s.find("[data-test=panel]"));
     // Instrument: keydown time, then the first DOM mutation of the panel
-    // after it. On the way, when the page sent the key (its IPC fetch) and
-    // when the panel_render event reached the page (Tauri's callback map),
-    // so the time splits into the page's own work and everything between.
-    await s.exec(`
-      const b = window.__bench = { t0: 0, cur: null, samples: [], parts: [] };
-      const panel = document.querySelector('[data-test=panel]');
-      document.addEventListener('keydown', () => { b.t0 = performance.now(); b.cur = {}; }, true);
-      const fetch0 = window.fetch;
-      window.fetch = function (...args) {
-        if (b.cur && b.cur.sent === undefined) b.cur.sent = performance.now() - b.t0;
-        return fetch0.apply(this, args);
-      };
-      const cbs = window.__TAURI_INTERNALS__ && window.__TAURI_INTERNALS__.callbacks;
-      if (cbs) {
-        const wrap = (fn) => (data) => {
-          if (b.cur && b.cur.event === undefined && data && data.payload && data.payload.type === 'ext_panel_render')
-            b.cur.event = performance.now() - b.t0;
-          return fn(data);
-        };
-        for (const [k, v] of cbs) cbs.set(k, wrap(v));
-      }
-      new MutationObserver(() => {
-        if (b.t0) {
-          const t = performance.now() - b.t0;
-          b.samples.push(t);
-          b.parts.push({ ...b.cur, dom: t });
-          b.t0 = 0; b.cur = null;
-        }
-      }).observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });`);
+    // after it, split on the way (measure.mjs, renderProbe).
+    await s.exec(renderProbe("keydown"));
     for (let i = 0; i < KEYS; i++) {
       const n = i;
       await s.keys(i % 40 < 20 ? "\uE015" : "\uE013");
