@@ -189,14 +189,20 @@ pub fn decode(line: &[u8]) -> Result<ExtToHost, DecodeError> {
 }
 
 /// The common case, `{"type":"<name>",…}` with `type` first (as every SDK
-/// and the spec's examples write it): the tag is read by hand and the body
-/// parsed straight into its struct (which ignores the `type` key), skipping
+/// and the spec's examples write it, and Python's plain `json.dumps` as
+/// `{"type": "<name>", …}`): the tag is read by hand and the body parsed
+/// straight into its struct (which ignores the `type` key), skipping
 /// serde's buffering of internally tagged enums. `None` means "use the
 /// general path", which also produces the precise error.
 fn fast_decode(line: &[u8]) -> Option<ExtToHost> {
-    const PREFIX: &[u8] = b"{\"type\":\"";
-    let start = line.iter().position(|b| !b.is_ascii_whitespace())?;
-    let rest = line.get(start..)?.strip_prefix(PREFIX)?;
+    fn skip_ws(b: &[u8]) -> &[u8] {
+        let n = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+        b.get(n..).unwrap_or_default()
+    }
+    let rest = skip_ws(line).strip_prefix(b"{")?;
+    let rest = skip_ws(rest).strip_prefix(b"\"type\"")?;
+    let rest = skip_ws(rest).strip_prefix(b":")?;
+    let rest = skip_ws(rest).strip_prefix(b"\"")?;
     let end = memchr::memchr2(b'"', b'\\', rest)?;
     let (tag, after) = rest.split_at_checked(end)?;
     if after.first() != Some(&b'"') {
@@ -387,8 +393,11 @@ mod tests {
 
     #[test]
     fn the_fast_path_agrees_with_the_general_one() {
-        let lines: [&[u8]; 7] = [
+        let lines: [&[u8]; 9] = [
             br#"{"type":"notify","level":"warn","message":"x \"q\""}"#,
+            // Python's json.dumps with its default separators.
+            br#"{"type": "tool_progress", "id": "3", "message": "step 1", "progress": 1, "total": 9}"#,
+            br#"{ "type" : "notify", "message": "m"}"#,
             br#"{"type":"tool_result","id":"7","content":[{"type":"text","text":"t"}],"activate_tools":["a"]}"#,
             br#"{"type":"event_intercept_response","id":"1","block":true,"reason":"r"}"#,
             br#"{"type":"command_response","id":"2","action":"display","display":"d"}"#,
