@@ -106,14 +106,16 @@ bench-html-panel: apt ui-dist
 ## installed extensions, switching project, a 1 000-session sidebar; the
 ## "Desktop at scale" section), then panels under the mouse (panel-bench.mjs:
 ## click → re-render, a 10 000-line panel wheeled; the "Desktop panels"
-## section), all in release builds. zot and
+## section), then a tool flooding progress (progress-bench.mjs: the
+## window's frames during 10 000 tool_progress frames; "Long tool calls"),
+## all in release builds. zot and
 ## examples/bare-window are built in one cargo invocation, so tauri and the
 ## rest of their dependencies are compiled once, with the same features,
 ## for both. deps-sdk first: the scale bench runs scratchpad copies, which
 ## need scratchpad.js and the TypeScript SDK embedded in the build.
-## BENCH_UI_SCRIPTS=scale-bench runs one of the three; UI_BENCH_ONLY and
+## BENCH_UI_SCRIPTS=scale-bench runs one of them; UI_BENCH_ONLY and
 ## SCALE_BENCH_ONLY pick parts of each (printed, the doc left alone).
-BENCH_UI_SCRIPTS ?= ui-bench scale-bench panel-bench
+BENCH_UI_SCRIPTS ?= ui-bench scale-bench panel-bench progress-bench
 bench-ui: apt ui-dist deps-sdk
 	cargo build --release -p zot -p bare-window --features bare-window/custom-protocol
 	rm -f bench-ui.log

@@ -102,3 +102,22 @@ export function renderProbe(trigger) {
         }
       }).observe(panel, { subtree: true, childList: true, characterData: true, attributes: true });`;
 }
+
+/** The page's frames, timed by a requestAnimationFrame loop that records
+ * each frame's length from when `window.__frames.on` is set, and when each
+ * frame over 50 ms began (wall-clock ms). Lengths are rounded to the
+ * clock's 1 ms, so that 50 ms and a float's error is not over 50. */
+export const FRAME_PROBE = `
+  const f = window.__frames = { on: false, list: [], long: [] };
+  let last = performance.now();
+  const tick = () => {
+    const now = performance.now();
+    const len = Math.round(now - last);
+    if (f.on) {
+      f.list.push(len);
+      if (len > 50) f.long.push({ at: performance.timeOrigin + last, len });
+    }
+    last = now;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);`;

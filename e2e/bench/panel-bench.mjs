@@ -20,7 +20,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startApp, send, TODO, PROBE } from "../lib/app.mjs";
-import { sleep, pct, ms, fstats, writeBlock, renderProbe } from "./measure.mjs";
+import { sleep, pct, ms, fstats, writeBlock, renderProbe, FRAME_PROBE } from "./measure.mjs";
 
 const CLICKS = 200;
 const WHEELS = 120;
@@ -74,17 +74,6 @@ async function clickBench() {
   }
 }
 
-/** Frame lengths from a requestAnimationFrame loop while `__frames.on`. */
-const FRAME_PROBE = `
-  const f = window.__frames = { on: false, list: [] };
-  let last = performance.now();
-  const tick = () => {
-    const now = performance.now();
-    if (f.on) f.list.push(Math.round(now - last));
-    last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);`;
 
 async function wheelBench() {
   const app = await startApp({ exts: [PROBE] });

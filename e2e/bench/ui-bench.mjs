@@ -31,7 +31,7 @@ import { statFields, webProcess, webProcessEnv, xServer } from "../lib/proc.mjs"
 import { sampleThreads, stealMs } from "./stolen.mjs";
 import { streamFloorSetup, streamFloorStart } from "./stream-floor.mjs";
 import { longAnswer } from "../lib/fake-llm.mjs";
-import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock, renderProbe } from "./measure.mjs";
+import { sleep, pct, median, ms, mb, firstPaint, memory, fstats, writeBlock, renderProbe, FRAME_PROBE } from "./measure.mjs";
 
 const KEYS = 200;
 const ROUNDS = 5;
@@ -260,25 +260,6 @@ function mainThreadMs(pid) {
   const f = statFields(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8"));
   return (Number(f[11]) + Number(f[12])) * 10;
 }
-
-/** The page's frames, timed by a requestAnimationFrame loop that records
- * each frame's length from when `window.__frames.on` is set, and when each
- * frame over 50 ms began (wall-clock ms). Lengths are rounded to the
- * clock's 1 ms, so that 50 ms and a float's error is not over 50. */
-const FRAME_PROBE = `
-  const f = window.__frames = { on: false, list: [], long: [] };
-  let last = performance.now();
-  const tick = () => {
-    const now = performance.now();
-    const len = Math.round(now - last);
-    if (f.on) {
-      f.list.push(len);
-      if (len > 50) f.long.push({ at: performance.timeOrigin + last, len });
-    }
-    last = now;
-    requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);`;
 
 /** Once a second until `done()`, from /proc (nothing in the page): the
  * page's main thread CPU time and the machine's steal. */
