@@ -13,12 +13,12 @@ use support::*;
 use zot_ext_protocol::rpc::ExtState;
 use zot_ext_protocol::{ContentBlock, ExtKind};
 
-fn mcp_dir() -> PathBuf {
+pub(crate) fn mcp_dir() -> PathBuf {
     fixture("mcp")
 }
 
 /// The venv's interpreter; the tests need the real `mcp` package.
-fn venv_python() -> PathBuf {
+pub(crate) fn venv_python() -> PathBuf {
     let p = mcp_dir().join(".venv/bin/python");
     assert!(
         p.exists(),

@@ -4,35 +4,20 @@
 //! one of another MIME type leaves the plain result with a note (and a log
 //! line); a tool meant for its app only never reaches the model.
 
+use crate::mcp::{mcp_dir, venv_python};
 use crate::support;
-
-use std::path::PathBuf;
 
 use serde_json::{json, Value};
 use support::*;
 use zot_ext_protocol::rpc::ExtState;
 use zot_ext_protocol::ContentBlock;
 
-fn mcp_dir() -> PathBuf {
-    fixture("mcp")
-}
-
-fn python() -> PathBuf {
-    let p = mcp_dir().join(".venv/bin/python");
-    assert!(
-        p.exists(),
-        "{} is missing: run `make deps-mcp`",
-        p.display()
-    );
-    p
-}
-
 fn app_entry(env: &Env, extra_env: Value) {
     let dir = env.global_dir().join("apps");
     std::fs::create_dir_all(&dir).unwrap();
     let m = json!({
         "name": "apps", "kind": "mcp",
-        "command": python(),
+        "command": venv_python(),
         "args": [mcp_dir().join("app_server.py")],
         "env": extra_env,
     });
