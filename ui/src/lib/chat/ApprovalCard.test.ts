@@ -210,6 +210,8 @@ describe("ApprovalCard", () => {
       }),
     );
     expect(target.querySelector("[data-test=approval-claim]")?.textContent).toBe("read-only, as web claims");
+    // The tool and its owner are two words apart, not run together.
+    expect(target.querySelector("h3")?.textContent?.replace(/\s+/g, " ").trim()).toBe("Run lookup from web?");
     done();
   });
 
