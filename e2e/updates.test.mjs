@@ -9,13 +9,12 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { spawn, execFileSync } from "node:child_process";
-import { setTimeout as sleep } from "node:timers/promises";
+import { execFileSync } from "node:child_process";
 import { startApp, shot, scratchDir, ROOT, PROBE } from "./lib/app.mjs";
 import { cardState, clickInCard, detailText } from "./lib/cards.mjs";
+import { drag } from "./lib/drag.mjs";
 
 const BIN = process.env.ZOT_E2E_BIN ?? path.join(ROOT, "target", "e2e", "zot");
-const SOURCE = path.join(ROOT, "e2e", "fixtures", "drag-source", "drag_source.py");
 
 let app;
 let s;
@@ -84,47 +83,6 @@ test("check, update and roll back from the manager", async () => {
   await s.until("a ready card", async () => (await cardState(s, "probe")) === "ready", 30000);
   await shot(s, "manager-rolled-back.png");
 });
-
-const xdo = (...args) => execFileSync("xdotool", args.map(String), { encoding: "utf8" }).trim();
-
-function geometry(name) {
-  const id = xdo("search", "--sync", "--onlyvisible", "--name", name).split("\n")[0];
-  const g = Object.fromEntries(
-    xdo("getwindowgeometry", "--shell", id)
-      .split("\n")
-      .map((l) => l.split("="))
-      .map(([k, v]) => [k, Number(v)]),
-  );
-  return { x: g.X, y: g.Y, w: g.WIDTH, h: g.HEIGHT };
-}
-
-/** Drags `paths` from a drag source window into zot's window. */
-async function drag(paths) {
-  const srcWin = spawn("/usr/bin/python3", [SOURCE, "1150", "700", ...paths], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  try {
-    await new Promise((resolve, reject) => {
-      srcWin.stdout.on("data", (d) => String(d).includes("ready") && resolve());
-      srcWin.on("exit", (code) => reject(new Error(`the drag source exited (${code})`)));
-    });
-    const from = geometry("^zot-drag-source$");
-    const to = geometry("— zot$");
-    const [sx, sy] = [from.x + from.w / 2, from.y + from.h / 2];
-    const [tx, ty] = [to.x + to.w / 2, to.y + to.h / 2];
-    xdo("mousemove", sx, sy);
-    await sleep(150);
-    xdo("mousedown", 1);
-    for (let i = 1; i <= 25; i++) {
-      xdo("mousemove", Math.round(sx + ((tx - sx) * i) / 25), Math.round(sy + ((ty - sy) * i) / 25));
-      await sleep(40);
-    }
-    xdo("mouseup", 1);
-    await sleep(300);
-  } finally {
-    srcWin.kill();
-  }
-}
 
 test("a .zotx dropped on the window installs from the manager, saying it is unsigned", async () => {
   const folder = path.join(scratch, "bundled");
