@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import { allCommands, canonical, complete, parseCommand } from "./commands";
+import { extensionSummary } from "../backend/summary";
 
 function ext(name: string, commands: [string, string][]): ExtensionSummary {
-  return {
-    name,
-    scope: "global",
-    dir: `/x/${name}`,
-    enabled: true,
-    state: "ready",
-    commands: commands.map(([n, d]) => ({ name: n, description: d })),
-    tools: [],
-    shadowed: [],
-    log_path: `/x/ext-${name}.log`,
-    restarts: 0,
-    kind: "extension",
-    last_exit: null,
-    health: { calls: 0, errors: 0, log_bytes: 0, busy_ms: 0 },
-    sandboxed: false,
-  };
+  return extensionSummary(name, { commands: commands.map(([n, d]) => ({ name: n, description: d })) });
 }
 
 const exts = [

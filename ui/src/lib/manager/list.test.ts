@@ -1,25 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import type { CatalogRow } from "./catalog";
 import { badgeOf, listRows, moveActive } from "./list";
+import { extensionSummary } from "../backend/summary";
 
-const ext = (name: string, more: Partial<ExtensionSummary> = {}): ExtensionSummary => ({
-  name,
-  scope: "global",
-  dir: `/x/${name}`,
-  enabled: true,
-  state: "ready",
-  commands: [],
-  tools: [],
-  shadowed: [],
-  log_path: `/x/${name}.log`,
-  restarts: 0,
-  last_exit: null,
-  health: { calls: 0, errors: 0, busy_ms: 0, log_bytes: 0 },
-  sandboxed: false,
-  kind: "extension",
-  ...more,
-});
+const ext = extensionSummary;
 
 const entry = (name: string, description: string): CatalogRow => ({
   name,

@@ -1,27 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ExtensionSummary } from "../bindings/ExtensionSummary";
 import { duration, runningRows } from "./running";
+import { extensionSummary } from "../backend/summary";
 
 function ext(
   name: string,
   over: Partial<ExtensionSummary>,
   health: Partial<ExtensionSummary["health"]> = {},
 ) {
-  return {
-    name,
-    scope: "global",
-    dir: `/x/${name}`,
-    enabled: true,
-    state: "ready",
-    commands: [],
-    tools: [],
-    shadowed: [],
-    log_path: `/x/${name}.log`,
-    restarts: 0,
-    last_exit: null,
-    ...over,
-    health: { calls: 0, errors: 0, log_bytes: 0, busy_ms: 0, ...health },
-  } as ExtensionSummary;
+  const e = extensionSummary(name, over);
+  return { ...e, health: { ...e.health, ...health } };
 }
 
 describe("running extensions", () => {
