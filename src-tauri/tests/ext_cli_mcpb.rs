@@ -7,7 +7,6 @@
 //! required setting asked for before the first start, a default used, and
 //! a bundle for another platform or an absent runtime refused by name.
 
-
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
