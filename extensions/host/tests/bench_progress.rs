@@ -7,6 +7,13 @@
 //! to an `on_progress` callback, as the agent receives it; `notify` goes
 //! to the event stream (drained). Goal: progress ≤ 1.2× notify per frame.
 //!
+//! In one burst, the drain falls behind and the host drops most notes (as
+//! it should: docs/host.md), and a dropped note costs less than a
+//! delivered one, by an amount that varies with scheduling. The floor the
+//! goal is read against is therefore the paced run: the same frames in
+//! batches of 200, 2 ms apart, where every note reaches the stream; the
+//! bursts stay in the table for reference.
+//!
 //! Writes its section of docs/performance.md.
 
 use std::path::Path;
@@ -35,18 +42,45 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-/// CPU µs per frame of one flood of `kind`.
-async fn flood(host: &Host, kind: &str, updates: &AtomicUsize) -> f64 {
-    let before = cpu();
+/// Frames per batch in the paced runs (0: one burst).
+const PACED: usize = 200;
+
+/// One flood's cost and what reached the caller.
+struct Flood {
+    /// Host CPU µs per frame.
+    cpu: f64,
+    /// Events on the host's stream during it.
+    events: usize,
+}
+
+/// One flood of `kind`, in one burst (`batch` 0) or paced.
+async fn flood(
+    host: &Host,
+    kind: &str,
+    batch: usize,
+    updates: &AtomicUsize,
+    events: &AtomicUsize,
+) -> Flood {
+    let (before, seen) = (cpu(), events.load(Ordering::Relaxed));
     let on_progress = |_u: zot_ext_host::tool_progress::ProgressUpdate| {
         updates.fetch_add(1, Ordering::Relaxed);
     };
     let r = host
-        .call_tool_with("flood", json!({"kind": kind, "n": FRAMES}), &on_progress)
+        .call_tool_with(
+            "flood",
+            json!({"kind": kind, "n": FRAMES, "batch": batch}),
+            &on_progress,
+        )
         .await
         .unwrap();
     assert!(!r.is_error);
-    (cpu() - before).as_secs_f64() * 1e6 / FRAMES as f64
+    let cpu = (cpu() - before).as_secs_f64() * 1e6 / FRAMES as f64;
+    // Let the drain catch up before counting what it saw.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    Flood {
+        cpu,
+        events: events.load(Ordering::Relaxed) - seen,
+    }
 }
 
 fn write_report(section: &str) {
@@ -93,43 +127,59 @@ async fn bench_progress() {
     });
     host.wait_settled().await;
     let updates = AtomicUsize::new(0);
+    let kinds = [
+        ("progress", 0),
+        ("notify", 0),
+        ("notify_sized", 0),
+        ("progress", PACED),
+        ("notify_sized", PACED),
+    ];
     // One of each to warm up, then alternating rounds.
-    flood(&host, "progress", &updates).await;
-    flood(&host, "notify", &updates).await;
-    flood(&host, "notify_sized", &updates).await;
-    let (mut progress, mut notify, mut sized) = (Vec::new(), Vec::new(), Vec::new());
-    for _ in 0..ROUNDS {
-        progress.push(flood(&host, "progress", &updates).await);
-        notify.push(flood(&host, "notify", &updates).await);
-        sized.push(flood(&host, "notify_sized", &updates).await);
+    for (kind, batch) in kinds {
+        flood(&host, kind, batch, &updates, &events).await;
     }
-    let updates = updates.load(Ordering::Relaxed) / (ROUNDS + 1);
-    // Per notify call (both kinds), as the event stream saw it.
-    let events = events.load(Ordering::Relaxed) / (2 * (ROUNDS + 1));
+    let mut runs: Vec<Vec<Flood>> = kinds.iter().map(|_| Vec::new()).collect();
+    for _ in 0..ROUNDS {
+        for (i, (kind, batch)) in kinds.iter().enumerate() {
+            runs[i].push(flood(&host, kind, *batch, &updates, &events).await);
+        }
+    }
+    let updates = updates.load(Ordering::Relaxed) / (2 * (ROUNDS + 1));
     host.shutdown().await;
     drop(host);
     let _ = tokio::time::timeout(Duration::from_secs(5), drained).await;
-    let (p, n, s) = (
-        median(progress.clone()),
-        median(notify.clone()),
-        median(sized.clone()),
-    );
-    let range = |v: &[f64]| {
+    let cpu = |i: usize| median(runs[i].iter().map(|f| f.cpu).collect());
+    let range = |i: usize| {
+        let v: Vec<f64> = runs[i].iter().map(|f| f.cpu).collect();
         let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = v.iter().copied().fold(0.0, f64::max);
         format!("{lo:.2}–{hi:.2}")
     };
+    let delivered = |i: usize| runs[i].iter().map(|f| f.events).sum::<usize>() / ROUNDS;
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_owned))
         .unwrap_or_else(|| "?".into());
+    let row = |name: &str, i: usize, saw: String| {
+        format!("| {name} | {:.2} µs | {} µs | {saw} |\n", cpu(i), range(i))
+    };
+    let notes = |i: usize| {
+        format!(
+            "{} of {FRAMES} notes on the host's stream per call",
+            delivered(i)
+        )
+    };
+    let merged = format!("about {updates} merged updates per call");
     let s = format!(
-        "Measured by `make bench` (its `bench-progress` target: `extensions/host/tests/bench_progress.rs`, release build): one Python extension writes {FRAMES} frames in one burst per call, {ROUNDS} rounds of each kind alternating after one warm-up each, all in one run; host CPU (user + system) per frame, median of the rounds; load average {load} when it ran (2 shared vCPUs).\n\n| frames | CPU per frame (median) | rounds' range | what the caller saw |\n|---|---|---|---|\n| `tool_progress` of a pending call | {p:.2} µs | {} µs | about {updates} merged updates per call |\n| `notify`, the same text | {n:.2} µs | {} µs | about {events} events on the host's stream per call |\n| `notify`, padded to the same bytes (the floor) | {s:.2} µs | {} µs | as above |\n\n| ratio | value | goal |\n|---|---|---|\n| `tool_progress` / `notify` of the same bytes, host CPU per frame | {:.2}× | ≤ 1.2× |\n| `tool_progress` / `notify` of the same text (for reference) | {:.2}× | |\n\n",
-        range(&progress),
-        range(&notify),
-        range(&sized),
-        p / s,
-        p / n
+        "Measured by `make bench` (its `bench-progress` target: `extensions/host/tests/bench_progress.rs`, release build): one Python extension writes {FRAMES} frames per call, in one burst or paced ({PACED} frames every 2 ms), {ROUNDS} rounds of each alternating after one warm-up each, all in one run; host CPU (user + system) per frame, median of the rounds; load average {load} when it ran (2 shared vCPUs).\n\n| frames | CPU per frame (median) | rounds' range | what the caller saw |\n|---|---|---|---|\n{}{}{}{}{}\n| ratio | value | goal |\n|---|---|---|\n| paced `tool_progress` / paced `notify` of the same bytes (every note delivered), host CPU per frame | {:.2}× | ≤ 1.2× |\n| burst `tool_progress` / burst `notify` of the same bytes (most notes dropped), for reference | {:.2}× | |\n| burst `tool_progress` / burst `notify` of the same text, for reference | {:.2}× | |\n\n",
+        row("`tool_progress` of a pending call, paced", 3, merged.clone()),
+        row("`notify` padded to the same bytes, paced (the floor)", 4, notes(4)),
+        row("`tool_progress`, one burst", 0, merged),
+        row("`notify` padded to the same bytes, one burst", 2, notes(2)),
+        row("`notify`, the same text, one burst", 1, notes(1)),
+        cpu(3) / cpu(4),
+        cpu(0) / cpu(2),
+        cpu(0) / cpu(1),
     );
     println!("{s}");
     if std::env::var_os("PROGRESS_BENCH_NO_WRITE").is_none() {

@@ -643,7 +643,9 @@ impl Ext {
     /// past the cap) and feeds the waiting caller. For an id that is not
     /// a pending tool call it is dropped, counted in the log.
     pub fn progress(&self, frame: zot_ext_protocol::ToolProgress) {
-        let run = self.run();
+        // The run borrowed, not cloned: this is the hot path of a flood,
+        // and an `Arc` clone and drop are two atomic operations per frame.
+        let run = self.run.read().unwrap_or_else(|e| e.into_inner());
         let n = frame.id.as_str().parse::<u64>().ok();
         let moved = {
             let mut p = run.pending();

@@ -65,10 +65,14 @@ pub struct ProgressFeed {
 }
 
 impl ProgressFeed {
-    /// Merges one frame. Cheap: no allocation beyond the text it keeps.
+    /// Merges one frame. Cheap: no allocation beyond the text it keeps,
+    /// and a wake only for the first frame since the caller last took:
+    /// that wake (or the permit it left) is still owed to the caller, who
+    /// takes everything merged since, so a flood costs one wake per take.
     pub fn push(&self, f: ToolProgress) {
-        {
+        let first = {
             let mut slot = self.slot.lock().unwrap_or_else(|e| e.into_inner());
+            let first = slot.is_none();
             let u = slot.get_or_insert_with(ProgressUpdate::default);
             if f.message.is_some() {
                 u.message = f.message;
@@ -82,8 +86,11 @@ impl ProgressFeed {
             if let Some(text) = f.partial {
                 append_capped(&mut u.partial, &text);
             }
+            first
+        };
+        if first {
+            self.ready.notify_one();
         }
-        self.ready.notify_one();
     }
 
     /// Appends output text only (a built-in tool's stdout).
@@ -214,6 +221,24 @@ mod tests {
             "next",
             "the cap is per update"
         );
+    }
+
+    #[tokio::test]
+    async fn a_waiting_caller_wakes_for_the_first_frame_after_each_take() {
+        let feed = std::sync::Arc::new(ProgressFeed::default());
+        feed.push(frame(Some(1.0), None, None));
+        feed.push(frame(Some(2.0), None, None));
+        assert_eq!(feed.next().await.progress, Some(2.0), "merged, one wake");
+        let f = feed.clone();
+        let waiter = tokio::spawn(async move { f.next().await });
+        tokio::task::yield_now().await;
+        feed.push(frame(Some(3.0), None, None));
+        feed.push(frame(Some(4.0), None, None));
+        let u = tokio::time::timeout(std::time::Duration::from_secs(10), waiter)
+            .await
+            .expect("the first frame after the take wakes the caller")
+            .unwrap();
+        assert!(matches!(u.progress, Some(3.0) | Some(4.0)), "{u:?}");
     }
 
     #[test]
