@@ -10,7 +10,7 @@ use ed25519_dalek::{Signature, Verifier};
 use sha2::{Digest, Sha256};
 use zot_ext_protocol::Manifest;
 
-use super::keys::{decode_public, trusted};
+use super::keys::{decode_public, trusted_name};
 use super::MANIFEST_FILE;
 use super::{BundleError, MAX_MEMBERS, MAX_MEMBER_BYTES, MAX_RATIO, MAX_TOTAL_BYTES, RATIO_FLOOR};
 
@@ -20,6 +20,31 @@ pub(super) const SIGNATURE_TAG: &str = "zot-signature-v1";
 /// The message a signature covers.
 pub(super) fn signed_message(digest: &str) -> Vec<u8> {
     format!("zot-bundle-v1:{digest}").into_bytes()
+}
+
+/// The content digest: sha256 over each member's name, kind (`f` file,
+/// `x` executable, `l` link, `d` folder), size and bytes, in the order
+/// they come. The one digest of an extension's content: a bundle's
+/// members feed it here, a folder's files in pack order
+/// ([`super::pack::folder_digest`]), so a folder and its `.zotx` agree.
+pub(super) struct ContentDigest(Sha256);
+
+impl ContentDigest {
+    pub(super) fn new() -> Self {
+        Self(Sha256::new())
+    }
+
+    pub(super) fn add(&mut self, name: &str, kind: u8, data: &[u8]) {
+        self.0.update(name.as_bytes());
+        self.0.update([0, kind]);
+        self.0.update((data.len() as u64).to_le_bytes());
+        self.0.update(data);
+    }
+
+    /// Lowercase hex.
+    pub(super) fn finish(self) -> String {
+        super::hex(&self.0.finalize())
+    }
 }
 
 /// Who signed a bundle, as far as this zot can tell.
@@ -163,7 +188,7 @@ fn open_within(
         )));
     }
     let comment = String::from_utf8_lossy(zip.comment()).into_owned();
-    let mut hasher = Sha256::new();
+    let mut hasher = ContentDigest::new();
     let mut members = Vec::with_capacity(zip.len());
     let mut total: u64 = 0;
     for i in 0..zip.len() {
@@ -235,10 +260,7 @@ fn open_within(
                 },
             )
         };
-        hasher.update(name.as_bytes());
-        hasher.update([0, kind]);
-        hasher.update(size.to_le_bytes());
-        hasher.update(&data);
+        hasher.add(&name, kind, &data);
         members.push(member);
     }
     if super::is_mcpb(origin) {
@@ -267,7 +289,7 @@ fn open_within(
         );
     }
     let manifest = first_manifest(origin, &members)?;
-    let digest = super::hex(&hasher.finalize());
+    let digest = hasher.finish();
     let signer = verify(zot_home, origin, &comment, &digest)?;
     Ok(Opened {
         origin: origin.to_owned(),
@@ -370,10 +392,8 @@ fn verify(
         .ok_or_else(bad)?;
     key.verify(&signed_message(digest), &Signature::from_bytes(&sig))
         .map_err(|_| bad())?;
-    Ok(trusted(zot_home)
-        .into_iter()
-        .find(|(_, k)| k == &key)
-        .map(|(name, _)| Signer::Trusted(name))
+    Ok(trusted_name(zot_home, &key)
+        .map(Signer::Trusted)
         .unwrap_or_else(|| Signer::Unknown(public.to_owned())))
 }
 
