@@ -262,3 +262,33 @@ pub(crate) fn check(base: &Path, entry: &CatalogEntry) -> Result<Manifest, Strin
     }
     Ok(m)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The guard for whoever edits the catalog: zot's own entries must be
+    /// signed by zot's key as they are embedded now.
+    #[test]
+    fn the_embedded_catalog_is_signed_by_zot() {
+        let home = tempfile::tempdir().unwrap();
+        let index = ensure(home.path()).unwrap().join("catalog.json");
+        let entries = load(&index, home.path()).unwrap();
+        assert!(!entries.is_empty());
+        for e in &entries {
+            let refused = e
+                .unavailable_reason
+                .as_deref()
+                .is_some_and(|r| r.contains("signature"));
+            assert!(
+                !refused && (!e.available || e.signer.as_deref() == Some("signed by zot")),
+                "examples/catalog.json's entry `{}` is not signed by zot's catalog key as it is now ({}): after changing an example the catalog lists or its entry, sign the catalog again with `make sign-catalog KEY=/path/to/zot-catalog.key` (docs/extensions.md \"The catalog's signatures\"; the key is kept outside the repository) and commit examples/catalog.json",
+                e.name,
+                e.unavailable_reason
+                    .clone()
+                    .or_else(|| e.signer.clone())
+                    .unwrap_or_default()
+            );
+        }
+    }
+}

@@ -273,7 +273,8 @@ mod tests {
 
     #[test]
     fn the_canonical_form_ignores_key_order_and_layout() {
-        let a: Value = serde_json::from_str(r#"{"b": [1, {"y": 2, "x": "é\""}], "a": null}"#).unwrap();
+        let a: Value =
+            serde_json::from_str(r#"{"b": [1, {"y": 2, "x": "é\""}], "a": null}"#).unwrap();
         let b: Value = serde_json::from_str(r#"{"a":null,"b":[1,{"x":"é\"","y":2}]}"#).unwrap();
         let (mut ca, mut cb) = (String::new(), String::new());
         canonical(&a, &mut ca);
