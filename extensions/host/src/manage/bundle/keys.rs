@@ -24,9 +24,9 @@ pub const ZOT_KEY: &str = "80aRsjtC9LXYz0m1P+CLv76s2a64FYKbErhcVDBBH8Q=";
 /// The name zot's key is trusted under: "signed by zot".
 pub const ZOT_KEY_NAME: &str = "zot";
 
-/// [`ZOT_KEY`], decoded.
-pub fn zot_key() -> VerifyingKey {
-    decode_public(ZOT_KEY).expect("ZOT_KEY is a valid ed25519 public key")
+/// [`ZOT_KEY`], decoded (always `Some`: a unit test checks it).
+pub fn zot_key() -> Option<VerifyingKey> {
+    decode_public(ZOT_KEY)
 }
 
 /// Makes a key pair: the private key in `file` (0600), the public key in
@@ -98,7 +98,9 @@ pub fn decode_public(text: &str) -> Option<VerifyingKey> {
 pub fn trusted(zot_home: &Path) -> BTreeMap<String, VerifyingKey> {
     let mut keys = configured(zot_home);
     keys.remove(ZOT_KEY_NAME);
-    keys.insert(ZOT_KEY_NAME.to_owned(), zot_key());
+    if let Some(zot) = zot_key() {
+        keys.insert(ZOT_KEY_NAME.to_owned(), zot);
+    }
     keys
 }
 
@@ -130,6 +132,23 @@ fn configured(zot_home: &Path) -> BTreeMap<String, VerifyingKey> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zots_key_is_a_key_and_only_it_is_trusted_as_zot() {
+        let zot = zot_key().expect("ZOT_KEY decodes");
+        let home = tempfile::tempdir().unwrap();
+        let other = encode_public(&SigningKey::from_bytes(&[7; 32]).verifying_key());
+        std::fs::write(
+            home.path().join("config.json"),
+            serde_json::json!({"trusted_keys": {"zot": other, "Alice": other}}).to_string(),
+        )
+        .unwrap();
+        let keys = trusted(home.path());
+        assert_eq!(keys.get(ZOT_KEY_NAME), Some(&zot));
+        assert_eq!(trusted_name(home.path(), &zot).as_deref(), Some("zot"));
+        let alice = decode_public(&other).unwrap();
+        assert_eq!(trusted_name(home.path(), &alice).as_deref(), Some("Alice"));
+    }
 
     #[test]
     fn a_generated_key_reads_back_and_its_public_half_is_in_file_pub() {
