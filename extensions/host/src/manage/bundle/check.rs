@@ -56,6 +56,9 @@ pub enum Signer {
     Unknown(String),
     /// No signature.
     Unsigned,
+    /// A signature zot does not check (an `.mcpb`'s PKCS#7 block), in
+    /// the summary's words: never counted as signed.
+    Unverified(String),
 }
 
 impl Signer {
@@ -66,6 +69,7 @@ impl Signer {
             Signer::Trusted(name) => format!("signed by {name}"),
             Signer::Unknown(_) => "signed by an unknown key".to_owned(),
             Signer::Unsigned => "unsigned".to_owned(),
+            Signer::Unverified(words) => words.clone(),
         }
     }
 }
@@ -173,6 +177,8 @@ fn open_within(
         origin: origin.to_owned(),
         reason,
     };
+    // An MCP bundle's own signature block, appended after its zip.
+    let mcpb_block = super::is_mcpb(origin).then(|| super::mcpb_signature::find(&bytes));
     let mut zip =
         zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| unreadable(e.to_string()))?;
     if zip.is_empty() {
@@ -265,8 +271,8 @@ fn open_within(
     }
     if super::is_mcpb(origin) {
         // An MCP bundle: its manifest.json becomes the extension.json zot
-        // installs beside it (mcpb.rs); its own signature scheme is not
-        // checked (docs/mcp.md "MCP bundles").
+        // installs beside it (mcpb.rs); its own signature block is found
+        // but not checked (mcpb_signature.rs, docs/mcp.md "MCP bundles").
         let text = members
             .iter()
             .find_map(|m| match m {
@@ -290,7 +296,10 @@ fn open_within(
     }
     let manifest = first_manifest(origin, &members)?;
     let digest = hasher.finish();
-    let signer = verify(zot_home, origin, &comment, &digest)?;
+    let mut signer = verify(zot_home, origin, &comment, &digest)?;
+    if let (Signer::Unsigned, Some(words)) = (&signer, mcpb_block.and_then(|b| b.words())) {
+        signer = Signer::Unverified(words);
+    }
     Ok(Opened {
         origin: origin.to_owned(),
         digest,
