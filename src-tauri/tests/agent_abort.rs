@@ -4,27 +4,16 @@
 //! `turn_end{stop:"aborted"}` and `done`, the next prompt runs, and bash's
 //! children are gone (checked in /proc).
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::time::Duration;
 
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
+use zot_test_support::wait::until;
 
 async fn start(s: &FakeLlm, home: &std::path::Path, cwd: &std::path::Path) -> Rpc {
-    let args = [
-        "--provider",
-        "anthropic",
-        "--base-url",
-        &s.url,
-        "--api-key",
-        "k",
-        "--no-ext",
-        "--no-session",
-    ];
-    Rpc::start(home, cwd, &args, &[]).await
+    let args = ["--provider", "anthropic", "--no-ext", "--no-session"];
+    Rpc::against(s, home, cwd, &args, &[]).await
 }
 
 /// Pids of live (not zombie) processes whose argv is exactly `argv`.
@@ -50,17 +39,6 @@ fn live_pids(argv: &[&str]) -> Vec<String> {
     out
 }
 
-/// Waits (with a generous deadline) until `f` holds.
-async fn eventually(what: &str, f: impl Fn() -> bool) {
-    for _ in 0..1500 {
-        if f() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    panic!("{what} did not happen within 30 s");
-}
-
 #[tokio::test]
 async fn abort_ends_a_bash_that_ignores_sigterm_and_its_sleep_is_gone() {
     // A duration no other test uses, so /proc shows only this sleep.
@@ -78,7 +56,7 @@ async fn abort_ends_a_bash_that_ignores_sigterm_and_its_sleep_is_gone() {
     let mut z = start(&s, home.path(), cwd.path()).await;
     z.send(json!({"type":"prompt","message":"run"})).await;
     z.until(|v| v["type"] == "tool_call").await;
-    eventually("the sleep starting", || {
+    until("the sleep starting", 30, || {
         !live_pids(&["sleep", &secs]).is_empty()
     })
     .await;
@@ -97,7 +75,7 @@ async fn abort_ends_a_bash_that_ignores_sigterm_and_its_sleep_is_gone() {
             .contains("aborted"),
         "{evs:#?}"
     );
-    eventually("the sleep dying", || {
+    until("the sleep dying", 30, || {
         live_pids(&["sleep", &secs]).is_empty()
     })
     .await;

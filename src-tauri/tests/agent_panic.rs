@@ -3,29 +3,18 @@
 //! that prompt with `error`, `turn_end{stop:"error"}` and `done`; `busy`
 //! drops, `clear` answers, and the next prompt runs normally.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 #[tokio::test]
 async fn a_panic_in_the_agent_fails_that_prompt_and_the_next_one_runs() {
     let s = FakeLlm::start().await;
     s.push(anthropic_text(&["still ", "here"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let args = [
-        "--provider",
-        "anthropic",
-        "--base-url",
-        &s.url,
-        "--api-key",
-        "k",
-        "--no-ext",
-        "--no-session",
-    ];
-    let mut z = Rpc::start(
+    let args = ["--provider", "anthropic", "--no-ext", "--no-session"];
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
         &args,

@@ -5,13 +5,12 @@
 //! and a temp XDG_DATA_HOME (packages dbus-daemon, gnome-keyring,
 //! libsecret-tools; `make deps`), so no developer keychain is touched.
 
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::rpc;
 
 use std::process::Command as StdCommand;
 
-use fake_llm::*;
-use zot_proc::bin;
+use rpc::bin;
+use zot_test_support::fake_llm::*;
 
 const KEY: &str = "sk-ant-canary-migrate-4411";
 

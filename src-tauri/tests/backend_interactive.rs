@@ -2,22 +2,21 @@
 //! an extension's `submit` queues a prompt, and `abort` also drops prompts
 //! queued behind the running one.
 
-use crate::ext_fixture;
-use crate::fake_llm;
 use crate::in_process;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use in_process::{options, until};
 use serde_json::json;
 use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
 use zot_lib::backend::{Backend, BackendOptions};
+use zot_test_support::fake_llm::*;
 
 #[tokio::test]
 async fn an_extension_submit_runs_a_turn_in_interactive_front_ends() {
     let s = FakeLlm::start().await;
     s.push(anthropic_text(&["submitted and answered"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(
+    let ext = fixtures::agent_ext(
         home.path(),
         "fx",
         json!({"commands": {"go": {"action": "noop", "submit": "from the extension"}}}),

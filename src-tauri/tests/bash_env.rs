@@ -3,11 +3,8 @@
 //! through the real binary shows no canary in the tool result, the provider
 //! request, the output or any file under `ZOT_HOME`.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 /// Every file's text under `dir`, recursively.
 fn all_text(dir: &std::path::Path) -> String {

@@ -4,17 +4,14 @@
 //! Each is reported beside a floor measured in the same run (a line through
 //! `cat`, and a bare start-up), and written to docs/performance.md.
 
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
-
 use std::io::Write as _;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpListener;
-use zot_proc::*;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use zot_test_support::fake_llm::{ev, live, FakeLlm};
+use zot_test_support::rpc::*;
 
 const DELTAS: usize = 1000;
 
@@ -50,82 +47,35 @@ async fn cat_floor(n: usize) -> Vec<Duration> {
 }
 
 async fn delta_latency(home: &std::path::Path, cwd: &std::path::Path) -> Vec<Duration> {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let (go_tx, mut go_rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
-    let (sent_tx, mut sent_rx) = tokio::sync::mpsc::unbounded_channel::<Instant>();
-    tokio::spawn(async move {
-        let (mut sock, _) = listener.accept().await.unwrap();
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 65536];
-        // Read the request head and body (content-length).
-        loop {
-            let n = sock.read(&mut chunk).await.unwrap();
-            buf.extend_from_slice(&chunk[..n]);
-            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
-                let len: usize = head
-                    .lines()
-                    .find_map(|l| {
-                        l.strip_prefix("content-length:")
-                            .map(|v| v.trim().parse().unwrap())
-                    })
-                    .unwrap_or(0);
-                while buf.len() < i + 4 + len {
-                    let n = sock.read(&mut chunk).await.unwrap();
-                    buf.extend_from_slice(&chunk[..n]);
-                }
-                break;
-            }
-        }
-        sock.write_all(
-            b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
-        )
-        .await
-        .unwrap();
-        let start = json!({"type":"message_start","message":{"usage":{"input_tokens":1}}});
-        let block = json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}});
-        sock.write_all(format!("event: message_start\ndata: {start}\n\nevent: content_block_start\ndata: {block}\n\n").as_bytes()).await.unwrap();
-        while let Some(i) = go_rx.recv().await {
-            if i == usize::MAX {
-                break;
-            }
-            let d = json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":format!("d{i} ")}});
-            let frame = format!("event: content_block_delta\ndata: {d}\n\n");
-            let t = Instant::now();
-            sock.write_all(frame.as_bytes()).await.unwrap();
-            sent_tx.send(t).unwrap();
-        }
-        let end = "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
-        sock.write_all(end.as_bytes()).await.unwrap();
-    });
-    let mut z = Rpc::start(
-        home,
-        cwd,
-        &[
-            "--no-ext",
-            "--no-session",
-            "--base-url",
-            &url,
-            "--api-key",
-            "k",
-        ],
-        &[],
-    )
-    .await;
+    let llm = FakeLlm::start().await;
+    let (reply, mut stream) = live();
+    llm.push(reply);
+    let start = json!({"type":"message_start","message":{"usage":{"input_tokens":1}}});
+    let block =
+        json!({"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}});
+    stream.send(ev("message_start", start));
+    stream.send(ev("content_block_start", block));
+    let mut z = Rpc::against(&llm, home, cwd, &["--no-ext", "--no-session"], &[]).await;
     z.send(json!({"type":"prompt","message":"bench"})).await;
     z.until(|v| v["type"] == "assistant_start").await;
+    // The two chunks before the first delta.
+    stream.sent().await;
+    stream.sent().await;
     let mut out = Vec::with_capacity(DELTAS);
     for i in 0..DELTAS {
-        go_tx.send(i).unwrap();
         let want = format!("d{i} ");
+        let d = json!({"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":want}});
+        stream.send(ev("content_block_delta", d));
         z.until(|v| v["type"] == "text_delta" && v["delta"] == want.as_str())
             .await;
         let arrived = Instant::now();
-        let sent = sent_rx.recv().await.unwrap();
+        let sent = stream.sent().await;
         out.push(arrived.saturating_duration_since(sent));
     }
-    go_tx.send(usize::MAX).unwrap();
+    let stop = json!({"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":1}});
+    stream.send(ev("message_delta", stop));
+    stream.send(ev("message_stop", json!({"type":"message_stop"})));
+    drop(stream);
     z.until(|v| v["type"] == "done").await;
     z.close().await;
     out

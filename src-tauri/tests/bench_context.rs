@@ -4,17 +4,12 @@
 //! `compact` takes on a 10 000-message session beside a 10-message one (the
 //! floor, measured in the same run). Written to docs/performance.md.
 
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
-
 use std::io::Write as _;
 use std::time::{Duration, Instant};
 
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 const TURNS: usize = 200;
 
@@ -50,17 +45,11 @@ async fn cached_session() -> Billed {
         ));
         s.push(anthropic_text(&["Done: the notes say what you expected."]));
     }
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-        ],
+        &["--no-ext", "--no-session"],
         &[],
     )
     .await;
@@ -118,18 +107,11 @@ async fn time_compact(n: usize) -> (Duration, serde_json::Value) {
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = home.path().join("big.jsonl");
     write_session(&file, n);
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--session",
-            file.to_str().unwrap(),
-        ],
+        &["--no-ext", "--session", file.to_str().unwrap()],
         &[],
     )
     .await;

@@ -5,14 +5,12 @@
 //! `zot ext doctor --json` are searched for both canaries. A provider error
 //! that echoes the key does not carry it into an event either.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::fixtures::files_under;
+use zot_test_support::rpc::*;
 
 const ENV_CANARY: &str = "sk-ant-CANARY-ENV-7f3a9c1e5b2d";
 const FLAG_CANARY: &str = "sk-ant-CANARY-FLAG-4e8b0d6a2c9f";
@@ -32,20 +30,14 @@ fn fixture(parent: &Path) -> PathBuf {
 }
 
 /// Every file under `dir`, recursively, with its text (lossy).
-fn files_under(dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(files_under(&p));
-        } else if let Ok(b) = std::fs::read(&p) {
-            out.push((p, String::from_utf8_lossy(&b).into_owned()));
-        }
-    }
-    out
+fn texts_under(dir: &Path) -> Vec<(PathBuf, String)> {
+    files_under(dir)
+        .into_iter()
+        .filter_map(|p| {
+            let b = std::fs::read(&p).ok()?;
+            Some((p, String::from_utf8_lossy(&b).into_owned()))
+        })
+        .collect()
 }
 
 /// Where a canary appears in `text`, named by `what`.
@@ -102,7 +94,7 @@ async fn no_canary_key_reaches_logs_events_sessions_or_doctor() {
             &line.to_string(),
         ));
     }
-    let written = files_under(home.path());
+    let written = texts_under(home.path());
     assert!(
         written
             .iter()
@@ -192,7 +184,7 @@ async fn a_provider_error_that_echoes_the_key_does_not_carry_it_into_events() {
             &line.to_string(),
         ));
     }
-    for (p, text) in files_under(home.path()) {
+    for (p, text) in texts_under(home.path()) {
         found.extend(leaks(&p.display().to_string(), &text));
     }
     assert!(found.is_empty(), "the keys leaked:\n{}", found.join("\n"));

@@ -3,7 +3,7 @@
 //! young; the rest go, a project left with none loses its shadow
 //! repository, and `zot checkpoints prune` says what it did.
 
-use crate::zot_proc;
+use zot_test_support::rpc;
 
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -69,7 +69,7 @@ async fn zot_checkpoints_prune_says_what_it_removed() {
     let shadow = Shadow::open(home.path(), proj.path()).unwrap();
     let id = shadow.checkpoint("a").unwrap().id;
     age(&shadow.git().git_dir.join("refs/zot/cp").join(&id), 3 * DAY);
-    let out = zot_proc::command(home.path(), proj.path(), &["checkpoints", "prune"])
+    let out = rpc::command(home.path(), proj.path(), &["checkpoints", "prune"])
         .output()
         .await
         .unwrap();

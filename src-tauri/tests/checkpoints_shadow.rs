@@ -7,10 +7,10 @@
 
 use std::path::Path;
 
-use crate::support::git;
 use zot_lib::checkpoints::shadow::{unreadable_paths, Change, Shadow};
 use zot_lib::checkpoints::size::{self, Limits};
 use zot_lib::checkpoints::Checkpoints;
+use zot_test_support::fixtures::git;
 
 fn write(root: &Path, rel: &str, text: &str) {
     let p = root.join(rel);

@@ -4,13 +4,11 @@
 //! reload, `compact_done` to the client and to a subscribed extension, and
 //! automatic compaction near the context window set in `config.json`.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 async fn rpc(home: &std::path::Path, cwd: &std::path::Path, url: &str, extra: &[&str]) -> Rpc {
     let mut args = vec![
@@ -40,7 +38,7 @@ async fn compact_summarises_the_older_turns_and_a_reload_gives_the_same_transcri
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = home.path().join("s.jsonl");
-    let ext = ext_fixture::make(
+    let ext = fixtures::agent_ext(
         home.path(),
         "fx-src",
         json!({"subscribe": {"events": ["compact_done"]}}),
@@ -106,7 +104,7 @@ async fn compact_summarises_the_older_turns_and_a_reload_gives_the_same_transcri
         "{t:?}"
     );
     assert_eq!(&t[1..], ["second question", "second answer"]);
-    let seen = ext_fixture::wait_seen(&ext, |f| {
+    let seen = fixtures::wait_seen(&ext, |f| {
         f["type"] == "event" && f["event"] == "compact_done"
     })
     .await;

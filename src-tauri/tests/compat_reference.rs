@@ -3,13 +3,11 @@
 //! RPC clients keep `end_turn`; a `notify` level outside the spec reaches
 //! RPC clients as sent; `zot --list-models` prints the reference's table.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 async fn rpc_with(
     plan: Value,
@@ -22,20 +20,12 @@ async fn rpc_with(
 ) {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(home.path(), "fx-src", plan);
-    let z = Rpc::start(
+    let ext = fixtures::agent_ext(home.path(), "fx-src", plan);
+    let z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "-e",
-            ext.to_str().unwrap(),
-        ],
+        &["--no-session", "--no-ext", "-e", ext.to_str().unwrap()],
         &[],
     )
     .await;
@@ -50,8 +40,8 @@ async fn extensions_hear_end_where_rpc_clients_hear_end_turn() {
     s.push(anthropic_text(&["Done."]));
     let evs = z.prompt("go").await;
     assert_eq!(of(&evs, "turn_end")[0]["stop"], "end_turn");
-    ext_fixture::wait_seen(&ext, |v| v["event"] == "turn_end").await;
-    let stops: Vec<Value> = ext_fixture::seen(&ext)
+    fixtures::wait_seen(&ext, |v| v["event"] == "turn_end").await;
+    let stops: Vec<Value> = fixtures::seen(&ext)
         .into_iter()
         .filter(|v| v["event"] == "turn_end")
         .map(|v| v["stop"].clone())

@@ -5,14 +5,11 @@
 //! installed copies live outside this repository, so the Python and
 //! TypeScript examples can only find their SDK through zot.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -67,16 +64,11 @@ impl Env {
     /// `name` came up ready, or idle for an `on_use` example (its first
     /// command or tool call below starts it).
     async fn start(&self, name: &str) -> Rpc {
-        let mut z = Rpc::start(
+        let mut z = Rpc::against(
+            &self.llm,
             self.home.path(),
             self.cwd.path(),
-            &[
-                "--no-session",
-                "--base-url",
-                &self.llm.url,
-                "--api-key",
-                "k",
-            ],
+            &["--no-session"],
             &[],
         )
         .await;

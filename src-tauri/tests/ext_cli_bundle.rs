@@ -5,12 +5,11 @@
 //! by Python's `zipfile`, as a hostile author could), and updating from
 //! the bundle's file.
 
-use crate::support;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::{write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::write_ext;
 
 fn listed(env: &Env, name: &str) -> Value {
     let out = env.zot(&["ext", "list", "--json"]).ok();

@@ -6,13 +6,14 @@
 //! is not there are each refused with the URL and the reason, and nothing
 //! is written.
 
-use crate::support;
+use zot_test_support::cli;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use support::{write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::write_ext;
 
 /// `openssl` with `args`, in `dir`.
 fn openssl(dir: &Path, args: &[&str]) {
@@ -162,14 +163,14 @@ fn bundle(env: &Env, served: &Path) -> PathBuf {
     out
 }
 
-fn install(env: &Env, url: &str, ca: Option<&Path>) -> support::Run {
+fn install(env: &Env, url: &str, ca: Option<&Path>) -> cli::Run {
     let mut c = env.command(&["ext", "install", url]);
     match ca {
         Some(ca) => c.env("SSL_CERT_FILE", ca),
         // Only the machine's own roots, which never hold the test CA.
         None => c.env_remove("SSL_CERT_FILE"),
     };
-    support::Run(c.output().unwrap())
+    cli::Run(c.output().unwrap())
 }
 
 #[test]

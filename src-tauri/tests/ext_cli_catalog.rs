@@ -4,12 +4,12 @@
 //! the ordinary install path, and shows broken entries as unavailable with
 //! the reason instead of failing.
 
-use crate::fake_llm;
-use crate::support;
-use crate::zot_proc;
+use zot_test_support::fake_llm;
+use zot_test_support::fixtures;
+use zot_test_support::rpc;
 
 use serde_json::{json, Value};
-use support::Env;
+use zot_test_support::cli::Env;
 
 fn catalog(env: &Env, extra: &[(&str, &str)]) -> Vec<Value> {
     let mut c = env.command(&["ext", "catalog", "--json"]);
@@ -53,7 +53,7 @@ fn the_shipped_catalog_lists_installable_extensions_with_what_they_register() {
     assert_eq!(todo["registers"]["panels"], json!(["todos-main"]));
     assert!(!todo["permissions"].as_array().unwrap().is_empty());
     // Unpacked once into $ZOT_HOME/catalog/<version>-<hash>.
-    let dirs = support::entries(&env.home.join("catalog"));
+    let dirs = fixtures::entries(&env.home.join("catalog"));
     assert_eq!(dirs.len(), 1, "{dirs:?}");
     assert!(dirs[0].starts_with(env!("CARGO_PKG_VERSION")), "{dirs:?}");
 
@@ -72,13 +72,7 @@ async fn a_catalog_name_installs_and_the_installed_copy_runs() {
     assert_eq!(todo["installed"], true);
 
     let llm = fake_llm::FakeLlm::start().await;
-    let mut z = zot_proc::Rpc::start(
-        &env.home,
-        &env.project,
-        &["--no-session", "--base-url", &llm.url, "--api-key", "k"],
-        &[],
-    )
-    .await;
+    let mut z = rpc::Rpc::against(&llm, &env.home, &env.project, &["--no-session"], &[]).await;
     let r = z
         .call(json!({"type":"command","name":"todo","args":"from the catalog"}))
         .await;
@@ -138,9 +132,9 @@ fn broken_entries_show_as_unavailable_with_the_reason_and_do_not_install() {
     let env = Env::new();
     let root = env.path("my-catalog");
     let ok = root.join("ok");
-    support::write_ext(&ok, r#"{"name":"ok","exec":"./run.sh"}"#);
+    fixtures::write_ext(&ok, r#"{"name":"ok","exec":"./run.sh"}"#);
     let wrong = root.join("wrong");
-    support::write_ext(&wrong, r#"{"name":"other","exec":"./run.sh"}"#);
+    fixtures::write_ext(&wrong, r#"{"name":"other","exec":"./run.sh"}"#);
     let noexec = root.join("noexec");
     std::fs::create_dir_all(&noexec).unwrap();
     std::fs::write(
@@ -149,7 +143,7 @@ fn broken_entries_show_as_unavailable_with_the_reason_and_do_not_install() {
     )
     .unwrap();
     let unbuilt = root.join("unbuilt");
-    support::write_ext(&unbuilt, r#"{"name":"unbuilt","exec":"./run.sh"}"#);
+    fixtures::write_ext(&unbuilt, r#"{"name":"unbuilt","exec":"./run.sh"}"#);
     for d in [&ok, &wrong, &unbuilt] {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(d.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -234,7 +228,7 @@ fn a_bare_name_is_the_catalogs_even_when_a_folder_of_that_name_is_here() {
     let env = Env::new();
     // A folder `todo` in the cwd (a cloned repository's, say) that is not
     // the catalog's todo.
-    support::write_ext(
+    fixtures::write_ext(
         &env.project.join("todo"),
         r#"{"name":"todo","version":"6.6.6","exec":"./run.sh"}"#,
     );
@@ -249,7 +243,7 @@ fn a_bare_name_is_the_catalogs_even_when_a_folder_of_that_name_is_here() {
     assert!(out.contains("replaced todo 6.6.6"), "{out}");
     assert!(env.extensions().join("todo/run.sh").is_file());
     // A bare name the catalog does not know says how to name a folder.
-    support::write_ext(
+    fixtures::write_ext(
         &env.project.join("mine"),
         r#"{"name":"mine","exec":"./run.sh"}"#,
     );

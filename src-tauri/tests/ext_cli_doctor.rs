@@ -1,10 +1,9 @@
 //! `zot ext list` and `zot ext doctor` through the real binary, over real
 //! extension processes, honouring `--ext` and `--no-ext`.
 
-use crate::support;
-
 use serde_json::{json, Value};
-use support::{scripted_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::scripted_ext;
 
 #[test]
 fn list_shows_every_scope_with_state_and_json_carries_the_same() {

@@ -1,13 +1,12 @@
 //! `zot ext install` through the real binary: directories, `file://` git
 //! URLs, and every bad input leaving nothing under `extensions/`.
 
-use crate::support;
-
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use support::{entries, git_repo, write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::{entries, git_repo, write_ext};
 
 #[test]
 fn a_directory_installs_under_its_manifest_name() {

@@ -1,13 +1,12 @@
 //! `zot ext logs [-f]` through the real binary.
 
-use crate::support;
-
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
-use support::{write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::write_ext;
 
 /// Hang guard for the follower; never a speed check.
 const WAIT: Duration = Duration::from_secs(20);

@@ -1,11 +1,12 @@
 //! `zot ext remove|enable|disable` through the real binary.
 
-use crate::support;
+use zot_test_support::fixtures;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use support::{write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::write_ext;
 
 fn installed(env: &Env, name: &str) {
     write_ext(
@@ -130,7 +131,7 @@ fn disable_and_enable_flip_only_the_flag() {
             .unwrap();
     assert_eq!(v["enabled"], true);
     assert_eq!(
-        support::entries(&dir),
+        fixtures::entries(&dir),
         ["extension.json"],
         "no temp file left"
     );

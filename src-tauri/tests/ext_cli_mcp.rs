@@ -2,12 +2,10 @@
 //! `zot ext list --json` and `zot ext doctor` over the real Python `mcp`
 //! server (installed by `make deps-mcp`).
 
-use crate::support;
-
 use std::path::PathBuf;
 
 use serde_json::{json, Value};
-use support::Env;
+use zot_test_support::cli::Env;
 
 fn mcp_fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extensions/host/tests/fixtures/mcp")
@@ -97,7 +95,6 @@ fn add_mcp_writes_an_entry_that_lists_with_its_tools() {
             "Authorization: Bearer x",
             "--force",
         ])
-        .env("ZOT_KEYCHAIN", "off")
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -177,11 +174,7 @@ fn credentials_given_to_add_mcp_stay_out_of_the_manifest_and_reach_the_server() 
         mcp_fixture().join("server.py").display()
     );
     let run = |args: &[&str]| {
-        let out = env
-            .command(args)
-            .env("ZOT_KEYCHAIN", "off")
-            .output()
-            .unwrap();
+        let out = env.command(args).output().unwrap();
         assert!(
             out.status.success(),
             "{}",

@@ -7,12 +7,11 @@
 //! required setting asked for before the first start, a default used, and
 //! a bundle for another platform or an absent runtime refused by name.
 
-use crate::support;
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use support::Env;
+use zot_test_support::cli::Env;
 
 /// The official packer.
 fn packer() -> PathBuf {
@@ -61,20 +60,11 @@ fn listed(env: &Env, name: &str) -> Value {
         .unwrap_or_else(|| panic!("{name}: {out}"))
 }
 
-fn zot(env: &Env, args: &[&str]) -> support::Run {
-    support::Run(
-        env.command(args)
-            .env("ZOT_KEYCHAIN", "off")
-            .output()
-            .unwrap(),
-    )
-}
-
 #[test]
 fn a_node_bundle_installs_as_an_mcp_extension_and_waits_for_its_required_setting() {
     let env = Env::new();
     let bundle = pack(&env, "node-echo", |_| {});
-    let out = zot(&env, &["ext", "install", bundle.to_str().unwrap()]).ok();
+    let out = env.zot(&["ext", "install", bundle.to_str().unwrap()]).ok();
     assert!(out.contains("installed node-echo 1.0.0"), "{out}");
     assert!(
         out.contains("tools: echo_GREETING"),
@@ -100,7 +90,8 @@ fn a_node_bundle_installs_as_an_mcp_extension_and_waits_for_its_required_setting
     assert_ne!(s["state"], "ready", "a required setting is missing: {s}");
     assert_eq!(s["source"]["kind"], "mcpb");
 
-    zot(&env, &["ext", "config", "node-echo", "greeting", "hola"]).ok();
+    env.zot(&["ext", "config", "node-echo", "greeting", "hola"])
+        .ok();
     let s = listed(&env, "node-echo");
     assert_eq!(s["state"], "ready", "{s}");
     assert_eq!(
@@ -113,7 +104,7 @@ fn a_node_bundle_installs_as_an_mcp_extension_and_waits_for_its_required_setting
 fn a_python_bundle_runs_with_its_default_setting() {
     let env = Env::new();
     let bundle = pack(&env, "py-echo", |_| {});
-    zot(&env, &["ext", "install", bundle.to_str().unwrap()]).ok();
+    env.zot(&["ext", "install", bundle.to_str().unwrap()]).ok();
     let s = listed(&env, "py-echo");
     assert_eq!(s["state"], "ready", "{s}");
     assert_eq!(s["kind"], "mcp");
@@ -126,13 +117,17 @@ fn another_platform_or_a_runtime_too_old_is_refused_with_nothing_written() {
     let elsewhere = pack(&env, "node-echo", |m| {
         m["compatibility"]["platforms"] = serde_json::json!(["win32"]);
     });
-    let err = zot(&env, &["ext", "install", elsewhere.to_str().unwrap()]).failed();
+    let err = env
+        .zot(&["ext", "install", elsewhere.to_str().unwrap()])
+        .failed();
     assert!(err.contains("refusing the MCP bundle"), "{err}");
     assert!(err.contains("made for win32 only"), "{err}");
     let future = pack(&env, "py-echo", |m| {
         m["compatibility"]["runtimes"]["python"] = ">=99.0.0".into();
     });
-    let err = zot(&env, &["ext", "install", future.to_str().unwrap()]).failed();
+    let err = env
+        .zot(&["ext", "install", future.to_str().unwrap()])
+        .failed();
     assert!(err.contains("it needs python >=99.0.0"), "{err}");
     assert!(!env.extensions().exists(), "nothing written");
 }

@@ -3,16 +3,15 @@
 //! with `--panel`, its panel's keys; its own generated test passes; and bad
 //! names, languages and existing folders create nothing.
 
-use crate::fake_llm;
-use crate::support;
-use crate::zot_proc;
+use zot_test_support::fixtures;
+use zot_test_support::rpc;
 
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
+use rpc::{of, Rpc};
 use serde_json::json;
-use support::Env;
-use zot_proc::{of, Rpc};
+use zot_test_support::cli::Env;
+use zot_test_support::fake_llm::*;
 
 fn new_ext(env: &Env, name: &str, lang: &str) -> PathBuf {
     let out = env
@@ -25,19 +24,11 @@ fn new_ext(env: &Env, name: &str, lang: &str) -> PathBuf {
 /// Loads `dir` with `--ext` and drives the command, the tool and the panel.
 async fn drive(env: &Env, dir: &Path, name: &str) {
     let llm = FakeLlm::start().await;
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &llm,
         &env.home,
         &env.project,
-        &[
-            "--no-session",
-            "--base-url",
-            &llm.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "--ext",
-            dir.to_str().unwrap(),
-        ],
+        &["--no-session", "--no-ext", "--ext", dir.to_str().unwrap()],
         &[],
     )
     .await;
@@ -196,5 +187,5 @@ fn bad_names_languages_and_existing_folders_create_nothing() {
     env.zot(&["ext", "new", "twice"]).ok();
     let err = env.zot(&["ext", "new", "twice"]).failed();
     assert!(err.contains("already exists"), "{err}");
-    assert_eq!(support::entries(&env.project), ["twice"]);
+    assert_eq!(fixtures::entries(&env.project), ["twice"]);
 }

@@ -4,9 +4,8 @@
 //! `zot ext accept` accepts what an extension asks for now, and the doctor
 //! shows the grant.
 
-use crate::support;
-
-use support::{write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::write_ext;
 
 fn executable(file: &std::path::Path) {
     use std::os::unix::fs::PermissionsExt;

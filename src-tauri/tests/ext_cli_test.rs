@@ -3,20 +3,10 @@
 //! check fails exactly that check, with the frame and a fix, and exits 1;
 //! `--json` carries the same report.
 
-use crate::support;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::Env;
-
-fn python() -> String {
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import sys;print(sys.executable)"])
-        .output()
-        .unwrap();
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
-}
+use zot_test_support::cli::Env;
 
 /// An extension folder running the fixture in `mode`.
 fn fixture(env: &Env, mode: &str) -> PathBuf {
@@ -24,7 +14,7 @@ fn fixture(env: &Env, mode: &str) -> PathBuf {
     let dir = env.path(&name);
     std::fs::create_dir_all(&dir).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/conformance_fx.py");
-    let manifest = json!({"name": name, "exec": python(), "args": [script, mode, name]});
+    let manifest = json!({"name": name, "exec": zot_test_support::fixtures::python(), "args": [script, mode, name]});
     std::fs::write(dir.join("extension.json"), manifest.to_string()).unwrap();
     dir
 }

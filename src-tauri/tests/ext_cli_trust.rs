@@ -2,10 +2,9 @@
 //! what `zot ext list` / `zot ext doctor` say in an untrusted project: the
 //! real binary against a temp `ZOT_HOME` and project.
 
-use crate::support;
-
 use serde_json::{json, Value};
-use support::*;
+use zot_test_support::cli::*;
+use zot_test_support::fixtures::*;
 
 fn trust_json(env: &Env) -> Value {
     serde_json::from_str(&std::fs::read_to_string(env.home.join("trust.json")).unwrap()).unwrap()

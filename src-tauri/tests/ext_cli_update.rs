@@ -6,15 +6,17 @@
 //! rewritten remote, an update killed mid-copy) that leave the installed
 //! copy as it was.
 
-use crate::support;
-use crate::support::git;
+use zot_test_support::cli;
+use zot_test_support::fixtures;
+use zot_test_support::fixtures::git;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::process::Stdio;
 
 use serde_json::Value;
-use support::{entries, write_ext, Env};
+use zot_test_support::cli::Env;
+use zot_test_support::fixtures::{entries, write_ext};
 
 /// `write_ext` with its `run.sh` executable, so the manifest loads.
 fn write_exec_ext(dir: &Path, manifest: &str) {
@@ -186,7 +188,7 @@ fn a_git_update_moves_to_the_remotes_new_commit_and_lists_the_commits() {
         &repo,
         r#"{"name":"from-git","version":"1.0.0","exec":"./run.sh"}"#,
     );
-    let url = support::git_repo(&repo);
+    let url = fixtures::git_repo(&repo);
     env.zot(&["ext", "install", &url]).ok();
     let first = git(&repo, &["rev-parse", "HEAD"]);
     let s = listed(&env, "from-git");
@@ -247,7 +249,7 @@ fn a_force_pushed_remote_is_reported_and_nothing_changes() {
         &repo,
         r#"{"name":"rewritten","version":"1.0.0","exec":"./run.sh"}"#,
     );
-    let url = support::git_repo(&repo);
+    let url = fixtures::git_repo(&repo);
     env.zot(&["ext", "install", &url]).ok();
     write_exec_ext(
         &repo,
@@ -280,7 +282,7 @@ fn a_gone_remote_is_reported_and_nothing_changes() {
         &repo,
         r#"{"name":"orphan","version":"1.0.0","exec":"./run.sh"}"#,
     );
-    let url = support::git_repo(&repo);
+    let url = fixtures::git_repo(&repo);
     env.zot(&["ext", "install", &url]).ok();
     std::fs::remove_dir_all(&repo).unwrap();
 
@@ -311,7 +313,7 @@ fn a_catalog_update_takes_the_newer_version_zot_ships_and_never_an_older_one() {
         .unwrap();
     };
     let zot = |args: &[&str]| {
-        support::Run(
+        cli::Run(
             env.command(args)
                 .env("ZOT_CATALOG", cat.join("index.json"))
                 .output()
@@ -361,7 +363,11 @@ fn names_that_cannot_be_updated_or_rolled_back_say_why() {
 #[test]
 fn an_update_killed_mid_copy_leaves_the_old_copy_installed_and_running() {
     let env = Env::new();
-    let src = crate::ext_fixture::make(&env.path("src"), "big", serde_json::json!({"name":"big"}));
+    let src = zot_test_support::fixtures::agent_ext(
+        &env.path("src"),
+        "big",
+        serde_json::json!({"name":"big"}),
+    );
     env.zot(&["ext", "install", src.to_str().unwrap()]).ok();
     // A new version with enough files that the copy takes a while.
     let mut m: Value =

@@ -2,13 +2,13 @@
 //! the extension (one `ext_reload` per save), a broken save shows its error,
 //! the next good save recovers, and a data file it writes does not reload.
 
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fake_llm;
+use zot_test_support::rpc;
 
 use std::path::Path;
 
+use rpc::Rpc;
 use serde_json::{json, Value};
-use zot_proc::Rpc;
 
 /// Writes a raw-protocol extension whose one command is `cmd`.
 fn write_ext(dir: &Path, cmd: &str) {
@@ -62,15 +62,12 @@ async fn a_saved_change_reloads_a_broken_save_shows_its_error_and_the_next_recov
         json!({"name": "dev", "exec": py, "args": ["main.py"]}).to_string(),
     )
     .unwrap();
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &llm,
         home.path(),
         cwd.path(),
         &[
             "--no-session",
-            "--base-url",
-            &llm.url,
-            "--api-key",
-            "k",
             "--no-ext",
             "--ext",
             dir.to_str().unwrap(),

@@ -3,20 +3,18 @@
 //! 0600, whether zot made them or an older zot left them readable. Checked
 //! with stat after real runs.
 
-use crate::ext_fixture;
-use crate::fake_llm;
 use crate::in_process;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::json;
 use zot_lib::backend::{Backend, BackendOptions};
 use zot_lib::providers::ProviderKind;
 use zot_lib::settings::{self, SettingsUpdate, Startup};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn mode(p: &Path) -> u32 {
     std::fs::metadata(p)
@@ -44,7 +42,7 @@ fn log_modes(home: &Path) -> Vec<(String, u32)> {
 async fn a_fresh_zot_home_its_logs_and_the_extension_logs_are_private() {
     let (t, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let home = t.path().join("state/zot");
-    let ext = ext_fixture::make(t.path(), "fx", json!({}));
+    let ext = fixtures::agent_ext(t.path(), "fx", json!({}));
     let mut z = Rpc::start(
         &home,
         cwd.path(),

@@ -3,18 +3,14 @@
 //! were mostly those links). Files that measure or change the whole
 //! process stay their own binaries (Cargo.toml lists them).
 
-#[path = "support/ext_fixture.rs"]
-mod ext_fixture;
-#[path = "support/fake_llm.rs"]
-mod fake_llm;
+// The set-up every crate's tests share (fake model, the zot binary,
+// fixture extensions) is the `zot-test-support` crate; these are the
+// app's own: its Backend run in process, and RPC with one fixture
+// extension.
 #[path = "support/in_process.rs"]
 mod in_process;
-#[path = "support/procs.rs"]
-mod procs;
-#[path = "ext_cli/support.rs"]
-mod support;
-#[path = "support/zot_proc.rs"]
-mod zot_proc;
+#[path = "support/one_ext.rs"]
+mod one_ext;
 
 mod agent_abort;
 mod agent_panic;

@@ -9,16 +9,14 @@
 //! keys must still work: the provider receives the flag's key, and the RPC
 //! token still guards `hello`.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use fake_llm::*;
 use serde_json::{json, Value};
 use tempfile::TempDir;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::fixtures::files_under;
+use zot_test_support::rpc::*;
 
 const ENV_CANARY: &str = "sk-ant-PROC-ENV-5d1c9e3a7b20";
 const FLAG_CANARY: &str = "sk-ant-PROC-FLAG-8a2f6c0e4d19";

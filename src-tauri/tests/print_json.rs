@@ -2,12 +2,9 @@
 //! as NDJSON ending in `done`; neither needs a display, and a missing key
 //! exits 1 with a message that says how to set one.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
 use serde_json::Value;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 #[tokio::test]
 async fn print_mode_prints_the_final_text_only() {

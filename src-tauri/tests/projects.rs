@@ -4,10 +4,10 @@
 //! extensions: the old project's extension gets `shutdown`, the new one's
 //! trust prompt comes, and a refused folder changes nothing.
 
-use crate::ext_fixture;
-use crate::fake_llm;
 use crate::in_process;
-use crate::procs;
+use zot_test_support::fake_llm;
+use zot_test_support::fixtures;
+use zot_test_support::procs;
 
 use std::path::{Path, PathBuf};
 
@@ -171,8 +171,8 @@ async fn env_with(a_plan: serde_json::Value) -> (Env, tokio::sync::mpsc::Receive
     let s = fake_llm::FakeLlm::start().await;
     let home = tempfile::tempdir().unwrap();
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a_ext = ext_fixture::make(&a.path().join(".zot/extensions"), "a_ext", a_plan);
-    let b_ext = ext_fixture::make(
+    let a_ext = fixtures::agent_ext(&a.path().join(".zot/extensions"), "a_ext", a_plan);
+    let b_ext = fixtures::agent_ext(
         &b.path().join(".zot/extensions"),
         "b_ext",
         json!({"name": "b_ext"}),
@@ -204,13 +204,13 @@ async fn env_with(a_plan: serde_json::Value) -> (Env, tokio::sync::mpsc::Receive
 #[tokio::test]
 async fn switching_shuts_the_old_project_down_and_starts_the_new_one() {
     let (e, _a_events) = env().await;
-    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] != "shutdown").await;
+    fixtures::wait_seen(&e.a_ext, |v| v["type"] != "shutdown").await;
 
     let mut sw = e.projects.switch(e.b.path()).await.unwrap();
     assert_eq!(sw.cwd, canon(e.b.path()));
     assert_eq!(e.projects.cwd(), canon(e.b.path()));
     // The old project's extension got its shutdown frame.
-    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] == "shutdown").await;
+    fixtures::wait_seen(&e.a_ext, |v| v["type"] == "shutdown").await;
 
     // The new backend is B's: its extension waits on B's trust prompt
     // (`--trust-project` named A, not B) and never ran.
@@ -246,7 +246,7 @@ async fn switching_shuts_the_old_project_down_and_starts_the_new_one() {
 #[tokio::test]
 async fn a_switch_does_not_wait_for_the_old_projects_extensions_to_stop() {
     let (e, _a_events) = env_with(json!({"name": "a_ext", "linger": 30})).await;
-    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] == "hello_ack").await;
+    fixtures::wait_seen(&e.a_ext, |v| v["type"] == "hello_ack").await;
     let pid: i32 = std::fs::read_to_string(e.a_ext.join("pid"))
         .unwrap()
         .trim()
@@ -259,7 +259,7 @@ async fn a_switch_does_not_wait_for_the_old_projects_extensions_to_stop() {
     assert!(procs::alive(pid), "the switch waited for the old extension");
     assert_eq!(e.projects.cwd(), canon(e.b.path()));
     // The old backend is being shut down all the same.
-    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] == "shutdown").await;
+    fixtures::wait_seen(&e.a_ext, |v| v["type"] == "shutdown").await;
 
     e.projects.shutdown().await;
     assert!(!procs::alive(pid), "the app's shutdown left it running");
@@ -268,7 +268,7 @@ async fn a_switch_does_not_wait_for_the_old_projects_extensions_to_stop() {
 #[tokio::test]
 async fn a_refused_folder_leaves_the_old_project_running() {
     let (e, _events) = env().await;
-    ext_fixture::wait_seen(&e.a_ext, |v| v["type"] != "shutdown").await;
+    fixtures::wait_seen(&e.a_ext, |v| v["type"] != "shutdown").await;
     let file = e.b.path().join("file.txt");
     std::fs::write(&file, "x").unwrap();
     for bad in [e.b.path().join("missing"), file, PathBuf::from("/")] {
@@ -282,7 +282,7 @@ async fn a_refused_folder_leaves_the_old_project_running() {
         assert_eq!(cur.options().cwd, canon(e.a.path()));
     }
     // A's extension is still running: it never got a shutdown.
-    assert!(ext_fixture::seen(&e.a_ext)
+    assert!(fixtures::seen(&e.a_ext)
         .iter()
         .all(|v| v["type"] != "shutdown"));
     let list = recent::list(e.home.path());

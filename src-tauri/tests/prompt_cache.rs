@@ -5,12 +5,9 @@
 //! the conversation grows, and each request reads what the one before
 //! wrote.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 /// Where a request's `cache_control` markers are: `tools[i]`, `system[i]`
 /// and `messages[i][j]`.
@@ -44,16 +41,13 @@ async fn breakpoints_mark_the_stable_prefix_and_move_with_the_conversation() {
     s.push(anthropic_text(&["It says hello."]));
     s.push(anthropic_tool("", "t2", "read", &["{\"path\":\"a.txt\"}"]));
     s.push(anthropic_text(&["Still hello."]));
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
         &[
             "--no-session",
             "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
             "--tools",
             "read,bash",
             "--system-prompt",

@@ -6,13 +6,11 @@
 //! compared with `tests/golden/tool_loading_<provider>.json`
 //! (`ZOT_UPDATE_GOLDEN=1` rewrites them; review the diff).
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn plan() -> Value {
     json!({"tools": {
@@ -41,9 +39,10 @@ async fn session_recorded(
         s.push(r);
     }
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(home.path(), "fx-src", plan());
+    let ext = fixtures::agent_ext(home.path(), "fx-src", plan());
     let ext = ext.to_str().unwrap().to_owned();
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
         &[
@@ -52,10 +51,6 @@ async fn session_recorded(
             provider,
             "--model",
             model,
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
             "--no-ext",
             "-e",
             &ext,
@@ -244,7 +239,7 @@ async fn across_a_reload(
 ) -> (Value, Value) {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(home.path(), "fx-src", plan());
+    let ext = fixtures::agent_ext(home.path(), "fx-src", plan());
     let ext = ext.to_str().unwrap().to_owned();
     let file = home.path().join("s.jsonl");
     let file = file.to_str().unwrap().to_owned();
@@ -255,10 +250,6 @@ async fn across_a_reload(
         provider,
         "--model",
         model,
-        "--base-url",
-        &s.url,
-        "--api-key",
-        "k",
         "--no-ext",
         "-e",
         &ext,
@@ -271,7 +262,7 @@ async fn across_a_reload(
         for r in replies {
             s.push(r);
         }
-        let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+        let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
         z.prompt("go").await;
         z.close().await;
         last.push(s.requests().last().unwrap().body.clone());

@@ -4,13 +4,12 @@
 //! answer streaming without end is cut at 32 MiB, and token counts near
 //! u64::MAX saturate in the agent instead of overflowing.
 
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::rpc;
 
-use fake_llm::*;
 use serde_json::{json, Value};
 use zot_lib::providers::transcript::Message;
 use zot_lib::providers::{build, ChatRequest, ProviderConfig, ProviderError, ProviderKind};
+use zot_test_support::fake_llm::*;
 
 fn provider(kind: ProviderKind, url: &str) -> std::sync::Arc<dyn zot_lib::providers::Provider> {
     let base_url = match kind {
@@ -36,7 +35,7 @@ async fn stream(kind: ProviderKind, reply: Reply) -> Result<(), ProviderError> {
         deferred: Vec::new(),
         max_tokens: 100,
     };
-    tokio::time::timeout(zot_proc::WAIT, p.stream(&req, &mut |_: &str| {}))
+    tokio::time::timeout(rpc::WAIT, p.stream(&req, &mut |_: &str| {}))
         .await
         .expect("the stream hung")
         .map(|_| ())
@@ -186,24 +185,12 @@ async fn huge_token_counts_saturate_instead_of_crashing_the_agent() {
     s.push(huge());
     s.push(anthropic_text(&["fine"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let args = [
-        "--provider",
-        "anthropic",
-        "--base-url",
-        &s.url,
-        "--api-key",
-        "k",
-        "--no-ext",
-        "--no-session",
-    ];
-    let mut z = zot_proc::Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--provider", "anthropic", "--no-ext", "--no-session"];
+    let mut z = rpc::Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     z.prompt("one").await;
     z.prompt("two").await;
     let evs = z.prompt("three").await;
-    assert_eq!(
-        zot_proc::of(&evs, "assistant_message")[0]["content"],
-        "fine"
-    );
+    assert_eq!(rpc::of(&evs, "assistant_message")[0]["content"], "fine");
     let st = z.call(json!({"type":"get_state"})).await;
     assert_eq!(st["data"]["usage"]["input_tokens"], u64::MAX, "{st}");
     assert!(z.close().await.success());

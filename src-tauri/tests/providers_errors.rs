@@ -1,12 +1,10 @@
 //! Provider failures: a bad key, retried 429/5xx (honouring retry-after),
 //! and broken streams, each ending in a clear error.
 
-use crate::fake_llm;
-
-use fake_llm::*;
 use serde_json::json;
 use zot_lib::providers::transcript::Message;
 use zot_lib::providers::{build, ChatRequest, ProviderConfig, ProviderKind};
+use zot_test_support::fake_llm::*;
 
 fn provider(kind: ProviderKind, url: &str) -> std::sync::Arc<dyn zot_lib::providers::Provider> {
     build(ProviderConfig {

@@ -2,14 +2,12 @@
 //! with streamed argument JSON, stop reasons, usage, images and the request
 //! shape each API expects.
 
-use crate::fake_llm;
-
-use fake_llm::*;
 use serde_json::json;
 use zot_ext_protocol::rpc::StopReason;
 use zot_ext_protocol::ContentBlock;
 use zot_lib::providers::transcript::{Block, Message, Role};
 use zot_lib::providers::{build, ChatRequest, ProviderConfig, ProviderKind, ToolDef};
+use zot_test_support::fake_llm::*;
 
 fn provider(kind: ProviderKind, url: &str) -> std::sync::Arc<dyn zot_lib::providers::Provider> {
     let base_url = match kind {

@@ -6,8 +6,8 @@
 //! what `config.json` remembers and `approval_rule_forget` revokes one, so
 //! the next such call asks again.
 
-use crate::rpc_approvals::{answer, config, env, script, start, text, until_approval};
-use crate::zot_proc::*;
+use crate::rpc_approvals::{answer, config, script, text, until_approval};
+use zot_test_support::rpc::*;
 
 use serde_json::{json, Value};
 
@@ -24,7 +24,7 @@ fn scopes(ap: &Value) -> Vec<String> {
 
 #[tokio::test]
 async fn a_folder_scope_lets_later_writes_there_run_and_forgetting_it_asks_again() {
-    let e = env().await;
+    let e = Setup::new().await;
     let outside = tempfile::tempdir().unwrap();
     let dir = std::fs::canonicalize(outside.path()).unwrap();
     let (a, b, c) = (dir.join("a.md"), dir.join("sub/b.md"), dir.join("c.md"));
@@ -32,7 +32,7 @@ async fn a_folder_scope_lets_later_writes_there_run_and_forgetting_it_asks_again
     script(&e, "t1", "write", json!({"path": a, "content": "one"}));
     script(&e, "t2", "write", json!({"path": b, "content": "two"}));
     script(&e, "t3", "write", json!({"path": c, "content": "three"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
 
     let ap = until_approval(&mut z, "first").await;
     assert_eq!(scopes(&ap), ["exact", "folder", "tool"], "{ap}");
@@ -93,9 +93,9 @@ async fn a_folder_scope_lets_later_writes_there_run_and_forgetting_it_asks_again
 
 #[tokio::test]
 async fn a_prefix_scope_remembers_program_and_subcommand_and_an_unoffered_scope_is_refused() {
-    let e = env().await;
+    let e = Setup::new().await;
     script(&e, "t1", "bash", json!({"command": "git status --short"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "go").await;
     assert_eq!(scopes(&ap), ["exact", "prefix", "tool"], "{ap}");
     assert_eq!(
@@ -139,9 +139,9 @@ async fn a_prefix_scope_remembers_program_and_subcommand_and_an_unoffered_scope_
 
 #[tokio::test]
 async fn a_read_of_zots_own_state_offers_no_scope_and_cannot_be_remembered() {
-    let e = env().await;
+    let e = Setup::new().await;
     script(&e, "t1", "read", json!({"path": "/proc/self/environ"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "go").await;
     assert!(ap.get("scopes").is_none(), "{ap}");
     let r = answer(&mut z, &ap["id"], "allow", json!({"remember": true})).await;

@@ -6,47 +6,19 @@
 //! really point; a bash prefix rule never lets chained commands through;
 //! a broken rule section never allows anything.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
-
-pub(crate) struct Env {
-    pub(crate) s: FakeLlm,
-    pub(crate) home: tempfile::TempDir,
-    pub(crate) cwd: tempfile::TempDir,
-}
-
-pub(crate) async fn env() -> Env {
-    Env {
-        s: FakeLlm::start().await,
-        home: tempfile::tempdir().unwrap(),
-        cwd: tempfile::tempdir().unwrap(),
-    }
-}
-
-pub(crate) async fn start(e: &Env, extra: &[&str]) -> Rpc {
-    let mut args = vec![
-        "--no-session",
-        "--base-url",
-        &e.s.url,
-        "--api-key",
-        "k",
-        "--no-ext",
-    ];
-    args.extend_from_slice(extra);
-    Rpc::start(e.home.path(), e.cwd.path(), &args, &[]).await
-}
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 /// The model calls `tool` with `args`, then says "ok".
-pub(crate) fn script(e: &Env, id: &str, tool: &str, args: Value) {
-    e.s.push(anthropic_tool("", id, tool, &[&args.to_string()]));
-    e.s.push(anthropic_text(&["ok"]));
+pub(crate) fn script(e: &Setup, id: &str, tool: &str, args: Value) {
+    e.llm
+        .push(anthropic_tool("", id, tool, &[&args.to_string()]));
+    e.llm.push(anthropic_text(&["ok"]));
 }
 
 pub(crate) fn text(result: &Value) -> String {
@@ -84,9 +56,9 @@ pub(crate) async fn until_approval(z: &mut Rpc, prompt: &str) -> Value {
 
 #[tokio::test]
 async fn an_approved_call_runs_after_its_tool_call_event() {
-    let e = env().await;
+    let e = Setup::new().await;
     script(&e, "t1", "bash", json!({"command": "echo approved-run"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     z.send(json!({"type":"prompt","message":"go"})).await;
     let before = z.until(|v| v["type"] == "tool_approval").await;
     assert_eq!(
@@ -115,10 +87,10 @@ async fn an_approved_call_runs_after_its_tool_call_event() {
 
 #[tokio::test]
 async fn a_denied_call_is_an_error_result_for_the_model() {
-    let e = env().await;
+    let e = Setup::new().await;
     let marker = e.cwd.path().join("ran.txt");
     script(&e, "t1", "bash", json!({"command": "touch ran.txt"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "go").await;
     let r = answer(&mut z, &ap["id"], "deny", json!({})).await;
     assert_eq!(r["success"], true, "{r}");
@@ -127,7 +99,7 @@ async fn a_denied_call_is_an_error_result_for_the_model() {
     assert_eq!(res["is_error"], true);
     assert!(text(res).contains("denied by the user"), "{res}");
     assert!(!marker.exists(), "a denied command ran");
-    let sent = &e.s.requests()[1].body["messages"][2]["content"][0];
+    let sent = &e.llm.requests()[1].body["messages"][2]["content"][0];
     assert_eq!(sent["is_error"], true);
     assert!(sent["content"][0]["text"]
         .as_str()
@@ -137,11 +109,11 @@ async fn a_denied_call_is_an_error_result_for_the_model() {
 
 #[tokio::test]
 async fn a_remembered_command_runs_next_time_without_asking() {
-    let e = env().await;
+    let e = Setup::new().await;
     std::fs::write(e.home.path().join("config.json"), r#"{"theme":"light"}"#).unwrap();
     script(&e, "t1", "bash", json!({"command": "echo remembered"}));
     script(&e, "t2", "bash", json!({"command": "echo remembered"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "first").await;
     let r = answer(&mut z, &ap["id"], "allow", json!({"remember":true})).await;
     assert_eq!(r["success"], true, "{r}");
@@ -160,10 +132,10 @@ async fn a_remembered_command_runs_next_time_without_asking() {
 
 #[tokio::test]
 async fn a_client_prefix_rule_must_match_the_command() {
-    let e = env().await;
+    let e = Setup::new().await;
     script(&e, "t1", "bash", json!({"command": "echo prefix one"}));
     script(&e, "t2", "bash", json!({"command": "echo prefix two"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "first").await;
     let r = answer(
         &mut z,
@@ -193,15 +165,15 @@ async fn a_client_prefix_rule_must_match_the_command() {
 
 #[tokio::test]
 async fn abort_denies_a_waiting_approval_and_ends_the_prompt_once() {
-    let e = env().await;
-    e.s.push(anthropic_tool(
+    let e = Setup::new().await;
+    e.llm.push(anthropic_tool(
         "",
         "t1",
         "bash",
         &[&json!({"command": "touch never.txt"}).to_string()],
     ));
-    e.s.push(anthropic_text(&["after"]));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    e.llm.push(anthropic_text(&["after"]));
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "go").await;
     // An unanswered approval keeps the prompt running.
     let st = z.call(json!({"type":"get_state"})).await;
@@ -235,9 +207,9 @@ async fn abort_denies_a_waiting_approval_and_ends_the_prompt_once() {
 
 #[tokio::test]
 async fn a_second_answer_and_an_unknown_id_are_refused() {
-    let e = env().await;
+    let e = Setup::new().await;
     script(&e, "t1", "bash", json!({"command": "echo once"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let r = answer(&mut z, &json!("approval-99"), "allow", json!({})).await;
     assert_eq!(r["success"], false);
     assert!(
@@ -268,24 +240,24 @@ async fn a_second_answer_and_an_unknown_id_are_refused() {
 
 #[tokio::test]
 async fn writes_inside_the_project_run_and_outside_or_through_a_link_ask() {
-    let e = env().await;
+    let e = Setup::new().await;
     let outside = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(outside.path(), e.cwd.path().join("out")).unwrap();
     let far = outside.path().join("far.txt");
     std::fs::write(&far, "old line\n").unwrap();
-    e.s.push(anthropic_tool(
+    e.llm.push(anthropic_tool(
         "",
         "w1",
         "write",
         &[&json!({"path": "sub/../in.txt", "content": "inside"}).to_string()],
     ));
-    e.s.push(anthropic_tool(
+    e.llm.push(anthropic_tool(
         "",
         "w2",
         "write",
         &[&json!({"path": far.to_str().unwrap(), "content": "new line\n"}).to_string()],
     ));
-    e.s.push(anthropic_tool(
+    e.llm.push(anthropic_tool(
         "",
         "w3",
         "edit",
@@ -294,8 +266,8 @@ async fn writes_inside_the_project_run_and_outside_or_through_a_link_ask() {
                 .to_string(),
         ],
     ));
-    e.s.push(anthropic_text(&["ok"]));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    e.llm.push(anthropic_text(&["ok"]));
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "write").await;
     // The first write (inside) ran without asking.
     let res = of(&z.log, "tool_result");
@@ -333,7 +305,7 @@ async fn writes_inside_the_project_run_and_outside_or_through_a_link_ask() {
 
 #[tokio::test]
 async fn a_prefix_rule_cannot_be_stretched_with_chained_commands() {
-    let e = env().await;
+    let e = Setup::new().await;
     std::fs::write(
         e.home.path().join("config.json"),
         json!({"approvals": {"bash": ["echo safe *"]}}).to_string(),
@@ -346,22 +318,22 @@ async fn a_prefix_rule_cannot_be_stretched_with_chained_commands() {
         "echo safe $(touch pwned4)",
         "echo safe\ntouch pwned5",
     ];
-    e.s.push(anthropic_tool(
+    e.llm.push(anthropic_tool(
         "",
         "ok1",
         "bash",
         &[&json!({"command": "echo safe words"}).to_string()],
     ));
     for (i, cmd) in attempts.iter().enumerate() {
-        e.s.push(anthropic_tool(
+        e.llm.push(anthropic_tool(
             "",
             &format!("bad{i}"),
             "bash",
             &[&json!({ "command": cmd }).to_string()],
         ));
     }
-    e.s.push(anthropic_text(&["ok"]));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    e.llm.push(anthropic_text(&["ok"]));
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     z.send(json!({"type":"prompt","message":"go"})).await;
     for cmd in attempts {
         let ap = z
@@ -384,7 +356,7 @@ async fn a_prefix_rule_cannot_be_stretched_with_chained_commands() {
 
 #[tokio::test]
 async fn a_broken_rule_section_denies_in_auto_and_asks_in_ask() {
-    let e = env().await;
+    let e = Setup::new().await;
     std::fs::write(
         e.home.path().join("config.json"),
         json!({"approvals": {"tools": {"bash": "alow"}}}).to_string(),
@@ -392,7 +364,7 @@ async fn a_broken_rule_section_denies_in_auto_and_asks_in_ask() {
     .unwrap();
     script(&e, "t1", "bash", json!({"command": "touch ran.txt"}));
     // `auto` is the RPC default: no flag.
-    let mut z = start(&e, &[]).await;
+    let mut z = e.rpc(&[]).await;
     z.call(json!({"type":"ping"})).await;
     let warned = of(&z.log, "error");
     assert!(
@@ -416,7 +388,7 @@ async fn a_broken_rule_section_denies_in_auto_and_asks_in_ask() {
     // Not JSON at all, in `ask`: even `read` is asked, with the reason.
     std::fs::write(e.home.path().join("config.json"), "{not json").unwrap();
     script(&e, "t2", "read", json!({"path": "x.txt"}));
-    let mut z = start(&e, &["--approvals", "ask"]).await;
+    let mut z = e.rpc(&["--approvals", "ask"]).await;
     let ap = until_approval(&mut z, "read").await;
     assert!(
         ap["reason"].as_str().unwrap().contains("not valid JSON"),
@@ -435,7 +407,7 @@ async fn a_broken_rule_section_denies_in_auto_and_asks_in_ask() {
 
 #[tokio::test]
 async fn deny_rules_hold_in_auto_mode_and_auto_never_asks() {
-    let e = env().await;
+    let e = Setup::new().await;
     std::fs::write(
         e.home.path().join("config.json"),
         json!({"approvals": {"tools": {"write": "deny"}}}).to_string(),
@@ -443,7 +415,7 @@ async fn deny_rules_hold_in_auto_mode_and_auto_never_asks() {
     .unwrap();
     script(&e, "t1", "write", json!({"path": "a.txt", "content": "x"}));
     script(&e, "t2", "bash", json!({"command": "echo auto"}));
-    let mut z = start(&e, &[]).await;
+    let mut z = e.rpc(&[]).await;
     let evs = z.prompt("write").await;
     assert!(text(of(&evs, "tool_result")[0]).contains("approvals.tools.write is \"deny\""));
     assert!(!e.cwd.path().join("a.txt").exists());
@@ -454,15 +426,17 @@ async fn deny_rules_hold_in_auto_mode_and_auto_never_asks() {
 
 #[tokio::test]
 async fn approval_is_asked_on_the_arguments_an_interceptor_rewrote() {
-    let e = env().await;
-    let ext = ext_fixture::make(
+    let e = Setup::new().await;
+    let ext = fixtures::agent_ext(
         e.home.path(),
         "fx-src",
         json!({"subscribe": {"intercept": ["tool_call"]},
             "intercept": {"tool_call": {"modified_args": {"command": "echo REWRITTEN"}}}}),
     );
     script(&e, "t1", "bash", json!({"command": "echo original"}));
-    let mut z = start(&e, &["--approvals", "ask", "-e", ext.to_str().unwrap()]).await;
+    let mut z = e
+        .rpc(&["--approvals", "ask", "-e", ext.to_str().unwrap()])
+        .await;
     let ap = until_approval(&mut z, "go").await;
     assert_eq!(ap["args"], json!({"command": "echo REWRITTEN"}));
     answer(&mut z, &ap["id"], "allow", json!({})).await;
@@ -472,15 +446,17 @@ async fn approval_is_asked_on_the_arguments_an_interceptor_rewrote() {
 
 #[tokio::test]
 async fn extension_tools_ask_unless_a_rule_allows_them() {
-    let e = env().await;
-    let ext = ext_fixture::make(
+    let e = Setup::new().await;
+    let ext = fixtures::agent_ext(
         e.home.path(),
         "fx-src",
         json!({"tools": {"lookup": {"description": "d", "schema": {"type":"object"}, "echo": true}}}),
     );
     script(&e, "t1", "lookup", json!({"q": 1}));
     script(&e, "t2", "lookup", json!({"q": 2}));
-    let mut z = start(&e, &["--approvals", "ask", "-e", ext.to_str().unwrap()]).await;
+    let mut z = e
+        .rpc(&["--approvals", "ask", "-e", ext.to_str().unwrap()])
+        .await;
     let ap = until_approval(&mut z, "go").await;
     assert_eq!(ap["extension"], "fx");
     assert!(ap["reason"].as_str().unwrap().contains("extension fx"));
@@ -496,7 +472,7 @@ async fn extension_tools_ask_unless_a_rule_allows_them() {
 
 #[tokio::test]
 async fn print_mode_cannot_ask_so_it_denies_and_says_how_to_allow() {
-    let e = env().await;
+    let e = Setup::new().await;
     script(&e, "t1", "bash", json!({"command": "touch ran.txt"}));
     let out = command(
         e.home.path(),
@@ -507,7 +483,7 @@ async fn print_mode_cannot_ask_so_it_denies_and_says_how_to_allow() {
             "--no-session",
             "--no-ext",
             "--base-url",
-            &e.s.url,
+            &e.llm.url,
             "--api-key",
             "k",
             "--approvals",

@@ -8,27 +8,22 @@
 //! under that extension, so another extension offering a tool of the same
 //! name is asked about, and so is one that an old plain rule names.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 async fn start(s: &FakeLlm, home: &Path, cwd: &Path, ext: &Path) -> Rpc {
-    Rpc::start(
+    Rpc::against(
+        s,
         home,
         cwd,
         &[
             "--no-session",
             "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
             "--approvals",
             "ask",
             "-e",
@@ -41,7 +36,7 @@ async fn start(s: &FakeLlm, home: &Path, cwd: &Path, ext: &Path) -> Rpc {
 
 /// A fixture extension `name` offering `lookup` (echoing its args).
 fn lookup_ext(parent: &Path, name: &str, read_only: bool) -> std::path::PathBuf {
-    ext_fixture::make(
+    fixtures::agent_ext(
         parent,
         name,
         json!({"name": name, "tools": {"lookup": {

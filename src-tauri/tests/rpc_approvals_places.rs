@@ -7,12 +7,9 @@
 //! git run code from) asks like one outside the project, and nothing is
 //! written until the user says so.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 const KEY: &str = "sk-ant-PLACES-2b8e4f6a0c13";
 

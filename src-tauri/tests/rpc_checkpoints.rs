@@ -7,15 +7,13 @@
 //! inputs: a rewind while a prompt runs, an unknown checkpoint, a project
 //! over the size limit (the prompt still runs).
 
-use crate::fake_llm;
-use crate::support::git;
-use crate::zot_proc;
+use zot_test_support::fixtures::git;
 
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 /// Everything about the user's repository a checkpoint must not change:
 /// status, refs, stash, and what the index stages (its entries; the stat

@@ -4,20 +4,18 @@
 //! request, a fifth one, a timeout, an extension that exits and a mode
 //! with no user each end in `cancel` with their reason.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 /// The `ui_response` the extension received for its request `id`.
 async fn answer_to(dir: &Path, id: &str) -> Value {
     let id = id.to_owned();
-    ext_fixture::wait_seen(dir, move |v| v["type"] == "ui_response" && v["id"] == id).await
+    fixtures::wait_seen(dir, move |v| v["type"] == "ui_response" && v["id"] == id).await
 }
 
 async fn start(
@@ -31,9 +29,9 @@ async fn start(
 ) {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let dir = ext_fixture::make(&home.path().join("extensions"), "asker", plan);
-    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
-    let z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let dir = fixtures::agent_ext(&home.path().join("extensions"), "asker", plan);
+    let args = ["--no-session"];
+    let z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     (s, home, cwd, z, dir)
 }
 
@@ -127,7 +125,7 @@ async fn every_kind_is_asked_and_answered_once() {
         r["error"].as_str().unwrap().contains("no dialog waits"),
         "{r}"
     );
-    let answers = ext_fixture::seen(&dir)
+    let answers = fixtures::seen(&dir)
         .into_iter()
         .filter(|v| v["type"] == "ui_response")
         .count();
@@ -255,7 +253,7 @@ async fn dialogs_close_when_their_extension_exits() {
         .call(json!({"type": "ui_respond", "request_id": ev["request_id"], "action": "accept"}))
         .await;
     assert_eq!(r["success"], false, "{r}");
-    assert!(ext_fixture::seen(&dir)
+    assert!(fixtures::seen(&dir)
         .iter()
         .all(|v| v["type"] != "ui_response"));
     assert!(z.close().await.success());
@@ -266,7 +264,7 @@ async fn json_mode_has_no_user_and_answers_cancel() {
     let s = FakeLlm::start().await;
     s.push(anthropic_text(&["ok"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let dir = ext_fixture::make(
+    let dir = fixtures::agent_ext(
         &home.path().join("extensions"),
         "asker",
         json!({"name": "asker", "ask_at_start": [{"id": "c", "kind": "confirm", "title": "Sure?"}]}),

@@ -3,7 +3,7 @@
 //! name that is not there, `denied` for a missing token, `busy` for what
 //! must wait. Driven through the real binary in RPC mode.
 
-use crate::zot_proc::*;
+use zot_test_support::rpc::*;
 
 use serde_json::{json, Value};
 

@@ -3,47 +3,13 @@
 //! notes, panels, lifecycle events, the three interceptions, extension
 //! tools, deferred tools, `submit` ignored headless, and reload.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
-struct Env {
-    s: FakeLlm,
-    home: tempfile::TempDir,
-    cwd: tempfile::TempDir,
-    ext: std::path::PathBuf,
-}
-
-async fn env(plan: Value) -> Env {
-    let s = FakeLlm::start().await;
-    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(home.path(), "fx-src", plan);
-    Env { s, home, cwd, ext }
-}
-
-async fn start(e: &Env) -> Rpc {
-    let ext = e.ext.to_str().unwrap().to_owned();
-    Rpc::start(
-        e.home.path(),
-        e.cwd.path(),
-        &[
-            "--no-session",
-            "--base-url",
-            &e.s.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "-e",
-            &ext,
-        ],
-        &[],
-    )
-    .await
-}
+use crate::one_ext::{env, start};
 
 #[tokio::test]
 async fn ext_list_shows_the_ready_extension_with_its_commands_and_tools() {
@@ -77,7 +43,7 @@ async fn command_actions_become_events_and_a_prompt_action_runs_a_turn() {
         "sub": {"action": "noop", "submit": "sneaky prompt"}
     }}))
     .await;
-    e.s.push(anthropic_text(&["Hello!"]));
+    e.zot.llm.push(anthropic_text(&["Hello!"]));
     let mut z = start(&e).await;
 
     let r = z
@@ -131,7 +97,7 @@ async fn command_actions_become_events_and_a_prompt_action_runs_a_turn() {
         .log
         .iter()
         .any(|v| v["type"] == "user_message" && v["content"] == "sneaky prompt"));
-    assert_eq!(e.s.requests().len(), 1);
+    assert_eq!(e.zot.llm.requests().len(), 1);
 }
 
 #[tokio::test]
@@ -154,7 +120,7 @@ async fn panels_open_render_on_keys_and_close_tells_the_owner() {
     assert_eq!(evs.last().unwrap()["lines"], json!(["key rune:x"]));
     let r = z.call(json!({"type":"panel_close","panel_id":"p1"})).await;
     assert_eq!(r["success"], true);
-    ext_fixture::wait_seen(&e.ext, |v| {
+    fixtures::wait_seen(&e.ext, |v| {
         v["type"] == "panel_close" && v["panel_id"] == "p1"
     })
     .await;
@@ -184,7 +150,7 @@ async fn a_panel_esc_extension_receives_esc_as_a_key_and_its_panel_stays_open() 
         .call(json!({"type":"panel_key","panel_id":"p1","key":"esc"}))
         .await;
     assert_eq!(r["success"], true, "{r}");
-    ext_fixture::wait_seen(&e.ext, |v| {
+    fixtures::wait_seen(&e.ext, |v| {
         v["type"] == "panel_key" && v["panel_id"] == "p1" && v["key"] == "esc"
     })
     .await;
@@ -192,7 +158,7 @@ async fn a_panel_esc_extension_receives_esc_as_a_key_and_its_panel_stays_open() 
     assert_eq!(evs.last().unwrap()["lines"], json!(["key esc"]));
     // Still open: the host neither closed it nor told the owner it closed.
     assert!(!z.log.iter().any(|v| v["type"] == "ext_panel_close"));
-    assert!(!ext_fixture::seen(&e.ext)
+    assert!(!fixtures::seen(&e.ext)
         .iter()
         .any(|v| v["type"] == "panel_close"));
     let r = z
@@ -204,17 +170,17 @@ async fn a_panel_esc_extension_receives_esc_as_a_key_and_its_panel_stays_open() 
 #[tokio::test]
 async fn subscribers_receive_every_lifecycle_event() {
     let e = env(json!({"subscribe": {"events": ["session_start","turn_start","tool_call","assistant_message","turn_end"]}})).await;
-    e.s.push(anthropic_tool(
+    e.zot.llm.push(anthropic_tool(
         "Reading.",
         "t1",
         "read",
         &["{\"path\":\"nope\"}"],
     ));
-    e.s.push(anthropic_text(&["Fine."]));
+    e.zot.llm.push(anthropic_text(&["Fine."]));
     let mut z = start(&e).await;
     z.prompt("go").await;
-    ext_fixture::wait_seen(&e.ext, |v| v["event"] == "turn_end" && v["stop"] == "end").await;
-    let evs: Vec<Value> = ext_fixture::seen(&e.ext)
+    fixtures::wait_seen(&e.ext, |v| v["event"] == "turn_end" && v["stop"] == "end").await;
+    let evs: Vec<Value> = fixtures::seen(&e.ext)
         .into_iter()
         .filter(|v| v["type"] == "event")
         .collect();
@@ -253,7 +219,7 @@ async fn a_blocked_turn_never_calls_the_model() {
     );
     assert_eq!(of(&evs, "turn_end")[0]["stop"], "blocked");
     assert!(of(&evs, "turn_start").is_empty());
-    assert!(e.s.requests().is_empty());
+    assert!(e.zot.llm.requests().is_empty());
 }
 
 #[tokio::test]
@@ -261,13 +227,13 @@ async fn a_blocked_tool_call_reaches_the_model_as_that_tools_error() {
     let e = env(json!({"subscribe": {"intercept": ["tool_call"]},
         "intercept": {"tool_call": {"block": true, "reason": "refused: matches rm -rf"}}}))
     .await;
-    e.s.push(anthropic_tool(
+    e.zot.llm.push(anthropic_tool(
         "",
         "t1",
         "bash",
         &["{\"command\":\"touch gone.txt\"}"],
     ));
-    e.s.push(anthropic_text(&["ok"]));
+    e.zot.llm.push(anthropic_text(&["ok"]));
     let mut z = start(&e).await;
     let evs = z.prompt("clean").await;
     let r = of(&evs, "tool_result")[0];
@@ -277,10 +243,10 @@ async fn a_blocked_tool_call_reaches_the_model_as_that_tools_error() {
         .unwrap()
         .contains("refused: matches rm -rf"));
     assert!(
-        !e.cwd.path().join("gone.txt").exists(),
+        !e.zot.cwd.path().join("gone.txt").exists(),
         "the blocked command ran"
     );
-    let sent = &e.s.requests()[1].body["messages"][2]["content"][0];
+    let sent = &e.zot.llm.requests()[1].body["messages"][2]["content"][0];
     assert_eq!(sent["is_error"], true);
     assert!(sent["content"][0]["text"]
         .as_str()
@@ -293,13 +259,13 @@ async fn modified_args_are_what_the_tool_runs() {
     let e = env(json!({"subscribe": {"intercept": ["tool_call"]},
         "intercept": {"tool_call": {"modified_args": {"command": "echo GUARDED"}}}}))
     .await;
-    e.s.push(anthropic_tool(
+    e.zot.llm.push(anthropic_tool(
         "",
         "t1",
         "bash",
         &["{\"command\":\"echo original\"}"],
     ));
-    e.s.push(anthropic_text(&["ok"]));
+    e.zot.llm.push(anthropic_text(&["ok"]));
     let mut z = start(&e).await;
     let evs = z.prompt("run").await;
     assert_eq!(
@@ -317,8 +283,8 @@ async fn replace_text_changes_only_what_the_user_sees() {
     let e = env(json!({"subscribe": {"intercept": ["assistant_message"]},
         "intercept": {"assistant_message": {"replace_text": "[redacted]"}}}))
     .await;
-    e.s.push(anthropic_text(&["my key is sk-123"]));
-    e.s.push(anthropic_text(&["again"]));
+    e.zot.llm.push(anthropic_text(&["my key is sk-123"]));
+    e.zot.llm.push(anthropic_text(&["again"]));
     let mut z = start(&e).await;
     let evs = z.prompt("key?").await;
     assert_eq!(of(&evs, "assistant_message")[0]["content"], "[redacted]");
@@ -329,7 +295,7 @@ async fn replace_text_changes_only_what_the_user_sees() {
     );
     z.prompt("more").await;
     assert_eq!(
-        e.s.requests()[1].body["messages"][1]["content"][0]["text"],
+        e.zot.llm.requests()[1].body["messages"][1]["content"][0]["text"],
         "my key is sk-123"
     );
 }
@@ -340,17 +306,19 @@ async fn extension_tools_are_advertised_called_and_attributed() {
         "schema": {"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}, "echo": true}}})).await;
     // Arguments that miss the schema reach the extension as sent: the spec
     // makes it responsible for validating and coercing them.
-    e.s.push(anthropic_tool("", "t0", "weather", &["{\"city\": 5}"]));
-    e.s.push(anthropic_tool(
+    e.zot
+        .llm
+        .push(anthropic_tool("", "t0", "weather", &["{\"city\": 5}"]));
+    e.zot.llm.push(anthropic_tool(
         "",
         "t1",
         "weather",
         &["{\"city\":", "\"Berlin\"}"],
     ));
-    e.s.push(anthropic_text(&["Foggy."]));
+    e.zot.llm.push(anthropic_text(&["Foggy."]));
     let mut z = start(&e).await;
     let evs = z.prompt("weather?").await;
-    let tools: Vec<Value> = e.s.requests()[0].body["tools"]
+    let tools: Vec<Value> = e.zot.llm.requests()[0].body["tools"]
         .as_array()
         .unwrap()
         .iter()
@@ -374,15 +342,17 @@ async fn a_deferred_tool_is_advertised_on_the_request_after_its_activation() {
     let e = env(json!({"tools": {
         "loader": {"result": {"content": [{"type":"text","text":"enabled"}], "activate_tools": ["hidden", "unknown"]}},
         "hidden": {"deferred": true, "echo": true}}})).await;
-    e.s.push(anthropic_tool("", "t1", "loader", &["{}"]));
-    e.s.push(anthropic_tool("", "t2", "hidden", &["{\"a\":1}"]));
-    e.s.push(anthropic_text(&["done"]));
+    e.zot.llm.push(anthropic_tool("", "t1", "loader", &["{}"]));
+    e.zot
+        .llm
+        .push(anthropic_tool("", "t2", "hidden", &["{\"a\":1}"]));
+    e.zot.llm.push(anthropic_text(&["done"]));
     let mut z = start(&e).await;
     let evs = z.prompt("load").await;
     // Anthropic: offered for its tool search (`defer_loading`) until the
     // activation, an ordinary tool after it.
     let deferred = |i: usize| -> Option<bool> {
-        e.s.requests()[i].body["tools"]
+        e.zot.llm.requests()[i].body["tools"]
             .as_array()
             .unwrap()
             .iter()
@@ -430,8 +400,8 @@ async fn without_an_api_key_extensions_still_work() {
     let e = env(json!({"commands": {"hi": {"action": "display", "display": "still here"}}})).await;
     let ext = e.ext.to_str().unwrap().to_owned();
     let mut z = Rpc::start(
-        e.home.path(),
-        e.cwd.path(),
+        e.zot.home.path(),
+        e.zot.cwd.path(),
         &["--no-session", "--no-ext", "-e", &ext],
         &[],
     )
@@ -453,15 +423,15 @@ async fn without_an_api_key_extensions_still_work() {
 async fn a_crashed_extensions_tools_fail_the_call_and_leave_the_registry() {
     // No automatic restart: it would race the model's second request.
     let e = env(json!({"restart": "never", "tools": {"boom": {"crash": true}}})).await;
-    e.s.push(anthropic_tool("", "t1", "boom", &["{}"]));
-    e.s.push(anthropic_text(&["ok"]));
+    e.zot.llm.push(anthropic_tool("", "t1", "boom", &["{}"]));
+    e.zot.llm.push(anthropic_text(&["ok"]));
     let mut z = start(&e).await;
     let evs = z.prompt("go").await;
     let r = of(&evs, "tool_result")[0];
     assert_eq!(r["is_error"], true);
     let text = r["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("fx") && text.contains("ext-fx.log"), "{text}");
-    let names: Vec<Value> = e.s.requests()[1].body["tools"]
+    let names: Vec<Value> = e.zot.llm.requests()[1].body["tools"]
         .as_array()
         .unwrap()
         .iter()

@@ -3,15 +3,12 @@
 //! renders coalesce to the newest, and the turn running beside it loses
 //! nothing: every text delta, the panel's close and `done` arrive, in order.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 const N: usize = 20_000;
 
@@ -41,18 +38,11 @@ async fn a_flood_is_bounded_and_the_turn_beside_it_loses_nothing() {
         tempfile::tempdir().unwrap(),
     );
     let ext = fixture(exts.path());
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--ext",
-            ext.to_str().unwrap(),
-            "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-        ],
+        &["--ext", ext.to_str().unwrap(), "--no-session"],
         &[],
     )
     .await;

@@ -3,10 +3,8 @@
 //! over-long one without ever being held whole in memory, and the process
 //! keeps serving.
 
-use crate::zot_proc;
-
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::rpc::*;
 
 /// The peak resident memory of a process, from the kernel, in KiB.
 fn peak_rss_kib(pid: u32) -> u64 {

@@ -2,26 +2,14 @@
 //! the fake LLM server: streaming, tool steps, errors that leave the
 //! transcript usable, abort, max-steps and the prompt queue.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 async fn start(s: &FakeLlm, home: &std::path::Path, cwd: &std::path::Path, extra: &[&str]) -> Rpc {
-    let mut args = vec![
-        "--provider",
-        "anthropic",
-        "--base-url",
-        &s.url,
-        "--api-key",
-        "k",
-        "--no-ext",
-        "--no-session",
-    ];
+    let mut args = vec!["--provider", "anthropic", "--no-ext", "--no-session"];
     args.extend_from_slice(extra);
-    Rpc::start(home, cwd, &args, &[]).await
+    Rpc::against(s, home, cwd, &args, &[]).await
 }
 
 #[tokio::test]

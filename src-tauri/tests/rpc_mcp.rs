@@ -2,15 +2,13 @@
 //! model, intercepted by a native extension, run by the real Python `mcp`
 //! server, and attributed in `tool_result.extension`. Needs `make deps-mcp`.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 pub(crate) fn mcp_fixture() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../extensions/host/tests/fixtures/mcp")
@@ -64,7 +62,7 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     // A native extension that rewrites every tool call's arguments.
-    let fx = ext_fixture::make(
+    let fx = fixtures::agent_ext(
         home.path(),
         "fx-src",
         json!({"subscribe": {"intercept": ["tool_call"]},
@@ -78,15 +76,12 @@ async fn an_mcp_tool_is_advertised_intercepted_called_and_attributed() {
         &["{\"text\":\"original\"}"],
     ));
     s.push(anthropic_text(&["done"]));
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
         &[
             "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
             "--no-ext",
             "-e",
             fx.to_str().unwrap(),
@@ -143,15 +138,12 @@ async fn a_read_only_mcp_tool_is_asked_about_until_its_server_is_trusted() {
     s.push(anthropic_tool("", "t1", "echo", &["{\"text\":\"hi\"}"]));
     s.push(anthropic_tool("", "t2", "wipe", &["{\"path\":\"/tmp/x\"}"]));
     s.push(anthropic_text(&["done"]));
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
         &[
             "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
             "--no-ext",
             "--approvals",
             "ask",

@@ -5,16 +5,14 @@
 //! server; its `app_message` becomes a prompt that says it came from the
 //! app. Real Python MCP servers (`make deps-mcp`).
 
-use crate::fake_llm;
 use crate::rpc_approvals::answer;
 use crate::rpc_mcp::{mcp_fixture, until_ready};
-use crate::zot_proc;
 
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 /// An MCP entry `name` under `home` running the fixture `script`.
 fn entry(home: &Path, name: &str, script: &str) -> PathBuf {

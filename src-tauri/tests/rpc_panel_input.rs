@@ -3,55 +3,12 @@
 //! extension. Frames reach only an owner that declared the capability;
 //! the others get `delivered:false` and nothing on their stdin.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::rpc::*;
 
-pub(crate) struct Env {
-    _s: FakeLlm,
-    pub(crate) home: tempfile::TempDir,
-    pub(crate) cwd: tempfile::TempDir,
-    pub(crate) ext: std::path::PathBuf,
-    url: String,
-}
-
-pub(crate) async fn env(plan: Value) -> Env {
-    let s = FakeLlm::start().await;
-    let url = s.url.clone();
-    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(home.path(), "fx-src", plan);
-    Env {
-        _s: s,
-        home,
-        cwd,
-        ext,
-        url,
-    }
-}
-
-pub(crate) async fn start(e: &Env) -> Rpc {
-    let ext = e.ext.to_str().unwrap().to_owned();
-    Rpc::start(
-        e.home.path(),
-        e.cwd.path(),
-        &[
-            "--no-session",
-            "--base-url",
-            &e.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "-e",
-            &ext,
-        ],
-        &[],
-    )
-    .await
-}
+use crate::one_ext::{env, start};
 
 fn todo(extra: Value) -> Value {
     let mut plan = json!({"commands": {"todo": {"action": "open_panel",
@@ -73,7 +30,7 @@ async fn open(z: &mut Rpc) -> Value {
 }
 
 fn mouse_seen(dir: &std::path::Path) -> Vec<Value> {
-    ext_fixture::seen(dir)
+    fixtures::seen(dir)
         .into_iter()
         .filter(|v| v["type"] == "panel_mouse" || v["type"] == "panel_resize")
         .collect()
@@ -162,11 +119,11 @@ async fn an_owner_without_the_capabilities_gets_nothing_new_and_delivered_false(
     // A key after them is the first thing the extension sees since the open.
     z.call(json!({"type":"panel_key","panel_id":"p1","key":"down"}))
         .await;
-    ext_fixture::wait_seen(&e.ext, |v| v["type"] == "panel_key").await;
+    fixtures::wait_seen(&e.ext, |v| v["type"] == "panel_key").await;
     assert!(
         mouse_seen(&e.ext).is_empty(),
         "{:?}",
-        ext_fixture::seen(&e.ext)
+        fixtures::seen(&e.ext)
     );
 }
 

@@ -5,9 +5,9 @@
 //! extension; every bad input of the contract is refused with the limit or
 //! the reason in its message.
 
-use crate::ext_fixture;
-use crate::rpc_panel_input::{env, start};
-use crate::zot_proc::*;
+use crate::one_ext::{env, start};
+use zot_test_support::fixtures;
+use zot_test_support::rpc::*;
 
 use serde_json::{json, Value};
 
@@ -64,7 +64,7 @@ async fn an_html_panel_carries_its_page_and_messages_go_both_ways() {
             "data":{"echo":{"clicked":[1,2]}}})
     );
     // On the extension's wire: the contract's frame, exactly.
-    let seen = ext_fixture::wait_seen(&e.ext, |v| v["type"] == "panel_message").await;
+    let seen = fixtures::wait_seen(&e.ext, |v| v["type"] == "panel_message").await;
     assert_eq!(
         seen,
         json!({"type":"panel_message","panel_id":"c1","data":{"clicked":[1,2]}})
@@ -104,7 +104,7 @@ async fn messages_to_a_missing_or_line_panel_or_over_the_limit_are_refused_with_
     let err = r["error"].as_str().unwrap();
     assert!(err.contains("262144 bytes (256 KiB)"), "{err}");
     // Nothing of those reached the extension.
-    assert!(ext_fixture::seen(&e.ext)
+    assert!(fixtures::seen(&e.ext)
         .iter()
         .all(|v| v["type"] != "panel_message"));
     z.close().await;
@@ -165,7 +165,8 @@ async fn an_extension_reaches_only_the_pages_of_its_own_html_panels() {
         .filter(|v| v["type"] == "ext_panel_message")
         .collect();
     assert_eq!(msgs.len(), 1, "only the good one went out: {msgs:#?}");
-    let log = std::fs::read_to_string(e.home.path().join("logs/ext-fx.log")).unwrap_or_default();
+    let log =
+        std::fs::read_to_string(e.zot.home.path().join("logs/ext-fx.log")).unwrap_or_default();
     for why in [
         "panel_message for 'ghost', which is not an open panel of this extension",
         "panel_message for 'l1', which shows lines, not an HTML page",

@@ -4,15 +4,13 @@
 //! than was accepted is `failed` with an error saying what it asks for and
 //! how to accept, never runs, and runs after `zot ext accept` + a reload.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn entry(list: &Value, name: &str) -> Value {
     list["data"]["extensions"]
@@ -35,16 +33,16 @@ fn set_permissions(dir: &Path, permissions: Value) {
 async fn an_update_asking_for_more_is_failed_until_accepted() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let dir = ext_fixture::make(
+    let dir = fixtures::agent_ext(
         &home.path().join("extensions"),
         "grow",
         json!({"name": "grow", "commands": {"hi": {"action": "display", "display": "hi"}}}),
     );
     set_permissions(&dir, json!(["commands"]));
-    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
+    let args = ["--no-session"];
 
     // First run: it asks for `commands` (and shows a note, refused).
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     let e = entry(&z.call(json!({"type":"ext_list"})).await, "grow");
     assert_eq!(e["state"], "ready", "{e}");
     assert_eq!(e["permissions"], json!(["commands"]));
@@ -59,7 +57,7 @@ async fn an_update_asking_for_more_is_failed_until_accepted() {
     // The update asks to submit prompts too: not started.
     set_permissions(&dir, json!(["commands", "notes", "submit"]));
     std::fs::remove_file(dir.join("seen.jsonl")).ok();
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     let e = entry(&z.call(json!({"type":"ext_list"})).await, "grow");
     assert_eq!(e["state"], "failed", "{e}");
     assert_eq!(e["unaccepted"], json!(["notes", "submit"]));

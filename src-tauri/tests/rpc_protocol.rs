@@ -2,12 +2,9 @@
 //! get `success:false` and the process keeps serving; hello and its token;
 //! state, models and the missing-key message; exit 0 on stdin EOF.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 #[tokio::test]
 async fn bad_lines_get_clear_errors_and_the_process_keeps_serving() {
@@ -164,17 +161,11 @@ async fn models_state_and_set_model() {
     let s = FakeLlm::start().await;
     s.push(anthropic_text(&["ok"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-        ],
+        &["--no-ext", "--no-session"],
         &[],
     )
     .await;
@@ -206,16 +197,13 @@ async fn system_prompt_flags_reach_the_model() {
     s.push(anthropic_text(&["ok"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     std::fs::write(home.path().join("SYSTEM.md"), "from SYSTEM.md").unwrap();
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
         &[
             "--no-ext",
             "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
             "--append-system-prompt",
             "A1",
             "--append-system-prompt",
@@ -236,17 +224,11 @@ async fn prompt_images_reach_the_model_and_bad_base64_is_refused() {
     let s = FakeLlm::start().await;
     s.push(anthropic_text(&["a cat"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-        ],
+        &["--no-ext", "--no-session"],
         &[],
     )
     .await;

@@ -5,15 +5,12 @@
 //! `cumulative.input/output/cost_usd` from `usage`. Every prompt must end
 //! with exactly one `done`, run after run.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::process::Stdio;
 
-use fake_llm::*;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 const RUNS: usize = 50;
 
@@ -104,17 +101,11 @@ async fn a_prompt_piped_in_then_eof_ends_with_exactly_one_done_every_time() {
 async fn without_the_token_nothing_but_hello_is_served() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-session",
-            "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-        ],
+        &["--no-session", "--no-ext"],
         &[("ZOTCORE_RPC_TOKEN", "shared-secret")],
     )
     .await;

@@ -6,14 +6,12 @@
 //! (`state_restored`); a `state_set` over the limits is refused with a
 //! logged reason and the session file stays valid.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::fixtures::files_under;
+use zot_test_support::rpc::*;
 
 fn plan_example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/extensions/plan")

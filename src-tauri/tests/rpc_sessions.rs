@@ -4,14 +4,11 @@
 //! the trash; and the bad inputs: a path outside the project, the current
 //! session, a damaged file, one written by a newer zot.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn line(v: Value) -> String {
     format!("{v}\n")
@@ -59,10 +56,11 @@ async fn list_search_rename_open_and_delete() {
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let data = tempfile::tempdir().unwrap();
     let xdg = data.path().display().to_string();
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &["--no-ext", "--base-url", &s.url, "--api-key", "k"],
+        &["--no-ext"],
         &[("XDG_DATA_HOME", &xdg)],
     )
     .await;

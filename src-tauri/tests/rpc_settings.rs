@@ -6,16 +6,13 @@
 //! Secrets use the 0600 fallback file here (`ZOT_KEYCHAIN=off` in the
 //! test support); the keychain has its own tests in the host crate.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use fake_llm::*;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 const CANARY: &str = "canary-s3cret-token-ZQ7X";
 
@@ -67,13 +64,7 @@ async fn a_canary_secret_reaches_the_extension_and_nothing_else() {
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let dir = install(home.path());
     s.push(anthropic_text(&["ok"]));
-    let mut z = Rpc::start(
-        home.path(),
-        cwd.path(),
-        &["--base-url", &s.url, "--api-key", "k"],
-        &[],
-    )
-    .await;
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &[], &[]).await;
     // Without its token it does not start, and says how to set it.
     let list = z.call(json!({"type":"ext_list"})).await;
     let ext = &list["data"]["extensions"][0];

@@ -4,13 +4,11 @@
 //! tool, `ext_list` shows `restarts` and `last_exit`, and `ext_restart`
 //! starts it again with a fresh budget.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 async fn fx(z: &mut Rpc) -> Value {
     z.call(json!({"type":"ext_list"})).await["data"]["extensions"][0].clone()
@@ -20,26 +18,18 @@ async fn fx(z: &mut Rpc) -> Value {
 async fn a_crash_is_restarted_listed_and_ext_restart_resets_the_budget() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ext = ext_fixture::make(
+    let ext = fixtures::agent_ext(
         home.path(),
         "fx-src",
         json!({"tools": {"boom": {"crash": true}}}),
     );
     s.push(anthropic_tool("", "t1", "boom", &["{}"]));
     s.push(anthropic_text(&["ok"]));
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-session",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "-e",
-            ext.to_str().unwrap(),
-        ],
+        &["--no-session", "--no-ext", "-e", ext.to_str().unwrap()],
         &[],
     )
     .await;

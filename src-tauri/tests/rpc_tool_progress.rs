@@ -4,15 +4,13 @@
 //! idle timeout restarted by progress, the absolute cap, `tool_cancel` on
 //! abort and on a timeout, and a late `tool_result` dropped quietly.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 struct Env {
     s: FakeLlm,
@@ -42,19 +40,11 @@ async fn env(plan: Value, manifest_extra: Value) -> Env {
 
 async fn start(e: &Env, idle_ms: &str) -> Rpc {
     let ext = e.ext.to_str().unwrap().to_owned();
-    Rpc::start(
+    Rpc::against(
+        &e.s,
         e.home.path(),
         e.cwd.path(),
-        &[
-            "--no-session",
-            "--base-url",
-            &e.s.url,
-            "--api-key",
-            "k",
-            "--no-ext",
-            "-e",
-            &ext,
-        ],
+        &["--no-session", "--no-ext", "-e", &ext],
         &[("ZOT_TOOL_IDLE_TIMEOUT_MS", idle_ms)],
     )
     .await
@@ -153,7 +143,7 @@ async fn progress_restarts_the_idle_timeout_so_a_busy_call_outlives_it() {
     let r = of(&evs, "tool_result")[0];
     assert_eq!(r["is_error"], false, "{r}");
     assert_eq!(r["content"][0]["text"], "finished");
-    assert!(frames(&ext_fixture::seen(&e.ext), "tool_cancel").is_empty());
+    assert!(frames(&fixtures::seen(&e.ext), "tool_cancel").is_empty());
 }
 
 #[tokio::test]
@@ -167,7 +157,7 @@ async fn a_silent_call_ends_at_the_idle_timeout_and_hears_tool_cancel() {
     assert_eq!(r["is_error"], true);
     let text = r["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("idle timeout"), "says which limit: {text}");
-    let c = ext_fixture::wait_seen(&e.ext, |v| v["type"] == "tool_cancel").await;
+    let c = fixtures::wait_seen(&e.ext, |v| v["type"] == "tool_cancel").await;
     assert_eq!(c["reason"], "idle_timeout", "{c}");
 }
 
@@ -184,7 +174,7 @@ async fn the_absolute_cap_ends_a_call_that_keeps_reporting_progress() {
     assert_eq!(r["is_error"], true);
     let text = r["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("tool_timeout_s"), "says which limit: {text}");
-    let c = ext_fixture::wait_seen(&e.ext, |v| v["type"] == "tool_cancel").await;
+    let c = fixtures::wait_seen(&e.ext, |v| v["type"] == "tool_cancel").await;
     assert_eq!(c["reason"], "timeout", "{c}");
 }
 
@@ -204,13 +194,13 @@ async fn abort_sends_tool_cancel_and_the_late_result_is_dropped_quietly() {
     let evs = z.until(|v| v["type"] == "done").await;
     let res = of(&evs, "tool_result");
     assert_eq!(res[0]["is_error"], true, "{evs:#?}");
-    let c = ext_fixture::wait_seen(&e.ext, |v| v["type"] == "tool_cancel").await;
+    let c = fixtures::wait_seen(&e.ext, |v| v["type"] == "tool_cancel").await;
     assert_eq!(c["reason"], "aborted");
-    let call = frames(&ext_fixture::seen(&e.ext), "tool_call")[0].clone();
+    let call = frames(&fixtures::seen(&e.ext), "tool_call")[0].clone();
     assert_eq!(c["id"], call["id"], "the cancel names the call it ends");
     // The probe answered the cancelled id anyway; the log holds no
     // protocol error for it and the extension serves on.
-    ext_fixture::wait_seen(&e.ext, |v| v["type"] == "late_result_sent").await;
+    fixtures::wait_seen(&e.ext, |v| v["type"] == "late_result_sent").await;
     e.s.push(anthropic_text(&["again"]));
     let evs = z.prompt("again").await;
     assert!(of(&evs, "error").is_empty(), "{evs:#?}");

@@ -5,15 +5,13 @@
 //! `untrust_project` stops them, `--trust-project` trusts for one run, and
 //! a `..` or symlinked `--cwd` is keyed by the folder it names.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
 use std::path::{Path, PathBuf};
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 struct Env {
     s: FakeLlm,
@@ -26,7 +24,7 @@ struct Env {
 async fn env() -> Env {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let local = ext_fixture::make(
+    let local = fixtures::agent_ext(
         &cwd.path().join(".zot/extensions"),
         "local",
         json!({"name": "local", "commands": {"hi": {"action": "display", "display": "hi from the project"}}}),
@@ -40,9 +38,9 @@ async fn env() -> Env {
 }
 
 async fn start_in(e: &Env, cwd: &Path, extra: &[&str]) -> Rpc {
-    let mut args = vec!["--no-session", "--base-url", &e.s.url, "--api-key", "k"];
+    let mut args = vec!["--no-session"];
     args.extend_from_slice(extra);
-    Rpc::start(e.home.path(), cwd, &args, &[]).await
+    Rpc::against(&e.s, e.home.path(), cwd, &args, &[]).await
 }
 
 fn ext_state(list: &Value, name: &str) -> String {
@@ -225,7 +223,7 @@ async fn a_dotdot_or_symlinked_cwd_is_keyed_by_the_folder_it_names() {
     // Another project reached through a symlink placed inside the trusted
     // one does not borrow its trust.
     let other = tempfile::tempdir().unwrap();
-    let evil = ext_fixture::make(
+    let evil = fixtures::agent_ext(
         &other.path().join(".zot/extensions"),
         "evil",
         json!({"name":"evil"}),

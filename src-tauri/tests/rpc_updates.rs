@@ -5,14 +5,12 @@
 //! updated is an error naming it. The daily background check runs only
 //! when Settings turned it on, and at most once a day.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::support::git;
-use crate::zot_proc;
+use zot_test_support::fixtures;
+use zot_test_support::fixtures::git;
 
-use fake_llm::*;
 use serde_json::{json, Value};
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn entry(r: &Value, name: &str) -> Value {
     r["data"]["extensions"]
@@ -35,7 +33,7 @@ fn set_version(dir: &std::path::Path, v: &str) {
 async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_running() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let src = ext_fixture::make(cwd.path(), "fx-src", json!({"name": "fx"}));
+    let src = fixtures::agent_ext(cwd.path(), "fx-src", json!({"name": "fx"}));
     let out = command(
         home.path(),
         cwd.path(),
@@ -45,8 +43,8 @@ async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_runni
     .await
     .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-session"];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
 
     let x = entry(&z.call(json!({"type":"ext_list"})).await, "fx");
     assert_eq!(x["source"]["kind"], "folder", "{x}");
@@ -102,7 +100,7 @@ async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_runni
 async fn a_git_source_lists_its_commits_and_a_rewritten_remote_is_an_error_that_changes_nothing() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let repo = ext_fixture::make(cwd.path(), "fx-repo", json!({"name": "gx"}));
+    let repo = fixtures::agent_ext(cwd.path(), "fx-repo", json!({"name": "gx"}));
     git(&repo, &["-c", "init.defaultBranch=main", "init", "-q"]);
     git(&repo, &["add", "."]);
     git(&repo, &["commit", "-qm", "first"]);
@@ -112,8 +110,8 @@ async fn a_git_source_lists_its_commits_and_a_rewritten_remote_is_an_error_that_
         .await
         .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-session"];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     assert_eq!(
         entry(&z.call(json!({"type":"ext_list"})).await, "gx")["source"]["kind"],
         "git"
@@ -151,7 +149,7 @@ async fn a_git_source_lists_its_commits_and_a_rewritten_remote_is_an_error_that_
 async fn the_daily_check_is_refused_when_off_and_runs_once_then_answers_what_it_found() {
     let s = FakeLlm::start().await;
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let src = ext_fixture::make(cwd.path(), "fx-src", json!({"name": "fx"}));
+    let src = fixtures::agent_ext(cwd.path(), "fx-src", json!({"name": "fx"}));
     let out = command(
         home.path(),
         cwd.path(),
@@ -161,8 +159,8 @@ async fn the_daily_check_is_refused_when_off_and_runs_once_then_answers_what_it_
     .await
     .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let args = ["--no-session", "--base-url", &s.url, "--api-key", "k"];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-session"];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
 
     // Off by default: the background check never runs.
     let r = z.call(json!({"type":"ext_update","daily":true})).await;

@@ -3,14 +3,11 @@
 //! `--session FILE` resume, `--no-session` writes nothing, and a kill -9
 //! mid-answer leaves a file that loads with only the message in flight lost.
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::path::Path;
 
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn session_files(home: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
@@ -30,8 +27,8 @@ async fn continue_resumes_the_newest_session_of_the_project() {
     s.push(anthropic_text(&["one"]));
     s.push(anthropic_text(&["two"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let args = ["--no-ext", "--base-url", &s.url, "--api-key", "k"];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-ext"];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     z.prompt("first").await;
     assert!(z.close().await.success());
     let files = session_files(home.path());
@@ -46,7 +43,7 @@ async fn continue_resumes_the_newest_session_of_the_project() {
 
     let mut cont = args.to_vec();
     cont.push("--continue");
-    let mut z = Rpc::start(home.path(), cwd.path(), &cont, &[]).await;
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &cont, &[]).await;
     assert_eq!(
         z.call(json!({"type":"get_state"})).await["data"]["message_count"],
         2
@@ -71,18 +68,11 @@ async fn session_file_and_no_session() {
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = cwd.path().join("my.jsonl");
     let f = file.to_str().unwrap();
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--session",
-            f,
-        ],
+        &["--no-ext", "--session", f],
         &[],
     )
     .await;
@@ -93,18 +83,11 @@ async fn session_file_and_no_session() {
         3,
         "header + 2 messages"
     );
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--session",
-            f,
-        ],
+        &["--no-ext", "--session", f],
         &[],
     )
     .await;
@@ -114,17 +97,11 @@ async fn session_file_and_no_session() {
     );
     z.close().await;
 
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--no-session",
-        ],
+        &["--no-ext", "--no-session"],
         &[],
     )
     .await;
@@ -150,8 +127,8 @@ async fn kill_9_mid_answer_loses_only_the_message_in_flight() {
     ]));
     s.push(anthropic_text(&["recovered"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let args = ["--no-ext", "--base-url", &s.url, "--api-key", "k"];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-ext"];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     z.prompt("write").await;
     z.send(json!({"type":"prompt","message":"then this"})).await;
     z.until(|v| v["type"] == "text_delta").await;
@@ -160,7 +137,7 @@ async fn kill_9_mid_answer_loses_only_the_message_in_flight() {
 
     let mut cont = args.to_vec();
     cont.push("--continue");
-    let mut z = Rpc::start(home.path(), cwd.path(), &cont, &[]).await;
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &cont, &[]).await;
     let msgs = z.call(json!({"type":"get_messages"})).await["data"]["messages"].clone();
     // user, assistant(tool_use), user(tool_result), assistant, user: the
     // half answer was in flight and is the only thing lost.
@@ -184,11 +161,11 @@ async fn a_kill_at_any_moment_leaves_a_session_that_loads_and_works() {
             ));
         }
         s.push(anthropic_text(&["end"]));
-        let mut args = vec!["--no-ext", "--base-url", &s.url, "--api-key", "k"];
+        let mut args = vec!["--no-ext"];
         if round > 0 {
             args.push("--continue");
         }
-        let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+        let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
         z.send(json!({"type":"prompt","message":format!("round {round}")}))
             .await;
         z.until(|v| v["type"] == "user_message").await;
@@ -217,34 +194,22 @@ async fn a_kill_at_any_moment_leaves_a_session_that_loads_and_works() {
         assert_eq!(open, 0, "round {round}: {msgs:#?}");
     }
     // After all that, a resumed session still talks to the model.
-    let z = Rpc::start(
+    let z = Rpc::against(
+        &s,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--base-url",
-            &s.url,
-            "--api-key",
-            "k",
-            "--continue",
-        ],
+        &["--no-ext", "--continue"],
         &[],
     )
     .await;
     let fresh = FakeLlm::start().await;
     z.close().await;
     fresh.push(anthropic_text(&["alive"]));
-    let mut z = Rpc::start(
+    let mut z = Rpc::against(
+        &fresh,
         home.path(),
         cwd.path(),
-        &[
-            "--no-ext",
-            "--base-url",
-            &fresh.url,
-            "--api-key",
-            "k",
-            "--continue",
-        ],
+        &["--no-ext", "--continue"],
         &[],
     )
     .await;

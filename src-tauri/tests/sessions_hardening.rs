@@ -4,16 +4,13 @@
 //! second zot that would write the same file is refused with an error
 //! naming it and what to do; files are 0600 in 0700 directories (stat).
 
-use crate::fake_llm;
-use crate::zot_proc;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::Stdio;
 
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 fn message(role: &str, text: &str) -> String {
     json!({"type":"message","message":{"role":role,"content":[{"type":"text","text":text}]}})
@@ -51,16 +48,8 @@ async fn a_session_with_damaged_lines_anywhere_loads_the_rest_and_continues() {
     std::fs::write(&file, &body).unwrap();
 
     let f = file.to_str().unwrap();
-    let args = [
-        "--no-ext",
-        "--base-url",
-        &s.url,
-        "--api-key",
-        "k",
-        "--session",
-        f,
-    ];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-ext", "--session", f];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     let st = z.call(json!({"type":"get_state"})).await;
     assert_eq!(st["data"]["message_count"], 2, "{st}");
     let warnings: Vec<_> = of(&z.log, "error")
@@ -151,8 +140,8 @@ async fn session_files_are_0600_in_0700_directories() {
     let s = FakeLlm::start().await;
     s.push(anthropic_text(&["hi"]));
     let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let args = ["--no-ext", "--base-url", &s.url, "--api-key", "k"];
-    let mut z = Rpc::start(home.path(), cwd.path(), &args, &[]).await;
+    let args = ["--no-ext"];
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
     z.prompt("x").await;
     assert!(z.close().await.success());
     let sessions = home.path().join("sessions");
@@ -178,7 +167,7 @@ async fn session_files_are_0600_in_0700_directories() {
     let t = target.to_str().unwrap();
     let mut with_file = args.to_vec();
     with_file.extend_from_slice(&["--session", t]);
-    let mut z = Rpc::start(home.path(), cwd.path(), &with_file, &[]).await;
+    let mut z = Rpc::against(&s, home.path(), cwd.path(), &with_file, &[]).await;
     z.prompt("y").await;
     assert!(z.close().await.success());
     assert_eq!(mode(&target), 0o600);

@@ -2,10 +2,8 @@
 //! Settings for the running backend at once (the next tool call), and
 //! kept in `config.json` as `approvals.desktop` for the next start.
 
-use crate::fake_llm;
 use crate::in_process;
 
-use fake_llm::*;
 use in_process::{options, until};
 use serde_json::json;
 use zot_ext_protocol::approvals::{ApprovalDecision, ApprovalMode};
@@ -13,6 +11,7 @@ use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
 use zot_lib::backend::options::approval_mode;
 use zot_lib::backend::{Backend, BackendOptions};
 use zot_lib::settings::{self, SettingsUpdate, Startup};
+use zot_test_support::fake_llm::*;
 
 #[tokio::test]
 async fn switching_to_auto_in_settings_applies_to_the_next_call_and_is_kept() {

@@ -2,10 +2,8 @@
 //! one is used by the next prompt, and a provider change switches provider
 //! and model at once (no restart).
 
-use crate::fake_llm;
 use crate::in_process;
 
-use fake_llm::*;
 use in_process::{options, until};
 use serde_json::Value;
 use tokio::sync::mpsc::Receiver;
@@ -13,6 +11,7 @@ use zot_ext_protocol::rpc::{RpcCommand, UiEvent};
 use zot_lib::backend::{Backend, BackendOptions};
 use zot_lib::providers::ProviderKind;
 use zot_lib::settings::{self, SettingsUpdate, Startup};
+use zot_test_support::fake_llm::*;
 
 /// Events up to the turn's `done`.
 async fn turn(b: &Backend, rx: &mut Receiver<UiEvent>, message: &str) -> Vec<UiEvent> {

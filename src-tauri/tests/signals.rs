@@ -3,17 +3,15 @@
 //! with 128 + the signal's number, and neither the extension nor the child
 //! it started is alive afterwards (checked in /proc).
 
-use crate::fake_llm;
-use crate::procs;
-use crate::zot_proc;
+use zot_test_support::procs;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use fake_llm::*;
 use procs::alive;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::rpc::*;
 
 const SIGNALS: [(i32, &str); 3] = [
     (libc::SIGINT, "SIGINT"),

@@ -6,13 +6,12 @@
 //! `ZOT_RPC_TOKEN`); a scripted model `read`s a project file holding both,
 //! and calls a fixture extension's tool whose result holds them too.
 
-use crate::ext_fixture;
-use crate::fake_llm;
-use crate::zot_proc;
+use zot_test_support::fixtures;
 
-use fake_llm::*;
 use serde_json::json;
-use zot_proc::*;
+use zot_test_support::fake_llm::*;
+use zot_test_support::fixtures::files_under;
+use zot_test_support::rpc::*;
 
 const FLAG_CANARY: &str = "sk-ant-MASKED-FLAG-6c3e9a1f7b04";
 const TOKEN_CANARY: &str = "zot-MASKED-TOKEN-9d4b2e8a1c57";
@@ -39,7 +38,7 @@ async fn keys_in_tool_results_never_reach_the_session_or_the_provider() {
         format!("API_KEY={FLAG_CANARY}\nRPC={TOKEN_CANARY}\nNAME=demo\n"),
     )
     .unwrap();
-    let ext = ext_fixture::make(
+    let ext = fixtures::agent_ext(
         exts.path(),
         "talker",
         json!({"name": "talker", "tools": {"whoami": {

@@ -88,7 +88,7 @@ async fn a_line_over_16_mib_disconnects_that_extension_only() {
         "{message}"
     );
     let pid = read_pid(&dir, "pid");
-    eventually(|| !process_alive(pid)).await;
+    eventually(|| !alive(pid)).await;
     assert!(matches!(
         host.call_tool("echo", json!({})).await,
         Err(HostError::UnknownTool(_))

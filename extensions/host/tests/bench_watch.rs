@@ -12,19 +12,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::Receiver;
 use zot_ext_host::{watch, Host, HostConfig, HostEvent};
 use zot_ext_protocol::rpc::{ExtState, UiEvent};
+use zot_test_support::fixtures::python;
 
 /// Cold starts and saves measured.
 const RUNS: usize = 15;
 /// The goal from issue #11.
 const GOAL: Duration = Duration::from_secs(1);
-
-fn python() -> PathBuf {
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import sys;print(sys.executable)"])
-        .output()
-        .expect("python3 on PATH");
-    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
-}
 
 /// A copy of examples/extensions/todo run by the real interpreter (a
 /// version-manager shim costs tens of ms per start and is not zot's).

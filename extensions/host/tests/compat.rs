@@ -93,7 +93,7 @@ async fn shutdown_closes_stdin_so_an_extension_that_exits_at_eof_needs_no_sigter
     let (host, _rx) = start(env.config()).await;
     let pid = read_pid(&dir, "pid");
     host.shutdown().await;
-    assert!(!process_alive(pid));
+    assert!(!alive(pid));
     assert_eq!(
         std::fs::read_to_string(dir.join("eof")).unwrap_or_default(),
         "stdin ended",

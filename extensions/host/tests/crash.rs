@@ -90,6 +90,6 @@ async fn a_crashed_extension_is_reaped() {
     let (host, _rx) = start(env.config()).await;
     let pid = read_pid(&dir, "pid");
     let _ = host.call_tool("todo_manage", json!({})).await;
-    eventually(|| !process_alive(pid) && !is_our_zombie(pid)).await;
+    eventually(|| !alive(pid) && !is_our_zombie(pid)).await;
     host.shutdown().await;
 }

@@ -58,10 +58,7 @@ async fn a_developed_folder_loads_then_reloads_on_save_and_recovers_from_a_broke
     );
     assert_eq!(next_reload(&mut rx).await, (2, vec![]));
     assert_eq!(command_names(&host), vec!["two"]);
-    assert!(
-        !process_alive(first_pid),
-        "the old process survived the reload"
-    );
+    assert!(!alive(first_pid), "the old process survived the reload");
 
     // A broken save shows its error…
     scripted(

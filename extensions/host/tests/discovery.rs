@@ -65,7 +65,7 @@ async fn disabled_extensions_are_listed_but_not_started() {
     let dir = raw_manifest(
         &env.global_dir(),
         "off",
-        &json!({"name":"off","exec":python(),"args":[fixture("scripted.py"),"{}"],"enabled":false})
+        &json!({"name":"off","exec":python(),"args":[zot_test_support::fixtures::fixture("scripted.py"),"{}"],"enabled":false})
             .to_string(),
     );
     let (host, _rx) = start(env.config()).await;

@@ -1,11 +1,11 @@
 //! The doctor runs the real startup path over real extension processes and
 //! reports each kind of trouble, and only real trouble makes it fail.
 
-use crate::ext_fixtures;
+use zot_test_support::fixtures;
 
 use std::path::{Path, PathBuf};
 
-use ext_fixtures::scripted_ext;
+use fixtures::scripted_ext;
 
 use serde_json::json;
 use zot_ext_host::doctor::{diagnose, Readiness};

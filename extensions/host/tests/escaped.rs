@@ -19,10 +19,7 @@ async fn shutdown_ends_a_child_that_left_the_group() {
     assert_eq!(summary(&host, "monitor").state, ExtState::Ready);
     let child = escaped_child(&dir);
     host.shutdown().await;
-    assert!(
-        !process_alive(child),
-        "the escaped child {child} outlived shutdown"
-    );
+    assert!(!alive(child), "the escaped child {child} outlived shutdown");
 }
 
 #[tokio::test]
@@ -36,7 +33,7 @@ async fn a_crash_ends_a_child_that_left_the_group() {
     let child = escaped_child(&dir);
     // It crashes once, then runs again (with a child of its own).
     eventually(|| starts(&dir) >= 2).await;
-    eventually(|| !process_alive(child)).await;
+    eventually(|| !alive(child)).await;
     host.shutdown().await;
 }
 
@@ -48,7 +45,7 @@ async fn a_reload_ends_a_child_that_left_the_group() {
     let child = escaped_child(&dir);
     host.reload().await;
     assert!(
-        !process_alive(child),
+        !alive(child),
         "the escaped child {child} outlived the reload"
     );
     assert_eq!(summary(&host, "reloaded").state, ExtState::Ready);

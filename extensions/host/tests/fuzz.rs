@@ -25,6 +25,7 @@ use zot_ext_host::codec::{decode, LineReader};
 use zot_ext_host::connection::{fill, FrameSource};
 use zot_ext_host::HostEvent;
 use zot_ext_protocol::rpc::UiEvent;
+use zot_test_support::rng::Rng;
 
 static PANICS: AtomicUsize = AtomicUsize::new(0);
 
@@ -53,25 +54,6 @@ fn seed() -> u64 {
         .unwrap_or(0x5eed_2026)
 }
 
-/// SplitMix64: small, seedable, good enough to drive mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
-        &v[self.below(v.len())]
-    }
-}
-
 /// One valid frame of every type an extension may send.
 fn templates() -> Vec<serde_json::Value> {
     vec![
@@ -94,22 +76,22 @@ fn templates() -> Vec<serde_json::Value> {
 
 /// A value of a random kind, often a hostile one.
 fn weird_value(r: &mut Rng) -> serde_json::Value {
-    match r.below(14) {
+    match r.usize(0..14) {
         0 => json!(null),
-        1 => json!(r.below(2) == 1),
-        2 => json!(r.next()),
-        3 => json!(-(r.next() as i64).abs()),
+        1 => json!(r.usize(0..2) == 1),
+        2 => json!(r.next_u64()),
+        3 => json!(-(r.next_u64() as i64).abs()),
         4 => json!(f64::MAX),
-        5 => json!(r.below(5000).to_string()),
+        5 => json!(r.usize(0..5000).to_string()),
         6 => json!(""),
-        7 if r.below(50) == 0 => json!("x".repeat(r.below(70_000))),
-        7 => json!("x".repeat(r.below(300))),
+        7 if r.usize(0..50) == 0 => json!("x".repeat(r.usize(0..70_000))),
+        7 => json!("x".repeat(r.usize(0..300))),
         8 => json!([1, "two", null, {"three": 3}]),
-        9 => json!({"nested": {"deeper": [r.next()]}}),
+        9 => json!({"nested": {"deeper": [r.next_u64()]}}),
         10 => json!("my tool/../\u{0}\u{202e}é"),
         11 => json!(["turn_start", "nope", 7]),
-        12 => json!(r.below(5000)),
-        _ => json!({"type":"object","properties":{"x":{"type":"x".repeat(r.below(100))}}}),
+        12 => json!(r.usize(0..5000)),
+        _ => json!({"type":"object","properties":{"x":{"type":"x".repeat(r.usize(0..100))}}}),
     }
 }
 
@@ -119,9 +101,9 @@ fn gen(r: &mut Rng, t: &[serde_json::Value]) -> Vec<u8> {
     let keys: Vec<String> = frame.as_object().unwrap().keys().cloned().collect();
     // Pending request ids are small sequential numbers: aim replies at them.
     if frame.get("id").is_some() {
-        frame["id"] = json!(r.below(5000).to_string());
+        frame["id"] = json!(r.usize(0..5000).to_string());
     }
-    match r.below(12) {
+    match r.usize(0..12) {
         // Valid as is.
         0 => {}
         // A field of the wrong type or a hostile value.
@@ -137,20 +119,20 @@ fn gen(r: &mut Rng, t: &[serde_json::Value]) -> Vec<u8> {
         // Unknown fields and types.
         4 => {
             frame["unknown_field"] = weird_value(r);
-            if r.below(2) == 0 {
-                frame["type"] = json!(format!("no_such_{}", r.below(100)));
+            if r.usize(0..2) == 0 {
+                frame["type"] = json!(format!("no_such_{}", r.usize(0..100)));
             }
         }
         // Truncated anywhere.
         5 => {
             let s = frame.to_string().into_bytes();
-            let cut = r.below(s.len());
+            let cut = r.usize(0..s.len());
             return s[..cut].to_vec();
         }
         // Bad UTF-8 spliced in (inside a string or outside).
         6 => {
             let mut s = frame.to_string().into_bytes();
-            let at = r.below(s.len());
+            let at = r.usize(0..s.len());
             let bad: &[&[u8]] = &[
                 b"\xff",
                 b"\xc0\x80",
@@ -183,15 +165,15 @@ fn gen(r: &mut Rng, t: &[serde_json::Value]) -> Vec<u8> {
         }
         // Deep nesting.
         8 => {
-            let depth = 1 + r.below(5000);
+            let depth = 1 + r.usize(0..5000);
             let mut s = "[".repeat(depth);
-            s.push_str(&"]".repeat(r.below(depth + 1)));
+            s.push_str(&"]".repeat(r.usize(0..depth + 1)));
             return s.into_bytes();
         }
         // Random bytes.
         9 => {
-            let n = r.below(300);
-            return (0..n).map(|_| r.next() as u8).collect();
+            let n = r.usize(0..300);
+            return (0..n).map(|_| r.next_u64() as u8).collect();
         }
         // Duplicate keys and whitespace games.
         10 => {
@@ -201,9 +183,9 @@ fn gen(r: &mut Rng, t: &[serde_json::Value]) -> Vec<u8> {
         // Bytes flipped inside a valid frame.
         _ => {
             let mut s = frame.to_string().into_bytes();
-            for _ in 0..1 + r.below(4) {
-                let i = r.below(s.len());
-                s[i] ^= 1 << r.below(8);
+            for _ in 0..1 + r.usize(0..4) {
+                let i = r.usize(0..s.len());
+                s[i] ^= 1 << r.usize(0..8);
             }
             return s;
         }
@@ -224,7 +206,7 @@ fn peak_rss_kib() -> u64 {
 async fn fuzz_decoder() {
     count_panics();
     let n = inputs();
-    let mut r = Rng(seed());
+    let mut r = Rng::with_seed(seed());
     let t = templates();
     let started = Instant::now();
     let mut stream = Vec::new();
@@ -269,7 +251,7 @@ async fn fuzz_router() {
     count_panics();
     let n = inputs();
     let env = Env::new();
-    let mut r = Rng(seed() ^ 0xa5a5);
+    let mut r = Rng::with_seed(seed() ^ 0xa5a5);
     let t = templates();
     let file = env.loose.path().join("replay.bin");
     {
@@ -281,7 +263,7 @@ async fn fuzz_router() {
         }
     }
     let bytes = std::fs::metadata(&file).unwrap().len();
-    let marker = format!("m{}", r.next());
+    let marker = format!("m{}", r.next_u64());
     env.global(
         "fz",
         json!({

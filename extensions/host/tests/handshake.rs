@@ -110,7 +110,7 @@ async fn a_first_frame_that_is_not_hello_fails_and_stops_the_extension() {
         .unwrap()
         .parse()
         .unwrap();
-    eventually(|| !process_alive(pid)).await;
+    eventually(|| !alive(pid)).await;
 }
 
 #[tokio::test]

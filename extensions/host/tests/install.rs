@@ -1,11 +1,11 @@
 //! Installing from a directory or a git URL: what lands where, and that
 //! every refused or failed install leaves nothing under `extensions/`.
 
-use crate::ext_fixtures;
+use zot_test_support::fixtures;
 
 use std::path::{Path, PathBuf};
 
-use ext_fixtures::{entries, git_repo, write_ext};
+use fixtures::{entries, git_repo, write_ext};
 
 use zot_ext_host::ext_ops::OpsError;
 use zot_ext_host::install::{install, Cancel, Progress, Source};

@@ -3,8 +3,6 @@
 //! were mostly those links). Files that measure or change the whole
 //! process stay their own binaries (Cargo.toml lists them).
 
-#[path = "fixtures/ext_fixtures.rs"]
-mod ext_fixtures;
 #[path = "support/support.rs"]
 mod support;
 

@@ -5,7 +5,7 @@
 //! enabled. A fixture whose program writes a marker file when run proves
 //! it: the marker appears only once the user enables it.
 
-use crate::ext_fixtures;
+use zot_test_support::fixtures;
 
 use std::path::{Path, PathBuf};
 
@@ -101,7 +101,7 @@ fn installing_from_a_git_url_reads_what_it_registers_from_its_manifest() {
         json!({"name": "marked", "appearance": "dark", "colors": {"bg": "#000000"}}).to_string(),
     )
     .unwrap();
-    let url = ext_fixtures::git_repo(&src);
+    let url = fixtures::git_repo(&src);
     let summary = install_for_summary(&c.home, &url).summary();
     assert!(!c.marker.exists(), "the install ran the extension");
     assert!(summary.registers_known);

@@ -63,20 +63,17 @@ async fn a_sigkilled_host_takes_its_extensions_and_their_children_with_it() {
     };
     eventually(|| pids().is_some()).await;
     let (ext, grandchild, reaper) = pids().unwrap();
-    assert!(process_alive(ext) && process_alive(grandchild) && process_alive(reaper));
+    assert!(alive(ext) && alive(grandchild) && alive(reaper));
 
     victim.kill().unwrap(); // SIGKILL
     victim.wait().unwrap();
     tokio::time::sleep(Duration::from_secs(2)).await;
-    assert!(!process_alive(ext), "the extension {ext} outlived its host");
+    assert!(!alive(ext), "the extension {ext} outlived its host");
     assert!(
-        !process_alive(grandchild),
+        !alive(grandchild),
         "its grandchild {grandchild} outlived the host"
     );
-    assert!(
-        !process_alive(reaper),
-        "the reaper {reaper} outlived the host"
-    );
+    assert!(!alive(reaper), "the reaper {reaper} outlived the host");
 }
 
 #[tokio::test]
@@ -104,5 +101,5 @@ async fn a_sigkilled_host_ends_a_child_that_left_the_group() {
     let child = escaped_child(&dir);
     victim.kill().unwrap(); // SIGKILL: none of the host's cleanup runs
     victim.wait().unwrap();
-    eventually(|| !process_alive(child)).await;
+    eventually(|| !alive(child)).await;
 }

@@ -54,7 +54,7 @@ async fn reload_respawns_everything_and_reports_per_extension() {
         env.log_path("b").display().to_string()
     );
     for pid in old_pids {
-        assert!(!process_alive(pid), "old process {pid} survived the reload");
+        assert!(!alive(pid), "old process {pid} survived the reload");
     }
     let names: Vec<String> = host.commands().into_iter().map(|c| c.name).collect();
     assert_eq!(names, vec!["new"]);
@@ -95,7 +95,7 @@ fn live_with(marker: &str) -> Vec<i32> {
         let Ok(cmd) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
             continue;
         };
-        if String::from_utf8_lossy(&cmd).contains(marker) && process_alive(pid) {
+        if String::from_utf8_lossy(&cmd).contains(marker) && alive(pid) {
             pids.push(pid);
         }
     }

@@ -62,7 +62,7 @@ async fn stopping_and_starting_one_extension_many_times_leaks_nothing() {
         host.restart("wx").await.unwrap();
         let pid = read_pid(&dir, "pid");
         assert_ne!(pid, before, "round {round}: a fresh process");
-        assert!(!process_alive(before), "round {round}: the old run is gone");
+        assert!(!alive(before), "round {round}: the old run is gone");
         assert_eq!(host.list()[0].state, ExtState::Ready, "round {round}");
         // Its registrations are the new run's, listed once.
         assert_eq!(host.tools().len(), 1, "round {round}: {:?}", host.tools());
@@ -80,7 +80,7 @@ async fn stopping_and_starting_one_extension_many_times_leaks_nothing() {
         "{ROUNDS} restarts grew RSS by {grew} KiB (from {rss} KiB)"
     );
     for pid in &pids[..pids.len() - 1] {
-        assert!(!process_alive(*pid) && !is_our_zombie(*pid));
+        assert!(!alive(*pid) && !is_our_zombie(*pid));
     }
     host.shutdown().await;
     assert_eq!(children(), kids - 1, "the last run went with shutdown");

@@ -847,5 +847,5 @@ async fn a_sigkilled_host_takes_bwrap_and_its_extension_with_it() {
     victim.kill().unwrap(); // SIGKILL: none of the host's cleanup runs
     victim.wait().unwrap();
     // The reaper SIGKILLs bwrap's group; --die-with-parent is the backstop.
-    eventually(|| running.iter().all(|p| !process_alive(*p))).await;
+    eventually(|| running.iter().all(|p| !alive(*p))).await;
 }

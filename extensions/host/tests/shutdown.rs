@@ -14,11 +14,11 @@ async fn a_polite_extension_acks_and_exits_with_its_grandchildren() {
     let (host, _rx) = start(env.config()).await;
     let pid = read_pid(&dir, "pid");
     let gc = read_pid(&dir, "grandchild.pid");
-    assert!(process_alive(pid) && process_alive(gc));
+    assert!(alive(pid) && alive(gc));
     host.shutdown().await;
-    assert!(!process_alive(pid), "the extension outlived shutdown");
+    assert!(!alive(pid), "the extension outlived shutdown");
     assert!(!is_our_zombie(pid), "the extension was not reaped");
-    assert!(!process_alive(gc), "its grandchild outlived shutdown");
+    assert!(!alive(gc), "its grandchild outlived shutdown");
     assert_eq!(host.list()[0].state, ExtState::Exited);
     let log = env.log("polite");
     assert!(log.contains("acknowledged shutdown"), "{log}");
@@ -42,7 +42,7 @@ async fn holdouts_get_sigterm_then_sigkill_in_parallel() {
     ];
     host.shutdown().await;
     for pid in pids {
-        assert!(!process_alive(pid), "{pid} outlived shutdown");
+        assert!(!alive(pid), "{pid} outlived shutdown");
         assert!(!is_our_zombie(pid), "{pid} was not reaped");
     }
     let deaf_log = env.log("deaf");
@@ -66,7 +66,7 @@ fn dropping_the_runtime_without_shutdown_still_kills_every_group() {
     drop(rt);
     let mut gone = false;
     for _ in 0..500 {
-        if !process_alive(pid) && !process_alive(gc) {
+        if !alive(pid) && !alive(gc) {
             gone = true;
             break;
         }

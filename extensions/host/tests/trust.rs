@@ -29,7 +29,7 @@ fn processes_with(marker: &str) -> Vec<i32> {
         let Ok(cmd) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
             continue;
         };
-        if String::from_utf8_lossy(&cmd).contains(marker) && process_alive(pid) {
+        if String::from_utf8_lossy(&cmd).contains(marker) && alive(pid) {
             out.push(pid);
         }
     }
@@ -126,7 +126,7 @@ async fn trust_project_remembered_starts_them_and_untrust_stops_them() {
     assert_eq!(states(&host)[0].2, ExtState::Ready);
     assert_eq!(commands(&host), vec!["loc"]);
     let pid = read_pid(&local, "pid");
-    assert!(process_alive(pid));
+    assert!(alive(pid));
     // Remembered by its canonical path, in a private file.
     let file = trust::trust_file(env.home.path());
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -145,7 +145,7 @@ async fn trust_project_remembered_starts_them_and_untrust_stops_them() {
     assert_eq!(stopped, vec!["local"]);
     assert_eq!(states(&host)[0].2, ExtState::Untrusted);
     assert!(commands(&host).is_empty());
-    eventually(|| !process_alive(pid)).await;
+    eventually(|| !alive(pid)).await;
     assert!(processes_with(&marker).is_empty());
     assert!(trust::trusted_dirs(env.home.path()).unwrap().is_empty());
     host.shutdown().await;

@@ -34,13 +34,13 @@ async fn a_code_change_restarts_only_that_extension_and_a_manifest_change_reload
     })
     .await;
     eventually(|| ready(&host, "mine")).await;
-    assert!(!process_alive(mine_pid), "the old run of mine survived");
+    assert!(!alive(mine_pid), "the old run of mine survived");
     assert_eq!(
         read_pid(&other, "pid"),
         other_pid,
         "other was restarted too"
     );
-    assert!(process_alive(other_pid), "other stopped");
+    assert!(alive(other_pid), "other stopped");
 
     // A manifest change needs discovery: everything is reloaded.
     scripted(dir.parent().unwrap(), "mine", json!({"name": "mine"}));

@@ -136,14 +136,6 @@ fn measure(
     }
 }
 
-fn python() -> String {
-    let out = Command::new("python3")
-        .args(["-c", "import sys;print(sys.executable)"])
-        .output()
-        .expect("python3");
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
-}
-
 #[cfg(target_os = "linux")]
 fn pin_to_cpu0() {
     // SAFETY: a zeroed cpu_set_t with one bit set, for this process only;
@@ -172,7 +164,7 @@ fn main() {
         .unwrap()
         .to_path_buf();
     let s = |p: PathBuf| p.to_string_lossy().into_owned();
-    let py = python();
+    let py = s(zot_test_support::fixtures::python());
     let py_env = [("PYTHONPATH", s(crate_dir.join("../sdk-py")))];
     assert!(
         crate_dir.join("../sdk-ts/dist/index.js").exists(),

@@ -1,15 +1,15 @@
 //! A fake LLM server for the tests: real HTTP on 127.0.0.1:0 speaking real
 //! SSE in both wire formats (Anthropic Messages and OpenAI chat
 //! completions). Replies are scripted in order; every request is recorded.
-#![allow(dead_code)]
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 /// One scripted answer.
 #[derive(Debug, Clone)]
@@ -19,6 +19,10 @@ pub enum Reply {
     Sse(Vec<String>),
     /// Like `Sse`, but the connection then stays open until the client goes.
     SseThenHang(Vec<String>),
+    /// `200 text/event-stream` whose chunks the test hands over one at a
+    /// time through the [`LiveStream`] made with it ([`live`]), for
+    /// measuring what happens to each one.
+    Live(LiveFeed),
     /// A plain response.
     Status {
         /// HTTP status.
@@ -184,6 +188,9 @@ impl FakeLlm {
                 };
                 let _ = write_sse(&mut sock, &chunks).await;
             }
+            Some(Reply::Live(feed)) => {
+                let _ = feed.serve(&mut sock).await;
+            }
             Some(Reply::SseThenHang(chunks)) => {
                 if write_sse(&mut sock, &chunks).await.is_ok() {
                     // Wait for the client to hang up.
@@ -215,14 +222,76 @@ async fn write_plain(
     sock.shutdown().await
 }
 
+const SSE_HEAD: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n";
+
 async fn write_sse(sock: &mut TcpStream, chunks: &[String]) -> std::io::Result<()> {
-    sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\nconnection: close\r\n\r\n").await?;
+    sock.write_all(SSE_HEAD).await?;
     for c in chunks {
         sock.write_all(c.as_bytes()).await?;
         sock.flush().await?;
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
     Ok(())
+}
+
+/// The server's end of a [`Reply::Live`] (taken by the one request that
+/// gets the reply).
+#[derive(Debug, Clone)]
+pub struct LiveFeed {
+    chunks: Arc<Mutex<Option<UnboundedReceiver<String>>>>,
+    sent: UnboundedSender<Instant>,
+}
+
+impl LiveFeed {
+    async fn serve(&self, sock: &mut TcpStream) -> std::io::Result<()> {
+        let Some(mut chunks) = self.chunks.lock().unwrap().take() else {
+            return Ok(());
+        };
+        sock.write_all(SSE_HEAD).await?;
+        while let Some(c) = chunks.recv().await {
+            let t = Instant::now();
+            sock.write_all(c.as_bytes()).await?;
+            let _ = self.sent.send(t);
+        }
+        Ok(())
+    }
+}
+
+/// The test's end of a [`Reply::Live`]: chunks go out as they are sent, and
+/// the reply ends when this is dropped.
+pub struct LiveStream {
+    chunks: UnboundedSender<String>,
+    sent: UnboundedReceiver<Instant>,
+}
+
+impl LiveStream {
+    /// Hands the server the next chunk.
+    pub fn send(&self, chunk: String) {
+        let _ = self.chunks.send(chunk);
+    }
+
+    /// When the oldest chunk not asked about yet started leaving the socket.
+    pub async fn sent(&mut self) -> Instant {
+        self.sent
+            .recv()
+            .await
+            .expect("the live reply was never served")
+    }
+}
+
+/// A reply streamed chunk by chunk as the test decides, and its handle.
+pub fn live() -> (Reply, LiveStream) {
+    let (chunks_tx, chunks_rx) = unbounded_channel();
+    let (sent_tx, sent_rx) = unbounded_channel();
+    let feed = LiveFeed {
+        chunks: Arc::new(Mutex::new(Some(chunks_rx))),
+        sent: sent_tx,
+    };
+    let stream = LiveStream {
+        chunks: chunks_tx,
+        sent: sent_rx,
+    };
+    (Reply::Live(feed), stream)
 }
 
 /// One SSE event in Anthropic's style (named event + data).

@@ -1,16 +1,10 @@
-//! Shared by the `ext_cli*` tests: run the real `zot` binary against a temp
-//! `ZOT_HOME` and a temp project directory, and build extensions on disk.
-
-#![allow(dead_code)]
+//! The `zot` binary run to completion, as the `zot ext …` CLI tests run it:
+//! against a temp `ZOT_HOME` and a temp project directory.
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-#[path = "../../../extensions/host/tests/fixtures/ext_fixtures.rs"]
-mod ext_fixtures;
-// Each test file uses a different subset.
-#[allow(unused_imports)]
-pub use ext_fixtures::{entries, git, git_repo, scripted_ext, write_ext};
+use crate::fixtures::entries;
 
 /// A temp `ZOT_HOME` plus a temp project directory used as cwd.
 pub struct Env {
@@ -23,6 +17,8 @@ pub struct Env {
 }
 
 impl Env {
+    /// Fresh directories.
+    #[allow(clippy::new_without_default)]
     pub fn new() -> Env {
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path().join("home");
@@ -34,12 +30,8 @@ impl Env {
 
     /// `zot <args>` with stdin closed (not a terminal).
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_zot"));
-        c.args(args)
-            .current_dir(&self.project)
-            .env("ZOT_HOME", &self.home)
-            .env_remove("XDG_STATE_HOME")
-            .stdin(Stdio::null());
+        let mut c = crate::rpc::std_command(&self.home, &self.project, args);
+        c.env_remove("XDG_STATE_HOME").stdin(Stdio::null());
         c
     }
 
@@ -68,12 +60,15 @@ impl Env {
 pub struct Run(pub Output);
 
 impl Run {
+    /// The exit status (-1 when a signal ended it).
     pub fn code(&self) -> i32 {
         self.0.status.code().unwrap_or(-1)
     }
+    /// What it printed on stdout.
     pub fn stdout(&self) -> String {
         String::from_utf8_lossy(&self.0.stdout).into_owned()
     }
+    /// What it printed on stderr.
     pub fn stderr(&self) -> String {
         String::from_utf8_lossy(&self.0.stderr).into_owned()
     }

@@ -1,26 +1,52 @@
 //! Drives the real `zot` binary over stdin/stdout (RPC, print and JSON
-//! modes) with a temp `ZOT_HOME`, keeping every line it printed.
-#![allow(dead_code)]
+//! modes) with a temp `ZOT_HOME`, keeping every line it printed; and the
+//! set-up most of its tests start from ([`Setup`]: a fake model server, a
+//! home and a project).
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use tempfile::TempDir;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::fake_llm::FakeLlm;
 
 /// How long any single expectation may wait (generous: the machine is noisy).
 pub const WAIT: Duration = Duration::from_secs(30);
 
-/// The binary under test.
+/// The binary under test: the `zot` cargo built beside the running test
+/// executable (tests run from `target/<profile>/deps`, binaries sit in
+/// `target/<profile>`). `CARGO_BIN_EXE_zot` would say the same, but only
+/// to the app crate's own sources; cargo builds the binary before the app
+/// crate's tests, the only ones that run it.
 pub fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_zot"))
+    static BIN: OnceLock<PathBuf> = OnceLock::new();
+    BIN.get_or_init(|| {
+        let exe = std::env::current_exe().expect("the test executable's path");
+        let profile = exe
+            .parent()
+            .and_then(Path::parent)
+            .expect("a test executable inside target/<profile>/deps");
+        let zot = profile.join("zot");
+        assert!(
+            zot.is_file(),
+            "{} is missing: only the app crate's tests (`cargo test -p zot`) run the zot binary, and cargo builds it for them",
+            zot.display()
+        );
+        zot
+    })
+    .clone()
 }
 
-/// A `zot` command with a clean environment for keys and a given home.
-pub fn command(home: &Path, cwd: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(bin());
+/// A `zot` command with a clean environment for keys and a given home, for
+/// running to completion (`cli`) or as a child driven over pipes
+/// ([`command`]).
+pub fn std_command(home: &Path, cwd: &Path, args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new(bin());
     c.args(args)
         .env("ZOT_HOME", home)
         .env("ZOT_RETRY_BASE_MS", "1")
@@ -33,9 +59,56 @@ pub fn command(home: &Path, cwd: &Path, args: &[&str]) -> Command {
         .env_remove("MOONSHOT_API_KEY")
         .env_remove("KIMI_API_KEY")
         .env_remove("ZOT_RPC_TOKEN")
-        .current_dir(cwd)
-        .kill_on_drop(true);
+        .current_dir(cwd);
     c
+}
+
+/// [`std_command`] as a tokio child that dies with its handle.
+pub fn command(home: &Path, cwd: &Path, args: &[&str]) -> Command {
+    let mut c = Command::from(std_command(home, cwd, args));
+    c.kill_on_drop(true);
+    c
+}
+
+/// The arguments that point zot at `llm` with a throwaway key.
+pub fn model_args(llm: &FakeLlm) -> [&str; 4] {
+    ["--base-url", &llm.url, "--api-key", "k"]
+}
+
+/// A fake model server, a temp `ZOT_HOME` and a temp project: what most
+/// tests of the binary start from.
+pub struct Setup {
+    /// The model zot talks to.
+    pub llm: FakeLlm,
+    /// `$ZOT_HOME`.
+    pub home: TempDir,
+    /// The project zot runs in.
+    pub cwd: TempDir,
+}
+
+impl Setup {
+    /// A fresh server and fresh directories.
+    pub async fn new() -> Setup {
+        Setup {
+            llm: FakeLlm::start().await,
+            home: TempDir::new().unwrap(),
+            cwd: TempDir::new().unwrap(),
+        }
+    }
+
+    /// `zot --mode rpc` against the fake model with no extensions and no
+    /// session, plus `extra`.
+    pub async fn rpc(&self, extra: &[&str]) -> Rpc {
+        let mut args = vec!["--no-ext", "--no-session"];
+        args.extend_from_slice(extra);
+        self.rpc_with(&args, &[]).await
+    }
+
+    /// `zot --mode rpc` against the fake model with exactly `args` and
+    /// `envs` besides.
+    pub async fn rpc_with(&self, args: &[&str], envs: &[(&str, &str)]) -> Rpc {
+        Rpc::against(&self.llm, self.home.path(), self.cwd.path(), args, envs).await
+    }
 }
 
 /// A running `zot --mode rpc`.
@@ -83,6 +156,19 @@ impl Rpc {
         );
         r.cursor = r.log.len();
         r
+    }
+
+    /// [`Rpc::start`] pointed at `llm` (with a throwaway key) before `args`.
+    pub async fn against(
+        llm: &FakeLlm,
+        home: &Path,
+        cwd: &Path,
+        args: &[&str],
+        envs: &[(&str, &str)],
+    ) -> Rpc {
+        let mut all = model_args(llm).to_vec();
+        all.extend_from_slice(args);
+        Rpc::start(home, cwd, &all, envs).await
     }
 
     async fn read(&mut self) -> Option<Value> {
@@ -212,18 +298,4 @@ pub fn types(evs: &[Value]) -> Vec<String> {
 /// Every event of this type.
 pub fn of<'a>(evs: &'a [Value], ty: &str) -> Vec<&'a Value> {
     evs.iter().filter(|v| v["type"] == ty).collect()
-}
-
-/// Every file under `dir`, recursively (none when it does not exist).
-pub fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(files_under(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
