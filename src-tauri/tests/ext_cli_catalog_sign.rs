@@ -7,12 +7,11 @@
 //! damaged signature or an edited unpacked copy of zot's catalog is
 //! refused with the entry's name and what to do, installing nothing.
 
-use crate::support;
-
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use support::{write_ext, Env, Run};
+use zot_test_support::cli::{Env, Run};
+use zot_test_support::fixtures::{self, write_ext};
 
 /// `zot <args>` reading the index `index` (`ZOT_CATALOG`).
 fn with_index(env: &Env, index: &Path, args: &[&str]) -> Run {
@@ -100,7 +99,7 @@ fn zots_own_catalog_is_signed_by_zot_and_the_install_says_so() {
 fn an_edited_copy_of_zots_catalog_is_refused_with_how_to_restore_it() {
     let env = Env::new();
     entries(&env, None);
-    let unpacked = support::entries(&env.home.join("catalog"));
+    let unpacked = fixtures::entries(&env.home.join("catalog"));
     let catalog_dir = env.home.join("catalog").join(&unpacked[0]);
     let theme = catalog_dir.join("extensions/dusk/theme.json");
     let mut bytes = std::fs::read(&theme).unwrap();

@@ -7,7 +7,6 @@
 //! required setting asked for before the first start, a default used, and
 //! a bundle for another platform or an absent runtime refused by name.
 
-
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -137,7 +136,7 @@ fn a_bundle_signed_by_the_official_packer_says_its_signature_is_not_checked() {
     let env = Env::new();
     let plain = pack(&env, "node-echo", |_| {});
     // Unsigned, it says so.
-    let out = zot(&env, &["ext", "install", plain.to_str().unwrap()]).ok();
+    let out = env.zot(&["ext", "install", plain.to_str().unwrap()]).ok();
     assert!(out.contains("bundle: unsigned"), "{out}");
 
     // `mcpb sign --self-signed` appends its PKCS#7 block: zot finds it and
@@ -151,17 +150,15 @@ fn a_bundle_signed_by_the_official_packer_says_its_signature_is_not_checked() {
         .output()
         .unwrap();
     assert!(st.status.success(), "mcpb sign: {st:?}");
-    let out = zot(
-        &env,
-        &[
+    let out = env
+        .zot(&[
             "ext",
             "install",
             "--force",
             "--yes",
             signed.to_str().unwrap(),
-        ],
-    )
-    .ok();
+        ])
+        .ok();
     assert!(
         out.contains("bundle: unverified: it carries an .mcpb (PKCS#7 certificate) signature, which zot does not check yet"),
         "{out}"
