@@ -54,6 +54,8 @@ test("the Available section lists zot's catalog and installs an entry in one cli
   const catalogWords = await s.texts(`${entryDetail("todo")} [data-test=catalog-permission-line]`);
   assert.ok(catalogWords.includes("can open interactive panels that read your keys while focused"), catalogWords.join(" | "));
   assert.ok(catalogWords.includes("has no network access"), catalogWords.join(" | "));
+  // zot's catalog is signed by zot's key (docs/extensions.md "The catalog's signatures").
+  assert.equal((await s.texts(`${entryDetail("todo")} [data-test=catalog-signer]`)).join("").trim(), "Signed by zot.");
   await shot(s, "catalog.png");
 
   await s.click(await s.find(`${entryDetail("todo")} [data-test=catalog-install]`));
@@ -62,6 +64,7 @@ test("the Available section lists zot's catalog and installs an entry in one cli
     return t.includes("todo") && t.includes("todo_manage") ? t : null;
   }, 30000);
   assert.match(summary, /\/todo/);
+  assert.equal((await s.texts("[data-test=install-signature]")).join("").trim(), "Signed by zot.");
   assert.deepEqual(await s.texts("[data-test=install-summary] [data-test=permission-line]"), catalogWords);
   assert.ok(fs.existsSync(path.join(app.home, "extensions", "todo", "extension.json")));
   // Back to every row: the installed todo is listed above the catalog.

@@ -96,7 +96,7 @@ test("a .zotx dropped on the window installs from the manager, saying it is unsi
   await s.click(await s.find("[data-test=nav-chat]")).catch(() => {});
   await drag([bundle]);
   await s.until("the install summary", async () => (await text("[data-test=install-summary]")).includes("bundled"), 30000);
-  assert.equal((await text("[data-test=install-signature]")).trim().startsWith("Bundle: unsigned."), true);
+  assert.equal((await text("[data-test=install-signature]")).trim().startsWith("Unsigned."), true);
   await s.until("a disabled card", async () => (await cardState(s, "bundled")) === "disabled");
   assert.ok((await inCard("bundled", "ext-source")).includes("bundled.zotx"));
   await shot(s, "manager-dropped-bundle.png");

@@ -14,6 +14,10 @@
 //! lines). When the TypeScript SDK is not built, the build still succeeds
 //! with a warning and zot ships the Python SDK only.
 
+// The leftovers rule is shared with `zot ext catalog-sign`.
+#[path = "src/manage/catalog/leftovers.rs"]
+mod leftovers;
+
 use std::fmt::Write as _;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -92,12 +96,7 @@ fn catalog_files(examples: &Path) -> Vec<(String, PathBuf)> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            !(name == "__pycache__"
-                || name == "node_modules"
-                || name == "target"
-                || name.ends_with(".pyc")
-                || name.starts_with("todos.json")
-                || name.starts_with("scratchpad.md"))
+            !leftovers::is_leftover(&name)
         };
         collect(&dir, source, &mut files, &keep);
     }

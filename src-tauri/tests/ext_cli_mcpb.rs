@@ -130,3 +130,38 @@ fn another_platform_or_a_runtime_too_old_is_refused_with_nothing_written() {
     assert!(err.contains("it needs python >=99.0.0"), "{err}");
     assert!(!env.extensions().exists(), "nothing written");
 }
+
+#[test]
+fn a_bundle_signed_by_the_official_packer_says_its_signature_is_not_checked() {
+    let env = Env::new();
+    let plain = pack(&env, "node-echo", |_| {});
+    // Unsigned, it says so.
+    let out = env.zot(&["ext", "install", plain.to_str().unwrap()]).ok();
+    assert!(out.contains("bundle: unsigned"), "{out}");
+
+    // `mcpb sign --self-signed` appends its PKCS#7 block: zot finds it and
+    // says it does not check it, never "signed" and never plain "unsigned".
+    let signed = env.path("node-echo-signed.mcpb");
+    std::fs::copy(&plain, &signed).unwrap();
+    let st = std::process::Command::new(packer())
+        .args(["sign", "--self-signed"])
+        .arg(&signed)
+        .current_dir(env.path(""))
+        .output()
+        .unwrap();
+    assert!(st.status.success(), "mcpb sign: {st:?}");
+    let out = env
+        .zot(&[
+            "ext",
+            "install",
+            "--force",
+            "--yes",
+            signed.to_str().unwrap(),
+        ])
+        .ok();
+    assert!(
+        out.contains("bundle: unverified: it carries an .mcpb (PKCS#7 certificate) signature, which zot does not check yet"),
+        "{out}"
+    );
+    assert_eq!(listed(&env, "node-echo")["source"]["kind"], "mcpb");
+}

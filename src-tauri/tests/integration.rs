@@ -27,6 +27,7 @@ mod examples_installed;
 mod ext_cli_bundle;
 mod ext_cli_bundle_https;
 mod ext_cli_catalog;
+mod ext_cli_catalog_sign;
 mod ext_cli_doctor;
 mod ext_cli_install;
 mod ext_cli_logs;

@@ -56,8 +56,9 @@ pub struct InstallSummary {
     pub replaced: bool,
     /// Whether it is enabled now.
     pub enabled: bool,
-    /// For a bundle: "signed by NAME", "signed by an unknown key" or
-    /// "unsigned" (the manager asks before enabling the last two).
+    /// For a bundle or a catalog entry: "signed by NAME" ("signed by zot"
+    /// for zot's own catalog), "signed by an unknown key" or "unsigned"
+    /// (the manager asks before enabling the last two).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub signature: Option<String>,

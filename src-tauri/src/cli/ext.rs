@@ -51,6 +51,18 @@ pub enum ExtCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Sign every entry of a catalog index with a key file (for whoever
+    /// keeps a catalog: `make sign-catalog KEY=FILE` signs zot's own).
+    #[command(name = "catalog-sign", hide = true)]
+    CatalogSign {
+        /// A private key made by `zot ext keygen` (zot's catalog key for
+        /// examples/catalog.json).
+        #[arg(long, value_name = "KEYFILE")]
+        key: PathBuf,
+        /// The index to sign in place.
+        #[arg(value_name = "INDEX.json")]
+        index: PathBuf,
+    },
     /// Copy a directory, shallow-clone a git URL, or install a catalog entry
     /// into $ZOT_HOME/extensions/.
     Install {
@@ -297,6 +309,7 @@ pub fn run(args: ExtArgs, global: &ExtGlobals) -> i32 {
         ExtCommand::List { json } => list::run(global, json),
         ExtCommand::Doctor { json } => doctor::run(global, json),
         ExtCommand::Catalog { json } => catalog::run(global, json),
+        ExtCommand::CatalogSign { key, index } => catalog::sign(&key, &index),
         ExtCommand::Install { source, force, yes } => manage::install(global, &source, force, yes),
         ExtCommand::Accept { name } => manage::accept(global, &name),
         ExtCommand::Update {

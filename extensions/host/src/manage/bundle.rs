@@ -8,6 +8,7 @@
 mod check;
 pub mod keys;
 mod mcpb;
+mod mcpb_signature;
 pub mod pack;
 
 use std::path::{Path, PathBuf};

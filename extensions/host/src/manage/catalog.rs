@@ -8,6 +8,11 @@
 //! `ZOT_CATALOG=/path/index.json` reads another index of the same shape
 //! instead (sources relative to that file), for testing a catalog and, later,
 //! for indexes fetched from elsewhere.
+//!
+//! Every entry's signature is checked against its folder as it is now
+//! (`signature.rs`): zot's own are signed by zot's key, and an entry whose
+//! signature does not match is unavailable, so it can be neither
+//! installed nor updated from.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +21,9 @@ use zot_ext_protocol::{CatalogEntry, Manifest};
 use crate::manage::unpack::{self, Tree, UnpackError};
 use crate::policy::permission_words::manifest_words;
 use crate::{home, manifest};
+
+pub mod leftovers;
+pub mod signature;
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/catalog_files.rs"));
@@ -40,6 +48,14 @@ pub enum CatalogError {
     NotFound {
         /// The name asked for.
         name: String,
+    },
+    /// `zot ext catalog-sign` cannot sign an entry.
+    #[error("cannot sign the catalog entry `{name}`: {reason}; nothing was signed")]
+    Sign {
+        /// The entry.
+        name: String,
+        /// Why.
+        reason: String,
     },
     /// The entry exists but cannot be installed.
     #[error("catalog entry `{name}` cannot be installed: {reason}")]
@@ -116,15 +132,24 @@ pub fn load(path: &Path, zot_home: &Path) -> Result<Vec<CatalogEntry>, CatalogEr
                 available: false,
                 unavailable_reason: Some(format!("its index entry is invalid: {e}")),
                 installed: false,
+                signer: None,
             },
         };
+        // zot says who signed it, never the index.
+        entry.signer = None;
         if entry.unavailable_reason.is_none() {
-            match check(base, &entry) {
-                Ok(manifest) => {
+            let dir = source_dir(base, &entry.source);
+            match check(base, &entry).and_then(|m| {
+                signature::verify(zot_home, item, &dir)
+                    .map(|signer| (m, signer))
+                    .map_err(|reason| refusal(reason, path, zot_home))
+            }) {
+                Ok((manifest, signer)) => {
                     entry.available = true;
+                    entry.signer = Some(signer.words());
                     // The install summary's and the card's words, so the
                     // three say the same thing.
-                    entry.permissions = manifest_words(&manifest, &source_dir(base, &entry.source));
+                    entry.permissions = manifest_words(&manifest, &dir);
                 }
                 Err(reason) => {
                     entry.available = false;
@@ -142,9 +167,40 @@ pub fn load(path: &Path, zot_home: &Path) -> Result<Vec<CatalogEntry>, CatalogEr
     Ok(out)
 }
 
-/// The directory to install `name` from, when it is in the catalog and
-/// available.
-pub fn source_of(zot_home: &Path, name: &str) -> Result<PathBuf, CatalogError> {
+/// A signature that does not match, with what to do: for zot's own
+/// catalog, its unpacked copy was changed (zot unpacks it again once it is
+/// gone); for another index, whoever changed it signs it again, or the
+/// user gets it again.
+fn refusal(reason: String, index: &Path, zot_home: &Path) -> String {
+    let embedded = index.starts_with(zot_home.join("catalog"));
+    let what = if embedded {
+        format!(
+            "zot's copy of its own catalog was changed on disk; delete {} and zot unpacks it again",
+            index.parent().unwrap_or(index).display()
+        )
+    } else {
+        format!(
+            "get the catalog {} again from where it came from, or, if you changed it yourself, sign it again (`zot ext catalog-sign --key KEYFILE {}`)",
+            index.display(),
+            index.display()
+        )
+    };
+    format!("{reason}, so zot refuses it; {what}")
+}
+
+/// An available catalog entry: where to install it from, and who signed it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Located {
+    /// Its source directory.
+    pub dir: PathBuf,
+    /// "signed by zot", "signed by NAME", "signed by an unknown key" or
+    /// "unsigned".
+    pub signer: String,
+}
+
+/// Where to install `name` from, when it is in the catalog and available
+/// (its signature, if any, matched).
+pub fn source_of(zot_home: &Path, name: &str) -> Result<Located, CatalogError> {
     let path = index_path(zot_home)?;
     let entry = load(&path, zot_home)?
         .into_iter()
@@ -158,13 +214,13 @@ pub fn source_of(zot_home: &Path, name: &str) -> Result<PathBuf, CatalogError> {
             reason,
         });
     }
-    Ok(source_dir(
-        path.parent().unwrap_or(Path::new(".")),
-        &entry.source,
-    ))
+    Ok(Located {
+        dir: source_dir(path.parent().unwrap_or(Path::new(".")), &entry.source),
+        signer: entry.signer.unwrap_or_else(|| "unsigned".to_owned()),
+    })
 }
 
-fn source_dir(base: &Path, source: &str) -> PathBuf {
+pub(crate) fn source_dir(base: &Path, source: &str) -> PathBuf {
     base.join(source)
 }
 
@@ -172,7 +228,7 @@ fn source_dir(base: &Path, source: &str) -> PathBuf {
 /// relative directory under the index holding a manifest of the same
 /// name whose `exec` resolves, plus every `requires_files` file. Answers
 /// the manifest.
-fn check(base: &Path, entry: &CatalogEntry) -> Result<Manifest, String> {
+pub(crate) fn check(base: &Path, entry: &CatalogEntry) -> Result<Manifest, String> {
     let src = &entry.source;
     if src.is_empty() || src.starts_with('/') || src.split('/').any(|p| p == "..") {
         return Err(format!(
@@ -205,4 +261,34 @@ fn check(base: &Path, entry: &CatalogEntry) -> Result<Manifest, String> {
         }
     }
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The guard for whoever edits the catalog: zot's own entries must be
+    /// signed by zot's key as they are embedded now.
+    #[test]
+    fn the_embedded_catalog_is_signed_by_zot() {
+        let home = tempfile::tempdir().unwrap();
+        let index = ensure(home.path()).unwrap().join("catalog.json");
+        let entries = load(&index, home.path()).unwrap();
+        assert!(!entries.is_empty());
+        for e in &entries {
+            let refused = e
+                .unavailable_reason
+                .as_deref()
+                .is_some_and(|r| r.contains("signature"));
+            assert!(
+                !refused && (!e.available || e.signer.as_deref() == Some("signed by zot")),
+                "examples/catalog.json's entry `{}` is not signed by zot's catalog key as it is now ({}): after changing an example the catalog lists or its entry, sign the catalog again with `make sign-catalog KEY=/path/to/zot-catalog.key` (docs/extensions.md \"The catalog's signatures\"; the key is kept outside the repository) and commit examples/catalog.json",
+                e.name,
+                e.unavailable_reason
+                    .clone()
+                    .or_else(|| e.signer.clone())
+                    .unwrap_or_default()
+            );
+        }
+    }
 }

@@ -133,9 +133,15 @@ fn plan(zot_home: &Path, name: &str) -> OpsResult<Option<Plan>> {
     let (source, origin, fetched, new_manifest, new_rev, changes) = match record.kind {
         SourceKind::Folder | SourceKind::Catalog => {
             let (folder, origin) = if record.kind == SourceKind::Catalog {
-                let d = crate::manage::catalog::source_of(zot_home, &record.location)
+                let found = crate::manage::catalog::source_of(zot_home, &record.location)
                     .map_err(|e| fail(e.to_string()))?;
-                (d, Origin::Catalog(record.location.clone()))
+                (
+                    found.dir,
+                    Origin::Catalog {
+                        name: record.location.clone(),
+                        signer: found.signer,
+                    },
+                )
             } else {
                 let d = PathBuf::from(&record.location);
                 if !d.is_dir() {

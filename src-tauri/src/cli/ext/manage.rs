@@ -52,11 +52,17 @@ pub(super) fn install(global: &ExtGlobals, source: &str, force: bool, yes: bool)
         "installed"
     };
     println!("{verb} {}{version} in {}", done.name, done.dir.display());
-    if let Some(signature) = &done.signature {
-        println!(
+    match (&done.signature, done.source.kind) {
+        // A catalog entry's recorded revision is the update check's folder
+        // digest, not the one its signature covers: only who signed it.
+        (Some(signature), zot_ext_protocol::SourceKind::Catalog) => {
+            println!("catalog entry: {signature}")
+        }
+        (Some(signature), _) => println!(
             "bundle: {signature} (digest {})",
             done.source.revision.as_deref().unwrap_or("-")
-        );
+        ),
+        (None, _) => {}
     }
     if let Some(declared) = &done.registers.declared {
         let tools: Vec<&str> = declared.tools.iter().map(|t| t.name.as_str()).collect();

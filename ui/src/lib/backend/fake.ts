@@ -263,6 +263,7 @@ export class FakeBackend implements Backend {
       requires_files: [],
       available: true,
       installed: false,
+      signer: "signed by zot",
     },
     {
       name: "dusk",
@@ -275,6 +276,7 @@ export class FakeBackend implements Backend {
       requires_files: [],
       available: true,
       installed: false,
+      signer: "signed by zot",
     },
   ];
   async newExtension(name: string, lang: string, panel: boolean, parent: string): Promise<string> {

@@ -52,4 +52,13 @@ unavailable_reason?: string,
 /**
  * Whether `$ZOT_HOME/extensions/<name>` exists already.
  */
-installed: boolean, };
+installed: boolean, 
+/**
+ * Who vouches for it, in the install summary's words: "signed by
+ * zot" (zot's own catalog), "signed by NAME" (a key in
+ * `trusted_keys`), "signed by an unknown key" or "unsigned". Filled
+ * in by zot once the entry's signature matched its folder; absent
+ * for an entry that is not available. (The index's own
+ * `signature` field is what is checked.)
+ */
+signer?: string, };

@@ -68,7 +68,8 @@ replaced: boolean,
  */
 enabled: boolean, 
 /**
- * For a bundle: "signed by NAME", "signed by an unknown key" or
- * "unsigned" (the manager asks before enabling the last two).
+ * For a bundle or a catalog entry: "signed by NAME" ("signed by zot"
+ * for zot's own catalog), "signed by an unknown key" or "unsigned"
+ * (the manager asks before enabling the last two).
  */
 signature?: string, };

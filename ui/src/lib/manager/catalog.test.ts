@@ -43,4 +43,9 @@ describe("catalog rows", () => {
     expect(rows[3].reason).toBe("it cannot be installed");
     expect(rows[0].reason).toBeNull();
   });
+
+  it("carries who signed an entry, and nothing for one without", () => {
+    const rows = catalogRows([entry({ name: "a", signer: "signed by zot" }), entry({ name: "b" })]);
+    expect(rows.map((r) => r.signer)).toEqual(["signed by zot", null]);
+  });
 });

@@ -15,6 +15,8 @@ export interface CatalogRow {
   status: "available" | "installed" | "unavailable";
   /** Why it cannot be installed, when it cannot. */
   reason: string | null;
+  /** Who signed it ("signed by zot", …, "unsigned"); null when it is unavailable. */
+  signer: string | null;
 }
 
 /** What an entry registers, as one line. */
@@ -43,6 +45,7 @@ export function catalogRows(entries: CatalogEntry[]): CatalogRow[] {
         permissions: e.permissions,
         status,
         reason: e.available ? null : (e.unavailable_reason ?? "it cannot be installed"),
+        signer: e.signer ?? null,
       };
     })
     .sort((a, b) => order[a.status] - order[b.status] || a.name.localeCompare(b.name));

@@ -13,6 +13,7 @@ const entry = (name: string, description: string): CatalogRow => ({
   permissions: [],
   status: "available",
   reason: null,
+  signer: "signed by zot",
 });
 
 describe("the manager's list", () => {

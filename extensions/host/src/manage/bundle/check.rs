@@ -10,7 +10,7 @@ use ed25519_dalek::{Signature, Verifier};
 use sha2::{Digest, Sha256};
 use zot_ext_protocol::Manifest;
 
-use super::keys::{decode_public, trusted};
+use super::keys::{decode_public, trusted_name};
 use super::MANIFEST_FILE;
 use super::{BundleError, MAX_MEMBERS, MAX_MEMBER_BYTES, MAX_RATIO, MAX_TOTAL_BYTES, RATIO_FLOOR};
 
@@ -22,6 +22,31 @@ pub(super) fn signed_message(digest: &str) -> Vec<u8> {
     format!("zot-bundle-v1:{digest}").into_bytes()
 }
 
+/// The content digest: sha256 over each member's name, kind (`f` file,
+/// `x` executable, `l` link, `d` folder), size and bytes, in the order
+/// they come. The one digest of an extension's content: a bundle's
+/// members feed it here, a folder's files in pack order
+/// ([`super::pack::folder_digest`]), so a folder and its `.zotx` agree.
+pub(super) struct ContentDigest(Sha256);
+
+impl ContentDigest {
+    pub(super) fn new() -> Self {
+        Self(Sha256::new())
+    }
+
+    pub(super) fn add(&mut self, name: &str, kind: u8, data: &[u8]) {
+        self.0.update(name.as_bytes());
+        self.0.update([0, kind]);
+        self.0.update((data.len() as u64).to_le_bytes());
+        self.0.update(data);
+    }
+
+    /// Lowercase hex.
+    pub(super) fn finish(self) -> String {
+        super::hex(&self.0.finalize())
+    }
+}
+
 /// Who signed a bundle, as far as this zot can tell.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Signer {
@@ -31,6 +56,9 @@ pub enum Signer {
     Unknown(String),
     /// No signature.
     Unsigned,
+    /// A signature zot does not check (an `.mcpb`'s PKCS#7 block), in
+    /// the summary's words: never counted as signed.
+    Unverified(String),
 }
 
 impl Signer {
@@ -41,6 +69,7 @@ impl Signer {
             Signer::Trusted(name) => format!("signed by {name}"),
             Signer::Unknown(_) => "signed by an unknown key".to_owned(),
             Signer::Unsigned => "unsigned".to_owned(),
+            Signer::Unverified(words) => words.clone(),
         }
     }
 }
@@ -148,6 +177,8 @@ fn open_within(
         origin: origin.to_owned(),
         reason,
     };
+    // An MCP bundle's own signature block, appended after its zip.
+    let mcpb_block = super::is_mcpb(origin).then(|| super::mcpb_signature::find(&bytes));
     let mut zip =
         zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| unreadable(e.to_string()))?;
     if zip.is_empty() {
@@ -163,7 +194,7 @@ fn open_within(
         )));
     }
     let comment = String::from_utf8_lossy(zip.comment()).into_owned();
-    let mut hasher = Sha256::new();
+    let mut hasher = ContentDigest::new();
     let mut members = Vec::with_capacity(zip.len());
     let mut total: u64 = 0;
     for i in 0..zip.len() {
@@ -235,16 +266,13 @@ fn open_within(
                 },
             )
         };
-        hasher.update(name.as_bytes());
-        hasher.update([0, kind]);
-        hasher.update(size.to_le_bytes());
-        hasher.update(&data);
+        hasher.add(&name, kind, &data);
         members.push(member);
     }
     if super::is_mcpb(origin) {
         // An MCP bundle: its manifest.json becomes the extension.json zot
-        // installs beside it (mcpb.rs); its own signature scheme is not
-        // checked (docs/mcp.md "MCP bundles").
+        // installs beside it (mcpb.rs); its own signature block is found
+        // but not checked (mcpb_signature.rs, docs/mcp.md "MCP bundles").
         let text = members
             .iter()
             .find_map(|m| match m {
@@ -267,8 +295,11 @@ fn open_within(
         );
     }
     let manifest = first_manifest(origin, &members)?;
-    let digest = super::hex(&hasher.finalize());
-    let signer = verify(zot_home, origin, &comment, &digest)?;
+    let digest = hasher.finish();
+    let mut signer = verify(zot_home, origin, &comment, &digest)?;
+    if let (Signer::Unsigned, Some(words)) = (&signer, mcpb_block.and_then(|b| b.words())) {
+        signer = Signer::Unverified(words);
+    }
     Ok(Opened {
         origin: origin.to_owned(),
         digest,
@@ -370,10 +401,8 @@ fn verify(
         .ok_or_else(bad)?;
     key.verify(&signed_message(digest), &Signature::from_bytes(&sig))
         .map_err(|_| bad())?;
-    Ok(trusted(zot_home)
-        .into_iter()
-        .find(|(_, k)| k == &key)
-        .map(|(name, _)| Signer::Trusted(name))
+    Ok(trusted_name(zot_home, &key)
+        .map(Signer::Trusted)
         .unwrap_or_else(|| Signer::Unknown(public.to_owned())))
 }
 

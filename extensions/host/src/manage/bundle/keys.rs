@@ -2,6 +2,10 @@
 //! (the private key's 32-byte seed, base64, in FILE with mode 0600; the
 //! public key, base64, in FILE.pub), and `$ZOT_HOME/config.json`
 //! `trusted_keys` names the public keys whose signatures the user trusts.
+//! zot's own key ([`ZOT_KEY`], named [`ZOT_KEY_NAME`]) is trusted always:
+//! it signs the entries of zot's catalog (docs/extensions.md "The
+//! catalog's signatures"); its private half is kept outside the
+//! repository by whoever signs the catalog.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,6 +16,18 @@ use ed25519_dalek::{SigningKey, VerifyingKey};
 use super::BundleError;
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
+
+/// The public half of zot's catalog key (base64, as `zot ext keygen`
+/// writes it), shipped in every zot.
+pub const ZOT_KEY: &str = "80aRsjtC9LXYz0m1P+CLv76s2a64FYKbErhcVDBBH8Q=";
+
+/// The name zot's key is trusted under: "signed by zot".
+pub const ZOT_KEY_NAME: &str = "zot";
+
+/// [`ZOT_KEY`], decoded (always `Some`: a unit test checks it).
+pub fn zot_key() -> Option<VerifyingKey> {
+    decode_public(ZOT_KEY)
+}
 
 /// Makes a key pair: the private key in `file` (0600), the public key in
 /// `file.pub`; returns the public key, base64.
@@ -74,10 +90,29 @@ pub fn decode_public(text: &str) -> Option<VerifyingKey> {
     VerifyingKey::from_bytes(&bytes).ok()
 }
 
-/// `$ZOT_HOME/config.json` `trusted_keys`: name → public key (base64).
-/// Entries that are not keys are skipped; a missing or unreadable file
-/// trusts no key.
+/// The keys whose signatures say who signed: zot's own ([`ZOT_KEY`], as
+/// "zot") and `$ZOT_HOME/config.json` `trusted_keys` (name → public key,
+/// base64). Entries that are not keys are skipped, and so is one named
+/// "zot" (only zot's key signs as zot); a missing or unreadable file adds
+/// no key.
 pub fn trusted(zot_home: &Path) -> BTreeMap<String, VerifyingKey> {
+    let mut keys = configured(zot_home);
+    keys.remove(ZOT_KEY_NAME);
+    if let Some(zot) = zot_key() {
+        keys.insert(ZOT_KEY_NAME.to_owned(), zot);
+    }
+    keys
+}
+
+/// The name a valid signature by `key` is shown under, when it is trusted.
+pub fn trusted_name(zot_home: &Path, key: &VerifyingKey) -> Option<String> {
+    trusted(zot_home)
+        .into_iter()
+        .find(|(_, k)| k == key)
+        .map(|(name, _)| name)
+}
+
+fn configured(zot_home: &Path) -> BTreeMap<String, VerifyingKey> {
     let Ok(text) = std::fs::read_to_string(zot_home.join("config.json")) else {
         return BTreeMap::new();
     };
@@ -97,6 +132,23 @@ pub fn trusted(zot_home: &Path) -> BTreeMap<String, VerifyingKey> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn zots_key_is_a_key_and_only_it_is_trusted_as_zot() {
+        let zot = zot_key().expect("ZOT_KEY decodes");
+        let home = tempfile::tempdir().unwrap();
+        let other = encode_public(&SigningKey::from_bytes(&[7; 32]).verifying_key());
+        std::fs::write(
+            home.path().join("config.json"),
+            serde_json::json!({"trusted_keys": {"zot": other, "Alice": other}}).to_string(),
+        )
+        .unwrap();
+        let keys = trusted(home.path());
+        assert_eq!(keys.get(ZOT_KEY_NAME), Some(&zot));
+        assert_eq!(trusted_name(home.path(), &zot).as_deref(), Some("zot"));
+        let alice = decode_public(&other).unwrap();
+        assert_eq!(trusted_name(home.path(), &alice).as_deref(), Some("Alice"));
+    }
 
     #[test]
     fn a_generated_key_reads_back_and_its_public_half_is_in_file_pub() {

@@ -11,7 +11,7 @@ use base64::Engine;
 use ed25519_dalek::{Signer as _, SigningKey};
 use zip::write::SimpleFileOptions;
 
-use super::check::{signed_message, SIGNATURE_TAG};
+use super::check::{signed_message, ContentDigest, SIGNATURE_TAG};
 use super::keys::encode_public;
 use super::BundleError;
 use super::MANIFEST_FILE;
@@ -53,11 +53,7 @@ pub fn pack(
             None => format!("{}.{}", manifest.name, super::EXTENSION),
         })
     });
-    let mut files = Vec::new();
-    walk(dir, "", &mut files).map_err(|e| err(e.to_string()))?;
-    files.sort();
-    files.retain(|f| f != MANIFEST_FILE);
-    files.insert(0, MANIFEST_FILE.to_owned());
+    let files = members(dir).map_err(|e| err(e.to_string()))?;
     let mut buf = std::io::Cursor::new(Vec::new());
     write_zip(dir, &files, &mut buf).map_err(|e| err(e.to_string()))?;
     // Read back for the digest (and every check an install makes).
@@ -92,6 +88,50 @@ pub fn pack(
     })
 }
 
+/// The members a bundle of `dir` holds, in order: `extension.json`
+/// first, then every other file and link sorted, `.git` left out.
+fn members(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut files = Vec::new();
+    walk(dir, "", &mut files)?;
+    files.sort();
+    files.retain(|f| f != MANIFEST_FILE);
+    files.insert(0, MANIFEST_FILE.to_owned());
+    Ok(files)
+}
+
+/// The content digest `dir` would have as a bundle (what [`pack`] reports
+/// and an install from the bundle records), read from the folder without
+/// writing one: the catalog's signatures cover it (`catalog/signature.rs`).
+pub fn folder_digest(dir: &Path) -> std::io::Result<String> {
+    let mut digest = ContentDigest::new();
+    for rel in members(dir)? {
+        let path = dir.join(&rel);
+        let meta = path.symlink_metadata()?;
+        if meta.file_type().is_symlink() {
+            let target = std::fs::read_link(&path)?;
+            digest.add(&rel, b'l', target.to_string_lossy().as_bytes());
+        } else {
+            let kind = if is_executable(&meta) { b'x' } else { b'f' };
+            digest.add(&rel, kind, &std::fs::read(&path)?);
+        }
+    }
+    Ok(digest.finish())
+}
+
+/// Whether a bundle marks the file executable (any execute bit).
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
 fn write_zip<W: Write + Seek>(dir: &Path, files: &[String], to: W) -> std::io::Result<()> {
     write_zip_start(dir, files, to)?
         .finish()
@@ -119,17 +159,7 @@ fn write_zip_start<W: Write + Seek>(
                 .map_err(std::io::Error::other)?;
             continue;
         }
-        #[cfg(unix)]
-        let mode = {
-            use std::os::unix::fs::PermissionsExt;
-            if meta.permissions().mode() & 0o111 != 0 {
-                0o755
-            } else {
-                0o644
-            }
-        };
-        #[cfg(not(unix))]
-        let mode = 0o644;
+        let mode = if is_executable(&meta) { 0o755 } else { 0o644 };
         zip.start_file(rel, base.unix_permissions(mode))
             .map_err(std::io::Error::other)?;
         zip.write_all(&std::fs::read(&path)?)?;
@@ -164,4 +194,34 @@ fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The catalog's signatures rest on this: a folder's digest is the one
+    /// its bundle gets, links and executables included.
+    #[test]
+    fn a_folder_digest_is_the_digest_of_its_bundle() {
+        let home = tempfile::tempdir().unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("ext");
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        std::fs::write(dir.join(MANIFEST_FILE), r#"{"name":"x","exec":"run.sh"}"#).unwrap();
+        std::fs::write(dir.join("run.sh"), "#!/bin/sh\n").unwrap();
+        std::fs::write(dir.join("lib/a.txt"), "a").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let exec = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(dir.join("run.sh"), exec).unwrap();
+            std::os::unix::fs::symlink("lib/a.txt", dir.join("link")).unwrap();
+        }
+        let out = d.path().join("x.zotx");
+        let packed = pack(home.path(), &dir, Some(&out), None).unwrap();
+        assert_eq!(folder_digest(&dir).unwrap(), packed.digest);
+        std::fs::write(dir.join("lib/a.txt"), "b").unwrap();
+        assert_ne!(folder_digest(&dir).unwrap(), packed.digest);
+    }
 }

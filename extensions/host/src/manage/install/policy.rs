@@ -104,8 +104,8 @@ pub struct InstallOutcome {
     pub settings_required: Vec<String>,
     /// Where it came from, as recorded in `sources.json`.
     pub source: ExtSource,
-    /// For a bundle: "signed by NAME", "signed by an unknown key" or
-    /// "unsigned".
+    /// For a bundle or a catalog entry: "signed by NAME" ("signed by zot"
+    /// for zot's catalog), "signed by an unknown key" or "unsigned".
     pub signature: Option<String>,
     /// What it reaches beyond what was accepted and the user has not
     /// accepted yet (an update whose widening was deferred): it stays
@@ -153,8 +153,13 @@ pub fn resolve_source(zot_home: &Path, arg: &str) -> OpsResult<Source> {
 pub(crate) enum Origin {
     /// A folder (absolute).
     Folder(PathBuf),
-    /// A catalog entry, by name.
-    Catalog(String),
+    /// A catalog entry, by name, and who signed it (the summary's words).
+    Catalog {
+        /// The entry's name.
+        name: String,
+        /// "signed by zot", …, "unsigned".
+        signer: String,
+    },
     /// A git URL.
     Git(String),
     /// A bundle's file or URL.
@@ -186,10 +191,16 @@ pub(crate) fn resolve(zot_home: &Path, arg: &str) -> OpsResult<(Source, Origin)>
         }
         Ok(Source::Git(url)) => Ok((Source::Git(url.clone()), Origin::Git(url))),
         Ok(s @ Source::Bundle(_)) => Ok((s, Origin::Bundle(arg.to_owned()))),
-        Err(OpsError::UnknownSource(name)) if super::is_bare_name(&name) => Ok((
-            Source::Dir(catalog::source_of(zot_home, &name)?),
-            Origin::Catalog(name),
-        )),
+        Err(OpsError::UnknownSource(name)) if super::is_bare_name(&name) => {
+            let found = catalog::source_of(zot_home, &name)?;
+            Ok((
+                Source::Dir(found.dir),
+                Origin::Catalog {
+                    name,
+                    signer: found.signer,
+                },
+            ))
+        }
         Err(e) => Err(e),
     }
 }
@@ -329,8 +340,8 @@ pub(crate) fn install_resolved(
     })
 }
 
-/// What `sources.json` records for this install, and a bundle's
-/// signature words.
+/// What `sources.json` records for this install, and a bundle's or
+/// catalog entry's signature words.
 fn record_of(
     origin: &Origin,
     source: &Source,
@@ -367,14 +378,14 @@ fn record_of(
             },
             None,
         ),
-        (Origin::Catalog(name), _) => (
+        (Origin::Catalog { name, signer }, _) => (
             ExtSource {
                 kind: SourceKind::Catalog,
                 location: name.clone(),
                 revision: digest(),
                 version,
             },
-            None,
+            Some(signer.clone()),
         ),
         (Origin::Folder(path), _) => (
             ExtSource {
