@@ -64,7 +64,8 @@ fn index_of(env: &Env, names: &[&str]) -> PathBuf {
     index
 }
 
-fn sign(env: &Env, key: &Path, index: &Path) -> String {
+/// `zot ext catalog-sign --key KEY INDEX`, run to completion.
+fn run_sign(env: &Env, key: &Path, index: &Path) -> Run {
     env.zot(&[
         "ext",
         "catalog-sign",
@@ -72,7 +73,10 @@ fn sign(env: &Env, key: &Path, index: &Path) -> String {
         key.to_str().unwrap(),
         index.to_str().unwrap(),
     ])
-    .ok()
+}
+
+fn sign(env: &Env, key: &Path, index: &Path) -> String {
+    run_sign(env, key, index).ok()
 }
 
 #[test]
@@ -299,15 +303,7 @@ fn signing_refuses_a_folder_with_a_leftover_and_an_entry_that_cannot_install() {
     let cache = index.parent().unwrap().join("alpha/__pycache__");
     std::fs::create_dir_all(&cache).unwrap();
     std::fs::write(cache.join("main.cpython-311.pyc"), "x").unwrap();
-    let err = env
-        .zot(&[
-            "ext",
-            "catalog-sign",
-            "--key",
-            key.to_str().unwrap(),
-            index.to_str().unwrap(),
-        ])
-        .failed();
+    let err = run_sign(&env, &key, &index).failed();
     assert!(
         err.contains("cannot sign the catalog entry `alpha`")
             && err.contains("__pycache__")
@@ -319,15 +315,7 @@ fn signing_refuses_a_folder_with_a_leftover_and_an_entry_that_cannot_install() {
 
     std::fs::remove_dir_all(&cache).unwrap();
     std::fs::remove_file(index.parent().unwrap().join("alpha/run.sh")).unwrap();
-    let err = env
-        .zot(&[
-            "ext",
-            "catalog-sign",
-            "--key",
-            key.to_str().unwrap(),
-            index.to_str().unwrap(),
-        ])
-        .failed();
+    let err = run_sign(&env, &key, &index).failed();
     assert!(
         err.contains("cannot sign the catalog entry `alpha`: it cannot be installed"),
         "{err}"
