@@ -207,6 +207,16 @@ test("an ext-apps app renders in its card, calls its server back through an appr
   // The app's own tool call: an approval card like the model's.
   await clickApp(70, 24);
   await allow("add");
+  // Answered, that approval (it has no tool card to fold into) is one line
+  // naming the call.
+  await s.until(
+    "the app's approval as one line",
+    async () =>
+      (await s.texts("[data-test=tool-approval]")).some((t) =>
+        t.includes("add from apps: Allowed once by you"),
+      ),
+    20000,
+  );
   // Its result reached the app, which then sent a ui/message: a prompt
   // in the chat that says it came from the app.
   await s.until(

@@ -282,6 +282,25 @@ describe("ApprovalCard", () => {
     done();
   });
 
+  it("an answered call with no tool card (an MCP App's own) becomes one line naming it", async () => {
+    const backend = new FakeBackend();
+    const app = new AppState(backend);
+    app.handle(approvalEvent({ id: "app-approval", call_id: "app-1", tool: "add", extension: "apps" }));
+    const card = app.chat.findApproval("app-approval")!;
+    await app.answerApproval("app-approval", "allow");
+    expect(card).toMatchObject({ state: "allowed", answered: { state: "allowed" } });
+    expect(card.folded).toBeFalsy();
+    const target = document.createElement("div");
+    document.body.append(target);
+    const c = mount(ChatRow, { target, props: { item: card, app } });
+    flushSync();
+    const line = target.querySelector<HTMLElement>("[data-test=tool-approval]")!;
+    expect(line.textContent).toMatch(/^✓ add from apps: Allowed once by you at \d\d:\d\d$/);
+    expect(target.querySelector("[data-test=approval-allow]")).toBeNull();
+    unmount(c);
+    target.remove();
+  });
+
   it("the call's result arriving before approve_tool's response keeps the user's answer", async () => {
     const { app, id, done } = card();
     const answering = app.answerApproval(id, "allow");

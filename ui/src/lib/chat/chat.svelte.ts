@@ -74,6 +74,9 @@ export type ChatItem =
       ended?: boolean;
       /** Answered and shown on its tool card: the transcript leaves it out. */
       folded?: boolean;
+      /** Answered with no tool card to fold into (an MCP App's own call):
+       * the card itself becomes that one line, naming the call. */
+      answered?: ApprovalFold;
     }
   | { id: number; kind: "error"; text: string }
   | { id: number; kind: "status"; level: NoteLevel; text: string; extension?: string }
@@ -278,18 +281,21 @@ export class ChatState {
   }
 
   /** Folds an answered card into its call's tool card, which then says
-   * what was decided and when; without a tool card the card stays. */
+   * what was decided and when; without a tool card (an MCP App's own
+   * call) the card shrinks to that line itself. */
   #fold(card: Extract<ChatItem, { kind: "approval" }>, at: number): void {
     const s = card.state;
     if (s === "waiting" || s === "sending") return;
+    const fold: ApprovalFold = { state: s, at, ...(s === "always" ? { remember: card.remember } : {}) };
     for (let i = this.items.length - 1; i >= 0; i--) {
       const it = this.items[i];
       if (it.kind === "tool" && it.callId === card.callId) {
-        it.approval = { state: s, at, ...(s === "always" ? { remember: card.remember } : {}) };
+        it.approval = fold;
         card.folded = true;
         return;
       }
     }
+    card.answered = fold;
   }
 
   /** Cards still waiting when their call ended without an answer (an
