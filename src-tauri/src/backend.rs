@@ -186,13 +186,10 @@ impl Backend {
 
     /// Runs one `docs/rpc.md` command; `Err` is the response's `error`.
     /// The answer is the command's typed result ([`Backend::call`]) as
-    /// JSON, with every secret the redactor knows masked.
+    /// JSON, every secret the redactor knows masked as it is serialised.
     pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, RpcError> {
         let typed = self.call(cmd).await;
-        self.inner.redactor.answer(typed.and_then(|r| {
-            serde_json::to_value(r)
-                .map_err(|e| RpcError::from(format!("cannot write the answer: {e}")))
-        }))
+        self.inner.redactor.answer(typed)
     }
 
     /// Runs one command and returns its typed result, unredacted: for

@@ -9,16 +9,47 @@
 //! stdout, into the window, on disk or back to the provider. Keeping
 //! secrets out of child environments in the first place is the host's and
 //! the tools' job; this catches what slips through.
+//!
+//! Masking is a serialiser step ([`serializer::Masked`]): a value is
+//! serialised through a serializer that masks each string and map key on
+//! its way out ([`mask`], which also catches a key that only shows in the
+//! JSON spelling of a string). It is applied at the one exit of each
+//! stream, so every front end gets the same masked data:
+//!
+//! - an answer is masked while [`Backend::handle`] serialises the typed
+//!   result into the JSON it returns (RPC mode's response, the window's
+//!   IPC answer, print mode alike);
+//! - an event is masked in the event pump (`backend::events`), before the
+//!   RPC writer, the window's bridge, print mode and the OS notifications
+//!   read it. Those read typed events (print mode prints a message's text,
+//!   a notification shows an error's), so the pump keeps them typed: it
+//!   serialises the event through the masking serializer into nothing
+//!   (no copy, no allocation) and, only when a string held a key, reads
+//!   the masked JSON back into an event.
+//!
+//! Masking where each front end writes its bytes was the other design; it
+//! would have needed the same step in four places (RPC stdout, the
+//! window's events, its IPC answers, print mode's text and notifications),
+//! and the next front end would have had to remember it.
+//!
+//! [`Backend::handle`]: crate::backend::Backend::handle
 
+mod mask;
+mod serializer;
+
+use std::cell::Cell;
 use std::path::Path;
-use std::sync::RwLock;
+use std::sync::{Arc, RwLock};
 
+use serde::Serialize;
 use serde_json::Value;
 use zot_ext_protocol::rpc::UiEvent;
 use zot_ext_protocol::ContentBlock;
 use zot_ext_protocol::RpcError;
 
 use crate::providers::ProviderKind;
+use mask::{mask, Secret};
+pub use serializer::Masked;
 
 /// What a secret is replaced with.
 pub const MASK: &str = "[redacted key]";
@@ -35,11 +66,12 @@ const KINDS: [ProviderKind; 4] = [
     ProviderKind::Kimi,
 ];
 
-/// The secrets of this run, each with its JSON-escaped spelling.
+/// The secrets of this run.
 #[derive(Default)]
 pub struct Redactor {
-    /// `(raw, escaped)` pairs.
-    secrets: RwLock<Vec<(String, String)>>,
+    /// Longest first, so a key that contains another is masked whole;
+    /// shared, so a serialisation holds no lock while it runs.
+    secrets: RwLock<Arc<[Secret]>>,
 }
 
 impl Redactor {
@@ -75,95 +107,84 @@ impl Redactor {
         found.extend(super::auth::stored_keys(zot_home));
         // Extension settings marked sensitive (keychain or fallback file).
         found.extend(zot_ext_host::settings_store::stored_secrets(zot_home));
-        let mut pairs: Vec<(String, String)> = found
+        let mut raw: Vec<String> = found
             .into_iter()
             .map(|s| s.trim().to_owned())
             .filter(|s| s.len() >= MIN_SECRET)
-            .map(|s| {
-                let quoted = serde_json::to_string(&s).unwrap_or_default();
-                let escaped = quoted
-                    .strip_prefix('"')
-                    .and_then(|q| q.strip_suffix('"'))
-                    .unwrap_or(&s)
-                    .to_owned();
-                (s, escaped)
-            })
             .collect();
         // Longest first, so a key that contains another is masked whole.
-        pairs.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
-        pairs.dedup();
-        *self.secrets.write().unwrap_or_else(|e| e.into_inner()) = pairs;
+        raw.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        raw.dedup();
+        let secrets: Arc<[Secret]> = raw.into_iter().map(Secret::new).collect();
+        *self.secrets.write().unwrap_or_else(|e| e.into_inner()) = secrets;
+    }
+
+    /// The secrets now, for one serialisation.
+    fn snapshot(&self) -> Arc<[Secret]> {
+        self.secrets
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The event with every secret masked. Cheap when there is none: one
-    /// serialisation and a substring search per secret.
+    /// serialisation into nothing, each string searched as it passes.
     pub fn event(&self, ev: UiEvent) -> UiEvent {
-        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
+        let secrets = self.snapshot();
         if secrets.is_empty() {
             return ev;
         }
-        let Ok(json) = serde_json::to_string(&ev) else {
-            return ev;
-        };
-        if !secrets.iter().any(|(_, esc)| json.contains(esc.as_str())) {
+        let hit = Cell::new(false);
+        let scanned = serde_json::to_writer(std::io::sink(), &Masked::new(&ev, &secrets, &hit));
+        // An event that cannot be serialised cannot leave zot either.
+        if scanned.is_err() || !hit.get() {
             return ev;
         }
-        let Ok(mut v) = serde_json::from_str::<Value>(&json) else {
-            return ev;
-        };
-        mask_value(&secrets, &mut v);
-        serde_json::from_value(v).unwrap_or(ev)
+        serde_json::to_vec(&Masked::new(&ev, &secrets, &hit))
+            .and_then(|json| serde_json::from_slice(&json))
+            .unwrap_or_else(|e| UiEvent::Error {
+                message: format!(
+                    "zot withheld an event that held a key and could not be masked ({e}); please report it"
+                ),
+            })
     }
 
-    /// A command's answer with every secret masked.
-    pub fn answer(&self, r: Result<Value, RpcError>) -> Result<Value, RpcError> {
-        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
-        if secrets.is_empty() {
-            return r;
-        }
+    /// A command's answer, serialised to JSON with every secret masked.
+    pub fn answer<T: Serialize>(&self, r: Result<T, RpcError>) -> Result<Value, RpcError> {
+        let secrets = self.snapshot();
         match r {
-            Ok(mut v) => {
-                mask_value(&secrets, &mut v);
-                Ok(v)
-            }
+            Ok(v) => serde_json::to_value(Masked::new(&v, &secrets, &Cell::new(false)))
+                .map_err(|e| RpcError::from(format!("cannot write the answer: {e}"))),
             Err(mut e) => {
-                mask_str(&secrets, &mut e.message);
+                if let std::borrow::Cow::Owned(m) = mask(&secrets, &e.message) {
+                    e.message = m;
+                }
                 Err(e)
             }
         }
     }
 
+    /// `value` as JSON with every secret masked (what [`Redactor::event`]
+    /// and [`Redactor::answer`] hand out, as bytes: for tests and benches).
+    pub fn to_json<T: Serialize + ?Sized>(&self, value: &T) -> serde_json::Result<String> {
+        let secrets = self.snapshot();
+        serde_json::to_string(&Masked::new(value, &secrets, &Cell::new(false)))
+    }
+
     /// A tool's result blocks with every secret masked in their text,
     /// before they enter the transcript. Returns whether anything was.
     pub fn blocks(&self, blocks: &mut [ContentBlock]) -> bool {
-        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
+        let secrets = self.snapshot();
         let mut masked = false;
         for b in blocks.iter_mut() {
             if let ContentBlock::Text { text } = b {
-                if secrets.iter().any(|(raw, _)| text.contains(raw.as_str())) {
-                    mask_str(&secrets, text);
+                if let std::borrow::Cow::Owned(m) = mask(&secrets, text) {
+                    *text = m;
                     masked = true;
                 }
             }
         }
         masked
-    }
-}
-
-fn mask_value(secrets: &[(String, String)], v: &mut Value) {
-    match v {
-        Value::String(s) => mask_str(secrets, s),
-        Value::Array(a) => a.iter_mut().for_each(|x| mask_value(secrets, x)),
-        Value::Object(o) => o.values_mut().for_each(|x| mask_value(secrets, x)),
-        _ => {}
-    }
-}
-
-fn mask_str(secrets: &[(String, String)], s: &mut String) {
-    for (raw, _) in secrets {
-        if s.contains(raw.as_str()) {
-            *s = s.replace(raw.as_str(), MASK);
-        }
     }
 }
 
@@ -190,7 +211,7 @@ mod tests {
         let a = r.answer(Ok(serde_json::json!({"m": ["a sk-flag-key-abcdef"]})));
         assert_eq!(a.unwrap()["m"][0], format!("a {MASK}"));
         assert_eq!(
-            r.answer(Err("k sk-flag-key-abcdef".into()))
+            r.answer(Err::<Value, _>("k sk-flag-key-abcdef".into()))
                 .unwrap_err()
                 .message,
             format!("k {MASK}")
@@ -217,5 +238,125 @@ mod tests {
             ContentBlock::text(format!("ANTHROPIC_API_KEY={MASK}\nHOME=/h"))
         );
         assert!(!r.blocks(&mut blocks), "nothing left to mask");
+    }
+
+    /// A redactor that knows `key` (and whatever the test environment
+    /// holds), with an empty home.
+    fn knowing(key: &str) -> (tempfile::TempDir, Redactor) {
+        let home = tempfile::tempdir().unwrap();
+        let r = Redactor::new(Some(key), home.path());
+        (home, r)
+    }
+
+    /// What a front end receives: the event out of the pump, serialised.
+    fn sent(r: &Redactor, ev: UiEvent) -> String {
+        serde_json::to_string(&r.event(ev)).unwrap()
+    }
+
+    #[test]
+    fn a_key_in_a_nested_string_and_in_a_map_key_is_masked() {
+        let key = "sk-nested-key-0001";
+        let (_home, r) = knowing(key);
+        let ev = UiEvent::ExtPanelMessage {
+            panel_id: "p1".into(),
+            extension: "chart".into(),
+            data: serde_json::json!({
+                "outer": [{"inner": format!("see {key} here")}, 7, null],
+                key: {"deeper": key},
+            }),
+        };
+        for out in [sent(&r, ev.clone()), r.to_json(&ev).unwrap()] {
+            assert!(!out.contains(key), "{out}");
+            assert_eq!(out.matches(MASK).count(), 3, "{out}");
+        }
+        let UiEvent::ExtPanelMessage { data, .. } = r.event(ev) else {
+            panic!()
+        };
+        assert_eq!(data["outer"][0]["inner"], format!("see {MASK} here"));
+        assert_eq!(data[MASK]["deeper"], MASK);
+        let a = r.answer(Ok(serde_json::json!({ key: [key] }))).unwrap();
+        assert_eq!(a, serde_json::json!({ MASK: [MASK] }));
+    }
+
+    #[test]
+    fn a_key_in_an_error_message_is_masked() {
+        let key = "sk-error-key-0002";
+        let (_home, r) = knowing(key);
+        let ev = r.event(UiEvent::TurnEnd {
+            stop: zot_ext_protocol::rpc::StopReason::Error,
+            error: Some(format!("HTTP 401: {{\"error\":\"bad key {key}\"}}")),
+        });
+        let UiEvent::TurnEnd { error, .. } = ev else {
+            panic!()
+        };
+        assert_eq!(
+            error.unwrap(),
+            format!("HTTP 401: {{\"error\":\"bad key {MASK}\"}}")
+        );
+        let e = r
+            .answer(Err::<Value, _>(RpcError::denied(format!("no: {key}"))))
+            .unwrap_err();
+        assert_eq!(e.message, format!("no: {MASK}"));
+        assert_eq!(e.code, zot_ext_protocol::ErrorCode::Denied);
+    }
+
+    #[test]
+    fn a_key_with_quotes_and_backslashes_is_masked_in_both_spellings() {
+        let key = r#"pa"ss\word-123456"#;
+        let escaped = r#"pa\"ss\\word-123456"#;
+        let (_home, r) = knowing(key);
+        let ev = UiEvent::Error {
+            message: format!("bad {key}!"),
+        };
+        for out in [sent(&r, ev.clone()), r.to_json(&ev).unwrap()] {
+            assert!(!out.contains(key) && !out.contains(escaped), "{out}");
+            assert_eq!(
+                out,
+                format!(r#"{{"type":"error","message":"bad {MASK}!"}}"#)
+            );
+        }
+    }
+
+    #[test]
+    fn a_key_that_only_shows_once_escaped_is_masked() {
+        // `line\nsk-…` in JSON holds `nsk-…`, though the text does not.
+        let key = "nsk-hidden-key-42";
+        let (_home, r) = knowing(key);
+        let ev = UiEvent::TextDelta {
+            delta: "line\nsk-hidden-key-42 rest".into(),
+        };
+        for out in [sent(&r, ev.clone()), r.to_json(&ev).unwrap()] {
+            assert!(!out.contains(key), "{out}");
+            assert_eq!(
+                out,
+                format!(r#"{{"type":"text_delta","delta":"line{MASK} rest"}}"#)
+            );
+        }
+    }
+
+    #[test]
+    fn without_a_key_in_it_an_event_or_answer_is_unchanged_to_the_byte() {
+        let (_home, r) = knowing("sk-absent-key-0003");
+        let events = [
+            UiEvent::TextDelta {
+                delta: "a \"quoted\" \\ line\n\ttab é ✓ \u{1}".into(),
+            },
+            UiEvent::ExtPanelMessage {
+                panel_id: "p".into(),
+                extension: "e".into(),
+                data: serde_json::json!({"k": [1, 2.5, -3, true, null, {"x": "y"}], "": ""}),
+            },
+            UiEvent::TurnEnd {
+                stop: zot_ext_protocol::rpc::StopReason::Error,
+                error: None,
+            },
+            UiEvent::Done {},
+        ];
+        for ev in events {
+            assert_eq!(r.to_json(&ev).unwrap(), serde_json::to_string(&ev).unwrap());
+            assert_eq!(r.event(ev.clone()), ev);
+        }
+        let v = serde_json::json!({"a": {"b": ["c", 1]}});
+        assert_eq!(r.answer(Ok(v.clone())).unwrap(), v);
     }
 }

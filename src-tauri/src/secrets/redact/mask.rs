@@ -1,0 +1,186 @@
+//! One string, masked: every secret of this run in it becomes
+//! [`super::MASK`]. The string is checked twice over: as it is, and as
+//! JSON will spell it, because everything zot hands out is JSON and a
+//! key can show in the escaped text without being in the string (the
+//! string `"…\nsk-…"` is written `…\nsk-…`, which holds the key
+//! `nsk-…`). What produced such a spelling is masked too, so neither a
+//! client that decodes the JSON nor one that greps its bytes finds a key.
+
+use std::borrow::Cow;
+
+use memchr::memmem::Finder;
+
+use super::MASK;
+
+/// One secret, with what it takes to find it fast.
+pub struct Secret {
+    /// The secret as it is.
+    raw: String,
+    /// Its JSON-escaped spelling (equal to `raw` for most keys).
+    escaped: String,
+    /// A SIMD search for `raw`, built once.
+    finder: Finder<'static>,
+    /// Whether the secret could start or run inside an escape sequence
+    /// of the JSON text (`\n`, `\"`, `\u001f`): only such a secret can
+    /// show in the escaped text of a string that does not hold it.
+    hides_in_escapes: bool,
+}
+
+impl Secret {
+    /// A secret to mask.
+    pub fn new(raw: String) -> Self {
+        let escaped = escape(&raw).0;
+        let hides_in_escapes = raw.contains('\\')
+            || raw
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_hexdigit() || "nrtbfu\"".contains(c));
+        Secret {
+            finder: Finder::new(raw.as_bytes()).into_owned(),
+            raw,
+            escaped,
+            hides_in_escapes,
+        }
+    }
+
+    /// The secret as it is (for sorting and dedup).
+    pub fn raw(&self) -> &str {
+        &self.raw
+    }
+}
+
+/// `s` with every secret masked; borrowed (no copy) when it holds none.
+pub fn mask<'s>(secrets: &[Secret], s: &'s str) -> Cow<'s, str> {
+    let mut out = Cow::Borrowed(s);
+    // A few rounds at most: masking one spelling cannot make another.
+    for _ in 0..3 {
+        let mut changed = false;
+        for sec in secrets {
+            if sec.finder.find(out.as_bytes()).is_some() {
+                out = Cow::Owned(out.replace(sec.raw.as_str(), MASK));
+                changed = true;
+            }
+        }
+        if let Some(m) = mask_escaped(secrets, &out) {
+            out = Cow::Owned(m);
+            changed = true;
+        }
+        if !changed {
+            return out;
+        }
+    }
+    // Still finding one after that: give nothing away.
+    Cow::Owned(MASK.to_owned())
+}
+
+/// `s` with the characters masked whose JSON spelling shows a secret, or
+/// `None` when its JSON spelling shows none. Cheap in the common case:
+/// only a string with a character JSON escapes, and a secret that could
+/// hide in an escape, is spelled out and searched.
+fn mask_escaped(secrets: &[Secret], s: &str) -> Option<String> {
+    if !secrets.iter().any(|x| x.hides_in_escapes) || !s.bytes().any(needs_escape) {
+        return None;
+    }
+    let (text, from) = escape(s);
+    // Ranges of `s` (byte offsets) whose spelling holds a secret.
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    for sec in secrets {
+        for spelling in [&sec.raw, &sec.escaped] {
+            for at in memchr::memmem::find_iter(text.as_bytes(), spelling.as_bytes()) {
+                let last = at + spelling.len() - 1;
+                let (Some(&a), Some(&b)) = (from.get(at), from.get(last)) else {
+                    continue;
+                };
+                let end = b + s.get(b..)?.chars().next().map_or(1, char::len_utf8);
+                hits.push((a, end));
+            }
+        }
+    }
+    if hits.is_empty() {
+        return None;
+    }
+    hits.sort_unstable();
+    let mut out = String::with_capacity(s.len());
+    let mut at = 0;
+    for (a, b) in hits {
+        if b <= at {
+            continue;
+        }
+        if a >= at {
+            out.push_str(s.get(at..a)?);
+            out.push_str(MASK);
+        }
+        at = b;
+    }
+    out.push_str(s.get(at..)?);
+    Some(out)
+}
+
+/// Whether JSON escapes this byte inside a string (as serde_json does).
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// `s` spelled as inside a JSON string, and for each byte of that spelling
+/// the offset in `s` of the character it came from.
+fn escape(s: &str) -> (String, Vec<usize>) {
+    let mut text = String::with_capacity(s.len() + 8);
+    let mut from = Vec::with_capacity(s.len() + 8);
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => text.push_str("\\\""),
+            '\\' => text.push_str("\\\\"),
+            '\n' => text.push_str("\\n"),
+            '\r' => text.push_str("\\r"),
+            '\t' => text.push_str("\\t"),
+            '\u{8}' => text.push_str("\\b"),
+            '\u{c}' => text.push_str("\\f"),
+            c if (c as u32) < 0x20 => text.push_str(&format!("\\u{:04x}", c as u32)),
+            c => text.push(c),
+        }
+        from.resize(text.len(), i);
+    }
+    (text, from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secrets(raw: &[&str]) -> Vec<Secret> {
+        raw.iter().map(|s| Secret::new((*s).to_owned())).collect()
+    }
+
+    #[test]
+    fn the_escaped_spelling_is_the_one_serde_json_writes() {
+        for s in ["plain", "a\"b\\c\nd\re\tf\u{8}\u{c}\u{1}\u{1f}é✓", ""] {
+            let json = serde_json::to_string(s).unwrap();
+            assert_eq!(format!("\"{}\"", escape(s).0), json, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn a_string_without_secrets_is_not_copied() {
+        let sec = secrets(&["sk-secret-0001", "nsk-hidden-01"]);
+        assert!(matches!(mask(&sec, "line one\nline two"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_secret_only_in_the_json_spelling_masks_what_spelled_it() {
+        let sec = secrets(&["nsk-hidden-key-42"]);
+        let s = "line\nsk-hidden-key-42 and more";
+        assert!(!s.contains("nsk-hidden-key-42"));
+        let m = mask(&sec, s);
+        assert_eq!(m, format!("line{MASK} and more"));
+        assert!(!serde_json::to_string(&m).unwrap().contains("nsk-hidden"));
+        // A hex token after an escape's `\u00`: `\u0001abcdef12…`.
+        let sec = secrets(&["01abcdef12345678"]);
+        let m = mask(&sec, "x\u{1}abcdef12345678y");
+        assert!(
+            !serde_json::to_string(&m)
+                .unwrap()
+                .contains("01abcdef12345678"),
+            "{m:?}"
+        );
+    }
+}
