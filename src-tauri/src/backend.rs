@@ -3,12 +3,14 @@
 //! merges everything they say into one `UiEvent` stream that the RPC mode
 //! prints and the desktop forwards as Tauri events.
 
+mod accept;
 pub mod commands;
 pub mod events;
 pub mod options;
 mod prompt_queue;
 mod rewind;
 mod sessions;
+pub mod token;
 mod trust;
 mod updates;
 mod worker;
@@ -29,6 +31,7 @@ use crate::providers::transcript::Block;
 use crate::providers::ProviderKind;
 use crate::secrets::redact;
 use crate::tools;
+pub use accept::AcceptedPrompt;
 pub use options::{BackendOptions, SessionChoice};
 use prompt_queue::PromptQueue;
 
