@@ -12,7 +12,8 @@
 //!
 //! Masking is a serialiser step ([`serializer::Masked`]): a value is
 //! serialised through a serializer that masks each string and map key on
-//! its way out ([`mask`], which also catches a key that only shows in the
+//! its way out ([`Secrets::mask`](mask::Secrets::mask): one pass for all
+//! keys, which also catches a key that only shows in the
 //! JSON spelling of a string). It is applied at the one exit of each
 //! stream, so every front end gets the same masked data:
 //!
@@ -23,9 +24,13 @@
 //!   RPC writer, the window's bridge, print mode and the OS notifications
 //!   read it. Those read typed events (print mode prints a message's text,
 //!   a notification shows an error's), so the pump keeps them typed: it
-//!   serialises the event through the masking serializer into nothing
-//!   (no copy, no allocation) and, only when a string held a key, reads
-//!   the masked JSON back into an event.
+//!   serialises the event into a reused buffer and searches that for the
+//!   keys (as fast as serialising, docs/performance.md "Redaction"); only
+//!   an event that shows one is serialised again through the masking
+//!   serializer and read back. Searching the JSON bytes rather than each
+//!   string as it passes is what keeps events with many short strings
+//!   cheap; it is also the truest test (what would go out), and the
+//!   masked JSON is tested again before it is read back.
 //!
 //! Masking where each front end writes its bytes was the other design; it
 //! would have needed the same step in four places (RPC stdout, the
@@ -37,7 +42,7 @@
 mod mask;
 mod serializer;
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
@@ -48,7 +53,7 @@ use zot_ext_protocol::ContentBlock;
 use zot_ext_protocol::RpcError;
 
 use crate::providers::ProviderKind;
-use mask::{mask, Secret};
+use mask::Secrets;
 pub use serializer::Masked;
 
 /// What a secret is replaced with.
@@ -66,12 +71,32 @@ const KINDS: [ProviderKind; 4] = [
     ProviderKind::Kimi,
 ];
 
+thread_local! {
+    /// Where [`Redactor::event`] serialises each event to search it: one
+    /// buffer per pump thread, so the common case allocates nothing.
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The scratch buffer is dropped after an event bigger than this, so one
+/// huge event does not pin its size for the rest of the run.
+const SCRATCH_KEEP: usize = 256 * 1024;
+
+/// What goes out instead of an event that held a key and could not be
+/// masked.
+fn withheld(why: impl std::fmt::Display) -> UiEvent {
+    UiEvent::Error {
+        message: format!(
+            "zot withheld an event that held a key and could not be masked ({why}); please report it"
+        ),
+    }
+}
+
 /// The secrets of this run.
 #[derive(Default)]
 pub struct Redactor {
     /// Longest first, so a key that contains another is masked whole;
     /// shared, so a serialisation holds no lock while it runs.
-    secrets: RwLock<Arc<[Secret]>>,
+    secrets: RwLock<Arc<Secrets>>,
 }
 
 impl Redactor {
@@ -112,51 +137,63 @@ impl Redactor {
             .map(|s| s.trim().to_owned())
             .filter(|s| s.len() >= MIN_SECRET)
             .collect();
-        // Longest first, so a key that contains another is masked whole.
-        raw.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        raw.sort();
         raw.dedup();
-        let secrets: Arc<[Secret]> = raw.into_iter().map(Secret::new).collect();
-        *self.secrets.write().unwrap_or_else(|e| e.into_inner()) = secrets;
+        *self.secrets.write().unwrap_or_else(|e| e.into_inner()) = Arc::new(Secrets::new(raw));
     }
 
     /// The secrets now, for one serialisation.
-    fn snapshot(&self) -> Arc<[Secret]> {
+    fn snapshot(&self) -> Arc<Secrets> {
         self.secrets
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
     }
 
-    /// The event with every secret masked. Cheap when there is none: one
-    /// serialisation into nothing, each string searched as it passes.
+    /// The event with every secret masked. Cheap when it holds none: one
+    /// serialisation into a reused buffer, searched for each spelling of
+    /// each key. When it holds one, the event is serialised again through
+    /// the masking serializer and read back.
     pub fn event(&self, ev: UiEvent) -> UiEvent {
-        let secrets = self.snapshot();
+        // Read under the lock (no count to bump per event); a refresh
+        // waits for one event at most.
+        let secrets = self.secrets.read().unwrap_or_else(|e| e.into_inner());
         if secrets.is_empty() {
             return ev;
         }
-        let hit = Cell::new(false);
-        let scanned = serde_json::to_writer(std::io::sink(), &Masked::new(&ev, &secrets, &hit));
-        // An event that cannot be serialised cannot leave zot either.
-        if scanned.is_err() || !hit.get() {
+        let shown = SCRATCH.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.clear();
+            // An event that cannot be serialised cannot leave zot either.
+            let shown = serde_json::to_writer(&mut *buf, &ev).is_ok() && secrets.shown_in(&buf);
+            if buf.capacity() > SCRATCH_KEEP {
+                *buf = Vec::new();
+            }
+            shown
+        });
+        if !shown {
             return ev;
         }
-        serde_json::to_vec(&Masked::new(&ev, &secrets, &hit))
-            .and_then(|json| serde_json::from_slice(&json))
-            .unwrap_or_else(|e| UiEvent::Error {
-                message: format!(
-                    "zot withheld an event that held a key and could not be masked ({e}); please report it"
-                ),
-            })
+        let masked = serde_json::to_vec(&Masked::new(&ev, &secrets));
+        match masked {
+            // What the serializer cannot mask (a key spelled as a number)
+            // is withheld rather than sent.
+            Ok(json) if !secrets.shown_in(&json) => {
+                serde_json::from_slice(&json).unwrap_or_else(withheld)
+            }
+            Ok(_) => withheld("a key in it is not in a string"),
+            Err(e) => withheld(e),
+        }
     }
 
     /// A command's answer, serialised to JSON with every secret masked.
     pub fn answer<T: Serialize>(&self, r: Result<T, RpcError>) -> Result<Value, RpcError> {
         let secrets = self.snapshot();
         match r {
-            Ok(v) => serde_json::to_value(Masked::new(&v, &secrets, &Cell::new(false)))
+            Ok(v) => serde_json::to_value(Masked::new(&v, &secrets))
                 .map_err(|e| RpcError::from(format!("cannot write the answer: {e}"))),
             Err(mut e) => {
-                if let std::borrow::Cow::Owned(m) = mask(&secrets, &e.message) {
+                if let std::borrow::Cow::Owned(m) = secrets.mask(&e.message) {
                     e.message = m;
                 }
                 Err(e)
@@ -168,7 +205,7 @@ impl Redactor {
     /// and [`Redactor::answer`] hand out, as bytes: for tests and benches).
     pub fn to_json<T: Serialize + ?Sized>(&self, value: &T) -> serde_json::Result<String> {
         let secrets = self.snapshot();
-        serde_json::to_string(&Masked::new(value, &secrets, &Cell::new(false)))
+        serde_json::to_string(&Masked::new(value, &secrets))
     }
 
     /// A tool's result blocks with every secret masked in their text,
@@ -178,7 +215,7 @@ impl Redactor {
         let mut masked = false;
         for b in blocks.iter_mut() {
             if let ContentBlock::Text { text } = b {
-                if let std::borrow::Cow::Owned(m) = mask(&secrets, text) {
+                if let std::borrow::Cow::Owned(m) = secrets.mask(text) {
                     *text = m;
                     masked = true;
                 }

@@ -12,108 +12,141 @@ use memchr::memmem::Finder;
 
 use super::MASK;
 
-/// One secret, with what it takes to find it fast.
-pub struct Secret {
+/// One secret, as it is and as JSON spells it.
+struct Secret {
     /// The secret as it is.
     raw: String,
     /// Its JSON-escaped spelling (equal to `raw` for most keys).
     escaped: String,
-    /// A SIMD search for `raw`, built once.
-    finder: Finder<'static>,
     /// Whether the secret could start or run inside an escape sequence
     /// of the JSON text (`\n`, `\"`, `\u001f`): only such a secret can
     /// show in the escaped text of a string that does not hold it.
     hides_in_escapes: bool,
 }
 
-impl Secret {
-    /// A secret to mask.
-    pub fn new(raw: String) -> Self {
-        let escaped = escape(&raw).0;
-        let hides_in_escapes = raw.contains('\\')
-            || raw
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_hexdigit() || "nrtbfu\"".contains(c));
-        Secret {
-            finder: Finder::new(raw.as_bytes()).into_owned(),
-            raw,
-            escaped,
-            hides_in_escapes,
+/// The secrets of one run, longest first (so a key that contains another
+/// is masked whole).
+#[derive(Default)]
+pub struct Secrets {
+    /// Each secret.
+    list: Vec<Secret>,
+    /// One SIMD search per spelling of each secret (as it is, as JSON
+    /// writes it), built once.
+    finders: Vec<Finder<'static>>,
+    /// Whether any secret could hide in an escape sequence.
+    hides_in_escapes: bool,
+}
+
+impl Secrets {
+    /// The secrets to mask (distinct, none empty).
+    pub fn new(mut raw: Vec<String>) -> Self {
+        raw.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        let list: Vec<Secret> = raw
+            .into_iter()
+            .map(|raw| {
+                let hides_in_escapes = raw.contains('\\')
+                    || raw
+                        .chars()
+                        .next()
+                        .is_some_and(|c| c.is_ascii_hexdigit() || "nrtbfu\"".contains(c));
+                Secret {
+                    escaped: escape(&raw).0,
+                    raw,
+                    hides_in_escapes,
+                }
+            })
+            .collect();
+        let mut finders = Vec::new();
+        for s in &list {
+            finders.push(Finder::new(s.raw.as_bytes()).into_owned());
+            if s.escaped != s.raw {
+                finders.push(Finder::new(s.escaped.as_bytes()).into_owned());
+            }
+        }
+        Secrets {
+            hides_in_escapes: list.iter().any(|s| s.hides_in_escapes),
+            finders,
+            list,
         }
     }
 
-    /// The secret as it is (for sorting and dedup).
-    pub fn raw(&self) -> &str {
-        &self.raw
+    /// Whether serialised JSON `text` shows a secret, in either spelling:
+    /// the cheap test before anything is masked.
+    pub fn shown_in(&self, text: &[u8]) -> bool {
+        self.finders.iter().any(|f| f.find(text).is_some())
     }
-}
 
-/// `s` with every secret masked; borrowed (no copy) when it holds none.
-pub fn mask<'s>(secrets: &[Secret], s: &'s str) -> Cow<'s, str> {
-    let mut out = Cow::Borrowed(s);
-    // A few rounds at most: masking one spelling cannot make another.
-    for _ in 0..3 {
-        let mut changed = false;
-        for sec in secrets {
-            if sec.finder.find(out.as_bytes()).is_some() {
-                out = Cow::Owned(out.replace(sec.raw.as_str(), MASK));
+    /// Whether there is nothing to mask.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// `s` with every secret masked; borrowed (no copy) when it holds none.
+    pub fn mask<'s>(&self, s: &'s str) -> Cow<'s, str> {
+        let mut out = Cow::Borrowed(s);
+        // A few rounds at most: masking one spelling cannot make another.
+        for _ in 0..3 {
+            let mut changed = false;
+            for sec in &self.list {
+                if out.contains(sec.raw.as_str()) {
+                    out = Cow::Owned(out.replace(sec.raw.as_str(), MASK));
+                    changed = true;
+                }
+            }
+            if let Some(m) = self.mask_escaped(&out) {
+                out = Cow::Owned(m);
                 changed = true;
             }
-        }
-        if let Some(m) = mask_escaped(secrets, &out) {
-            out = Cow::Owned(m);
-            changed = true;
-        }
-        if !changed {
-            return out;
-        }
-    }
-    // Still finding one after that: give nothing away.
-    Cow::Owned(MASK.to_owned())
-}
-
-/// `s` with the characters masked whose JSON spelling shows a secret, or
-/// `None` when its JSON spelling shows none. Cheap in the common case:
-/// only a string with a character JSON escapes, and a secret that could
-/// hide in an escape, is spelled out and searched.
-fn mask_escaped(secrets: &[Secret], s: &str) -> Option<String> {
-    if !secrets.iter().any(|x| x.hides_in_escapes) || !s.bytes().any(needs_escape) {
-        return None;
-    }
-    let (text, from) = escape(s);
-    // Ranges of `s` (byte offsets) whose spelling holds a secret.
-    let mut hits: Vec<(usize, usize)> = Vec::new();
-    for sec in secrets {
-        for spelling in [&sec.raw, &sec.escaped] {
-            for at in memchr::memmem::find_iter(text.as_bytes(), spelling.as_bytes()) {
-                let last = at + spelling.len() - 1;
-                let (Some(&a), Some(&b)) = (from.get(at), from.get(last)) else {
-                    continue;
-                };
-                let end = b + s.get(b..)?.chars().next().map_or(1, char::len_utf8);
-                hits.push((a, end));
+            if !changed {
+                return out;
             }
         }
+        // Still finding one after that: give nothing away.
+        Cow::Owned(MASK.to_owned())
     }
-    if hits.is_empty() {
-        return None;
-    }
-    hits.sort_unstable();
-    let mut out = String::with_capacity(s.len());
-    let mut at = 0;
-    for (a, b) in hits {
-        if b <= at {
-            continue;
+
+    /// `s` with the characters masked whose JSON spelling shows a secret, or
+    /// `None` when its JSON spelling shows none. Cheap in the common case:
+    /// only a string with a character JSON escapes, and a secret that could
+    /// hide in an escape, is spelled out and searched.
+    fn mask_escaped(&self, s: &str) -> Option<String> {
+        if !self.hides_in_escapes || !s.bytes().any(needs_escape) {
+            return None;
         }
-        if a >= at {
-            out.push_str(s.get(at..a)?);
-            out.push_str(MASK);
+        let (text, from) = escape(s);
+        // Ranges of `s` (byte offsets) whose spelling holds a secret.
+        let mut hits: Vec<(usize, usize)> = Vec::new();
+        for sec in self.list.iter().filter(|x| x.hides_in_escapes) {
+            for spelling in [&sec.raw, &sec.escaped] {
+                for at in memchr::memmem::find_iter(text.as_bytes(), spelling.as_bytes()) {
+                    let last = at + spelling.len() - 1;
+                    let (Some(&a), Some(&b)) = (from.get(at), from.get(last)) else {
+                        continue;
+                    };
+                    let end = b + s.get(b..)?.chars().next().map_or(1, char::len_utf8);
+                    hits.push((a, end));
+                }
+            }
         }
-        at = b;
+        if hits.is_empty() {
+            return None;
+        }
+        hits.sort_unstable();
+        let mut out = String::with_capacity(s.len());
+        let mut at = 0;
+        for (a, b) in hits {
+            if b <= at {
+                continue;
+            }
+            if a >= at {
+                out.push_str(s.get(at..a)?);
+                out.push_str(MASK);
+            }
+            at = b;
+        }
+        out.push_str(s.get(at..)?);
+        Some(out)
     }
-    out.push_str(s.get(at..)?);
-    Some(out)
 }
 
 /// Whether JSON escapes this byte inside a string (as serde_json does).
@@ -147,8 +180,8 @@ fn escape(s: &str) -> (String, Vec<usize>) {
 mod tests {
     use super::*;
 
-    fn secrets(raw: &[&str]) -> Vec<Secret> {
-        raw.iter().map(|s| Secret::new((*s).to_owned())).collect()
+    fn secrets(raw: &[&str]) -> Secrets {
+        Secrets::new(raw.iter().map(|s| (*s).to_owned()).collect())
     }
 
     #[test]
@@ -162,7 +195,7 @@ mod tests {
     #[test]
     fn a_string_without_secrets_is_not_copied() {
         let sec = secrets(&["sk-secret-0001", "nsk-hidden-01"]);
-        assert!(matches!(mask(&sec, "line one\nline two"), Cow::Borrowed(_)));
+        assert!(matches!(sec.mask("line one\nline two"), Cow::Borrowed(_)));
     }
 
     #[test]
@@ -170,17 +203,26 @@ mod tests {
         let sec = secrets(&["nsk-hidden-key-42"]);
         let s = "line\nsk-hidden-key-42 and more";
         assert!(!s.contains("nsk-hidden-key-42"));
-        let m = mask(&sec, s);
+        let m = sec.mask(s);
         assert_eq!(m, format!("line{MASK} and more"));
         assert!(!serde_json::to_string(&m).unwrap().contains("nsk-hidden"));
         // A hex token after an escape's `\u00`: `\u0001abcdef12…`.
         let sec = secrets(&["01abcdef12345678"]);
-        let m = mask(&sec, "x\u{1}abcdef12345678y");
+        let m = sec.mask("x\u{1}abcdef12345678y");
         assert!(
             !serde_json::to_string(&m)
                 .unwrap()
                 .contains("01abcdef12345678"),
             "{m:?}"
+        );
+    }
+
+    #[test]
+    fn a_key_that_contains_another_is_masked_whole() {
+        let sec = secrets(&["sk-short-key", "sk-short-key-and-more"]);
+        assert_eq!(
+            sec.mask("a sk-short-key-and-more b sk-short-key c"),
+            format!("a {MASK} b {MASK} c")
         );
     }
 }

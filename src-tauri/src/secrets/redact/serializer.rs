@@ -1,44 +1,39 @@
 //! Masking as a serialiser step: [`Masked`] serialises any value through
 //! a serializer that hands every string (map keys included) to
-//! [`mask::mask`] on its way to the real serializer (serde_json's writer,
+//! [`Secrets::mask`] on its way to the real serializer (serde_json's writer,
 //! its `Value` builder, Tauri's). Nothing else changes: a value without
 //! secrets serialises to exactly the bytes it would have without the
 //! wrapper. Struct field and enum variant names are the types' own
 //! `&'static str`s, not data, and pass as they are.
-
-use std::cell::Cell;
 
 use serde::ser::{
     Serialize, SerializeMap, SerializeSeq, SerializeStruct, SerializeStructVariant, SerializeTuple,
     SerializeTupleStruct, SerializeTupleVariant, Serializer,
 };
 
-use super::mask::{mask, Secret};
+use super::mask::Secrets;
 
 /// What every level of one serialisation shares.
 #[derive(Clone, Copy)]
 struct Ctx<'c> {
     /// The secrets to mask.
-    secrets: &'c [Secret],
-    /// Set when a string was masked (a caller with a typed copy of the
-    /// value then knows it needs the masked one).
-    hit: &'c Cell<bool>,
+    secrets: &'c Secrets,
 }
 
 /// `value`, serialised with every secret in its strings masked.
 pub struct Masked<'a, T: ?Sized> {
     /// The value.
     value: &'a T,
-    /// The secrets and the hit flag.
+    /// The secrets.
     ctx: Ctx<'a>,
 }
 
 impl<'a, T: ?Sized> Masked<'a, T> {
-    /// `value` masked with `secrets`; `hit` is set if anything was.
-    pub fn new(value: &'a T, secrets: &'a [Secret], hit: &'a Cell<bool>) -> Self {
+    /// `value`, to be serialised with `secrets` masked.
+    pub fn new(value: &'a T, secrets: &'a Secrets) -> Self {
         Masked {
             value,
-            ctx: Ctx { secrets, hit },
+            ctx: Ctx { secrets },
         }
     }
 }
@@ -113,12 +108,7 @@ impl<'c, S: Serializer> Serializer for Masking<'c, S> {
     );
 
     fn serialize_str(self, v: &str) -> Result<S::Ok, S::Error> {
-        let m = mask(self.ctx.secrets, v);
-        // `mask` hands back the very string when it holds no secret.
-        if !std::ptr::eq(m.as_ref(), v) {
-            self.ctx.hit.set(true);
-        }
-        self.inner.serialize_str(&m)
+        self.inner.serialize_str(&self.ctx.secrets.mask(v))
     }
 
     fn serialize_none(self) -> Result<S::Ok, S::Error> {
