@@ -30,9 +30,10 @@ struct Secret {
 pub struct Secrets {
     /// Each secret.
     list: Vec<Secret>,
-    /// One SIMD search per spelling of each secret (as it is, as JSON
-    /// writes it), built once.
+    /// A SIMD search for each secret as it is (`list`'s order), built once.
     finders: Vec<Finder<'static>>,
+    /// And for each JSON spelling that differs from the secret.
+    escaped_finders: Vec<Finder<'static>>,
     /// Whether any secret could hide in an escape sequence.
     hides_in_escapes: bool,
 }
@@ -56,16 +57,17 @@ impl Secrets {
                 }
             })
             .collect();
-        let mut finders = Vec::new();
-        for s in &list {
-            finders.push(Finder::new(s.raw.as_bytes()).into_owned());
-            if s.escaped != s.raw {
-                finders.push(Finder::new(s.escaped.as_bytes()).into_owned());
-            }
-        }
+        let finder = |s: &str| Finder::new(s.as_bytes()).into_owned();
+        let finders = list.iter().map(|s| finder(&s.raw)).collect();
+        let escaped_finders = list
+            .iter()
+            .filter(|s| s.escaped != s.raw)
+            .map(|s| finder(&s.escaped))
+            .collect();
         Secrets {
             hides_in_escapes: list.iter().any(|s| s.hides_in_escapes),
             finders,
+            escaped_finders,
             list,
         }
     }
@@ -73,7 +75,10 @@ impl Secrets {
     /// Whether serialised JSON `text` shows a secret, in either spelling:
     /// the cheap test before anything is masked.
     pub fn shown_in(&self, text: &[u8]) -> bool {
-        self.finders.iter().any(|f| f.find(text).is_some())
+        self.finders
+            .iter()
+            .chain(&self.escaped_finders)
+            .any(|f| f.find(text).is_some())
     }
 
     /// Whether there is nothing to mask.
@@ -87,8 +92,8 @@ impl Secrets {
         // A few rounds at most: masking one spelling cannot make another.
         for _ in 0..3 {
             let mut changed = false;
-            for sec in &self.list {
-                if out.contains(sec.raw.as_str()) {
+            for (sec, f) in self.list.iter().zip(&self.finders) {
+                if f.find(out.as_bytes()).is_some() {
                     out = Cow::Owned(out.replace(sec.raw.as_str(), MASK));
                     changed = true;
                 }
