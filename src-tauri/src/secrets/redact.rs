@@ -12,10 +12,10 @@
 //!
 //! Masking is a serialiser step ([`serializer::Masked`]): a value is
 //! serialised through a serializer that masks each string and map key on
-//! its way out ([`Secrets::mask`](mask::Secrets::mask): one pass for all
-//! keys, which also catches a key that only shows in the
-//! JSON spelling of a string). It is applied at the one exit of each
-//! stream, so every front end gets the same masked data:
+//! its way out ([`Secrets::mask`](mask::Secrets::mask), which also
+//! catches a key that only shows in the JSON spelling of a string). It is
+//! applied at the one exit of each stream, so every front end gets the
+//! same masked data:
 //!
 //! - an answer is masked while [`Backend::handle`] serialises the typed
 //!   result into the JSON it returns (RPC mode's response, the window's
@@ -33,9 +33,9 @@
 //!   masked JSON is tested again before it is read back.
 //!
 //! Masking where each front end writes its bytes was the other design; it
-//! would have needed the same step in four places (RPC stdout, the
-//! window's events, its IPC answers, print mode's text and notifications),
-//! and the next front end would have had to remember it.
+//! would have needed the same step in five places (RPC stdout, the
+//! window's events, its IPC answers, print mode's output, the OS
+//! notifications), and the next front end would have had to remember it.
 //!
 //! [`Backend::handle`]: crate::backend::Backend::handle
 

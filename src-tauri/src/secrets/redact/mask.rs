@@ -5,6 +5,8 @@
 //! string `"…\nsk-…"` is written `…\nsk-…`, which holds the key
 //! `nsk-…`). What produced such a spelling is masked too, so neither a
 //! client that decodes the JSON nor one that greps its bytes finds a key.
+//! [`Secrets::shown_in`] is the pump's quick test of a whole event's JSON
+//! before any string is masked.
 
 use std::borrow::Cow;
 
