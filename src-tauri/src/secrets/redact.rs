@@ -396,4 +396,17 @@ mod tests {
         let v = serde_json::json!({"a": {"b": ["c", 1]}});
         assert_eq!(r.answer(Ok(v.clone())).unwrap(), v);
     }
+
+    #[test]
+    fn an_event_whose_key_is_not_in_a_string_is_withheld() {
+        // A number is no string: the serializer cannot mask it, so the
+        // event does not go out at all.
+        let (_home, r) = knowing("40000001");
+        let out = r.event(UiEvent::TurnStart { step: 40_000_001 });
+        let UiEvent::Error { message } = &out else {
+            panic!("{out:?}")
+        };
+        assert!(message.contains("withheld"), "{message}");
+        assert!(!serde_json::to_string(&out).unwrap().contains("40000001"));
+    }
 }
