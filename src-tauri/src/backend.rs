@@ -3,12 +3,14 @@
 //! merges everything they say into one `UiEvent` stream that the RPC mode
 //! prints and the desktop forwards as Tauri events.
 
+mod accept;
 pub mod commands;
 pub mod events;
 pub mod options;
 mod prompt_queue;
 mod rewind;
 mod sessions;
+pub mod token;
 mod trust;
 mod updates;
 mod worker;
@@ -29,6 +31,7 @@ use crate::providers::transcript::Block;
 use crate::providers::ProviderKind;
 use crate::secrets::redact;
 use crate::tools;
+pub use accept::AcceptedPrompt;
 pub use options::{BackendOptions, SessionChoice};
 use prompt_queue::PromptQueue;
 
@@ -186,13 +189,10 @@ impl Backend {
 
     /// Runs one `docs/rpc.md` command; `Err` is the response's `error`.
     /// The answer is the command's typed result ([`Backend::call`]) as
-    /// JSON, with every secret the redactor knows masked.
+    /// JSON, every secret the redactor knows masked as it is serialised.
     pub async fn handle(&self, cmd: RpcCommand) -> Result<Value, RpcError> {
         let typed = self.call(cmd).await;
-        self.inner.redactor.answer(typed.and_then(|r| {
-            serde_json::to_value(r)
-                .map_err(|e| RpcError::from(format!("cannot write the answer: {e}")))
-        }))
+        self.inner.redactor.answer(typed)
     }
 
     /// Runs one command and returns its typed result, unredacted: for

@@ -2,7 +2,9 @@
 //! from an SSE delta leaving the provider's socket to the matching
 //! `text_delta` line on RPC stdout, and loading a 10 000-message session.
 //! Each is reported beside a floor measured in the same run (a line through
-//! `cat`, and a bare start-up), and written to docs/performance.md.
+//! `cat`, and a bare start-up), and written to docs/performance.md. The
+//! redaction bench (`bench_redaction`) times masking an event against
+//! serialising it.
 
 use std::io::Write as _;
 use std::process::Stdio;
@@ -126,14 +128,19 @@ async fn time_start(
     d
 }
 
-fn write_report(section: &str) {
+/// Replaces the `<!-- {name}:start -->` block of docs/performance.md (or
+/// appends it under `heading`).
+fn write_report(name: &str, heading: &str, section: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/performance.md");
     let old = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Performance\n".into());
-    let (b, e) = ("<!-- agent-bench:start -->", "<!-- agent-bench:end -->");
+    let (b, e) = (
+        format!("<!-- {name}:start -->"),
+        format!("<!-- {name}:end -->"),
+    );
     let block = format!("{b}\n{section}{e}");
-    let new = match (old.find(b), old.find(e)) {
+    let new = match (old.find(&b), old.find(&e)) {
         (Some(i), Some(j)) => format!("{}{}{}", &old[..i], block, &old[j + e.len()..]),
-        _ => format!("{}\n## Agent\n\n{block}\n", old.trim_end()),
+        _ => format!("{}\n{heading}\n\n{block}\n", old.trim_end()),
     };
     std::fs::write(&path, new).unwrap();
 }
@@ -188,5 +195,120 @@ async fn bench_agent() {
         bare = bare.as_secs_f64() * 1e3,
     );
     println!("{section}");
-    write_report(&section);
+    write_report("agent-bench", "## Agent", &section);
+}
+
+/// Events as a turn sends them, with `key` in one string of each when
+/// given: a short text delta, a tool call with a file's content in its
+/// arguments, a 4 KiB tool result, and a 20-line panel render.
+fn redaction_events(key: Option<&str>) -> Vec<(&'static str, zot_ext_protocol::rpc::UiEvent)> {
+    use zot_ext_protocol::rpc::UiEvent;
+    let k = key.map(|k| format!(" {k}")).unwrap_or_default();
+    let code = "fn main() {\n    println!(\"hello, \\\"world\\\"\");\n}\n".repeat(24);
+    vec![
+        (
+            "text_delta (40 B)",
+            UiEvent::TextDelta {
+                delta: format!("Here is the change you asked for{k}"),
+            },
+        ),
+        (
+            "tool_call (1 KiB of arguments)",
+            UiEvent::ToolCall {
+                id: "toolu_01".into(),
+                name: "write".into(),
+                args: json!({"path": "src/main.rs", "content": format!("{code}{k}")}),
+                extension: None,
+            },
+        ),
+        (
+            "tool_result (4 KiB of text)",
+            UiEvent::ToolResult {
+                id: "toolu_01".into(),
+                is_error: false,
+                content: vec![zot_ext_protocol::ContentBlock::text(format!(
+                    "{}{k}",
+                    "drwxr-xr-x  2 user user 4096 Dec  6 05:17 src\n".repeat(90)
+                ))],
+                extension: None,
+                app: None,
+                app_note: None,
+            },
+        ),
+        (
+            "ext_panel_render (20 lines)",
+            UiEvent::ExtPanelRender {
+                extension: "status".into(),
+                panel_id: "p1".into(),
+                title: Some("Build".into()),
+                lines: (0..20)
+                    .map(|i| format!("step {i}: compiling crate-{i} ok{k}"))
+                    .collect(),
+                footer: None,
+                placement: Default::default(),
+            },
+        ),
+    ]
+}
+
+/// Nanoseconds per call of `f` over `evs` (fresh copies each round),
+/// the best of a few rounds.
+fn ns_per<T>(
+    evs: &[zot_ext_protocol::rpc::UiEvent],
+    rounds: usize,
+    mut f: impl FnMut(zot_ext_protocol::rpc::UiEvent) -> T,
+) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..rounds {
+        let batch: Vec<_> = evs.to_vec();
+        let t = Instant::now();
+        for ev in batch {
+            std::hint::black_box(f(ev));
+        }
+        best = best.min(t.elapsed().as_nanos() as f64 / evs.len() as f64);
+    }
+    best
+}
+
+#[test]
+#[ignore = "benchmark: run with `make bench`"]
+fn bench_redaction() {
+    use zot_lib::secrets::redact::Redactor;
+    const KEY: &str = "sk-ant-bench-0123456789abcdef";
+    let home = tempfile::tempdir().unwrap();
+    // Three keys known, as with a flag and two stored providers.
+    std::fs::write(
+        home.path().join("auth.json"),
+        r#"{"openai":{"api_key":"sk-openai-bench-key-4567"},"kimi":{"api_key":"kimi-bench-key-89ab"}}"#,
+    )
+    .unwrap();
+    let r = Redactor::new(Some(KEY), home.path());
+    const N: usize = 2000;
+    let mut rows = String::new();
+    let clean = redaction_events(None);
+    let keyed = redaction_events(Some(KEY));
+    for ((what, ev), (_, kev)) in clean.iter().zip(&keyed) {
+        let evs = vec![ev.clone(); N];
+        let kevs = vec![kev.clone(); N];
+        let floor = ns_per(&evs, 15, |e| serde_json::to_string(&e).unwrap());
+        let none = ns_per(&evs, 15, |e| r.event(e));
+        let hit = ns_per(&kevs, 15, |e| r.event(e));
+        assert!(!serde_json::to_string(&r.event(kev.clone()))
+            .unwrap()
+            .contains(KEY));
+        rows.push_str(&format!(
+            "| {what} | {floor:.0} ns | {none:.0} ns ({:.2}×) | {hit:.0} ns ({:.2}×) |\n",
+            none / floor,
+            hit / floor
+        ));
+    }
+    let section = format!(
+        "Measured by `make bench` (`bench_redaction` in `src-tauri/tests/bench_agent.rs`, release build): \
+         the redactor's cost per event in the event pump, with three keys known, beside the floor of \
+         serialising the same event to JSON (`serde_json::to_string`, which RPC mode and the window do anyway); \
+         best of 15 rounds of {N} events.\n\n\
+         | event | floor: serialise | redact, no key in it | redact, a key in it |\n|---|---|---|---|\n{rows}"
+    );
+    println!("{section}");
+    write_report("redaction-bench", "## Redaction", &section);
 }

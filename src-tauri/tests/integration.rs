@@ -46,6 +46,7 @@ mod module_graph;
 mod print_json;
 mod projects;
 mod prompt_cache;
+mod prompt_checks;
 mod provider_tool_loading;
 mod providers_bounds;
 mod providers_errors;

@@ -3,9 +3,8 @@
 
 use std::sync::atomic::Ordering;
 
-use base64::Engine;
 use zot_ext_host::HostError;
-use zot_ext_protocol::rpc::{CommandInfo, ImageInput, RpcCommand, UiEvent};
+use zot_ext_protocol::rpc::{CommandInfo, RpcCommand, UiEvent};
 use zot_ext_protocol::rpc_results::{
     AbortedResult, ClearedResult, CommandResult, CompactResult, DeliveredResult, DoneResult,
     ExtCommandResult, ExtListResult, ExtRestartResult, HelpResult, MessagesResult, ModelResult,
@@ -22,24 +21,14 @@ use crate::providers::transcript::Block;
 pub(super) async fn handle(b: &Backend, cmd: RpcCommand) -> Result<RpcResult, RpcError> {
     match cmd {
         RpcCommand::Hello { token } => {
-            if let Some(want) = super::options::rpc_token() {
-                if !token_matches(token.as_deref().unwrap_or_default(), &want) {
-                    return Err(RpcError::denied("hello: the token is missing or wrong; send the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) as \"token\""));
-                }
-            }
+            super::token::check_hello(token.as_deref())?;
             Ok(RpcResult::Hello(b.hello_data()))
         }
         RpcCommand::Prompt { message, images } => {
-            check_images(&images).map_err(RpcError::invalid)?;
-            let mut content = vec![Block::text(message)];
-            for i in images {
-                content.push(Block::Image {
-                    mime_type: i.mime_type,
-                    data: i.data,
-                });
-            }
-            b.enqueue(content, None);
-            Ok(RpcResult::Started(StartedResult { started: true }))
+            let prompt = b.accept_prompt(message, images)?;
+            let answer = prompt.answer();
+            prompt.run();
+            Ok(RpcResult::Started(answer))
         }
         RpcCommand::Command { name, args } => command(b, name.trim_start_matches('/'), args.trim())
             .await
@@ -324,31 +313,6 @@ async fn ext_restart(b: &Backend, name: String) -> Result<ExtRestartResult, RpcE
     })
 }
 
-/// Refuses a prompt's images before anything runs: too many, not base64,
-/// of a type the providers do not take, or over the size limit
-/// (`zot_ext_protocol::prompt_images`, the same rules the UI applies).
-pub fn check_images(images: &[ImageInput]) -> Result<(), String> {
-    use zot_ext_protocol::prompt_images::{prompt_image_problem, PROMPT_IMAGES_MAX};
-    if images.len() > PROMPT_IMAGES_MAX {
-        return Err(format!(
-            "prompt: {} images, over the limit of {PROMPT_IMAGES_MAX}; send fewer",
-            images.len()
-        ));
-    }
-    for (n, i) in images.iter().enumerate() {
-        let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(&i.data) else {
-            return Err(format!(
-                "prompt: image data for {} is not valid base64",
-                i.mime_type
-            ));
-        };
-        if let Some(why) = prompt_image_problem(&i.mime_type, bytes.len() as u64) {
-            return Err(format!("prompt: image {}: {why}", n + 1));
-        }
-    }
-    Ok(())
-}
-
 /// Drops the transcript (starting a new session file) and every note.
 async fn clear(b: &Backend) -> Result<ClearedResult, RpcError> {
     if b.abort() {
@@ -498,41 +462,7 @@ async fn command(b: &Backend, name: &str, args: &str) -> Result<CommandResult, R
     Ok(CommandResult::Extension(data))
 }
 
-/// Whether an RPC client's `hello.token` is the token, compared in
-/// constant time: how long a refusal takes says nothing about how many
-/// leading bytes were right (only whether the length was).
-fn token_matches(given: &str, want: &str) -> bool {
-    let (given, want) = (given.as_bytes(), want.as_bytes());
-    if given.len() != want.len() {
-        return false;
-    }
-    let diff = given
-        .iter()
-        .zip(want)
-        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
-    std::hint::black_box(diff) == 0
-}
-
 /// A host error under the command's name, keeping its code.
 fn prefixed(command: &str, e: HostError) -> RpcError {
     RpcError::new(e.code(), format!("{command}: {e}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::token_matches;
-
-    #[test]
-    fn only_the_whole_token_matches() {
-        assert!(token_matches("s3cret-token", "s3cret-token"));
-        for wrong in [
-            "",
-            "s3cret-toke",
-            "s3cret-tokeN",
-            "s3cret-token!",
-            "x3cret-token",
-        ] {
-            assert!(!token_matches(wrong, "s3cret-token"), "{wrong}");
-        }
-    }
 }

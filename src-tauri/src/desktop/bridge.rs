@@ -28,16 +28,25 @@ pub async fn forward(
     }
     let mut pace = Pace::default();
     while let Some(ev) = events.recv().await {
-        let size = serde_json::to_string(&ev).map_or(0, |s| s.len());
-        pace.admit(size).await;
-        emit(&app, &ev);
+        // Serialised once: its size paces it, and the same text goes out
+        // (`emit` would serialise it again).
+        let json = match serde_json::to_string(&ev) {
+            Ok(json) => json,
+            Err(e) => {
+                eprintln!("zot: could not write an event for the window: {e}");
+                continue;
+            }
+        };
+        pace.admit(json.len()).await;
+        emit(&app, json);
         super::notify::on_event(&app, &ev);
     }
 }
 
-/// Sends one event to the window; a closed window is not an error.
-pub fn emit(app: &AppHandle, ev: &UiEvent) {
-    if let Err(e) = app.emit(UI_EVENT, ev) {
+/// Sends one event, as its JSON, to the window; a closed window is not an
+/// error.
+fn emit(app: &AppHandle, json: String) {
+    if let Err(e) = app.emit_str(UI_EVENT, json) {
         eprintln!("zot: could not deliver an event to the window: {e}");
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod input;
 
+use serde::Serialize;
 use serde_json::Value;
 use std::io::Write;
 
@@ -59,7 +60,7 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
     let code;
     // With ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) set, nothing but `hello` is
     // served until a hello carried the token.
-    let mut locked = crate::backend::options::rpc_token().is_some();
+    let mut gate = crate::backend::token::Gate::new();
     loop {
         let line = tokio::select! {
             line = lines.next_line() => match line {
@@ -85,36 +86,30 @@ pub async fn run(opts: BackendOptions) -> anyhow::Result<i32> {
             }
         };
         let name = req.command.name();
-        if locked && !matches!(req.command, RpcCommand::Hello { .. }) {
-            let e = "this zot requires a token: send {\"type\":\"hello\",\"token\":\"…\"} with the value of ZOT_RPC_TOKEN (or ZOTCORE_RPC_TOKEN) first";
-            let e = RpcError::denied(e);
+        if let Err(e) = gate.admit(&req.command) {
             let _ = out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
             continue;
         }
         match req.command {
-            // The response goes out before the prompt's first event.
-            RpcCommand::Prompt { ref images, .. } => {
-                let id = req.id.clone();
-                if let Err(e) = crate::backend::commands::check_images(images) {
-                    let e = RpcError::invalid(e);
-                    let _ = out.send(serde_json::to_string(&RpcResponse::err(id, name, e))?);
-                    continue;
-                }
-                let _ = out.send(serde_json::to_string(&RpcResponse::ok(
-                    id.clone(),
-                    name,
-                    Some(serde_json::json!({"started": true})),
-                ))?);
-                if let Err(e) = backend.handle(req.command).await {
-                    let _ = out.send(serde_json::to_string(&UiEvent::Error {
-                        message: e.message,
-                    })?);
+            // Checked by the backend as for the window; the response goes
+            // out before the prompt's first event.
+            RpcCommand::Prompt { message, images } => {
+                match backend.accept_prompt(message, images) {
+                    Ok(prompt) => {
+                        let ok = respond(req.id, name, Ok(prompt.answer()));
+                        let _ = out.send(serde_json::to_string(&ok)?);
+                        prompt.run();
+                    }
+                    Err(e) => {
+                        let _ =
+                            out.send(serde_json::to_string(&RpcResponse::err(req.id, name, e))?);
+                    }
                 }
             }
             RpcCommand::Hello { .. } => {
                 let r = backend.handle(req.command).await;
                 let failed = r.is_err();
-                locked = locked && failed;
+                gate.hello_answered(!failed);
                 let _ = out.send(serde_json::to_string(&respond(req.id, name, r))?);
                 if failed {
                     code = 1;
@@ -192,8 +187,10 @@ impl Out {
     }
 }
 
-fn respond(id: Option<String>, name: &str, r: Result<Value, RpcError>) -> RpcResponse {
-    match r {
+fn respond(id: Option<String>, name: &str, r: Result<impl Serialize, RpcError>) -> RpcResponse {
+    match r.and_then(|v| {
+        serde_json::to_value(v).map_err(|e| format!("cannot write the answer: {e}").into())
+    }) {
         Ok(v) => RpcResponse::ok(id, name, Some(v)),
         Err(e) => RpcResponse::err(id, name, e),
     }
