@@ -4,16 +4,15 @@
 //! refusals `rpc_protocol.rs` checks on the wire), with the same code and
 //! message, and queues nothing; an accepted prompt runs only once `run`.
 
-use crate::fake_llm;
 use crate::in_process;
 
 use base64::Engine;
-use fake_llm::*;
 use in_process::{options, until};
 use zot_ext_protocol::prompt_images::PROMPT_IMAGES_MAX;
 use zot_ext_protocol::rpc::{ImageInput, RpcCommand, UiEvent};
 use zot_ext_protocol::ErrorCode;
 use zot_lib::backend::Backend;
+use zot_test_support::fake_llm::*;
 
 fn image(mime_type: &str, data: &str) -> ImageInput {
     ImageInput {
