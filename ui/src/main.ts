@@ -22,20 +22,29 @@ const target = document.getElementById("app")!;
 let app;
 if (isPanelWindow(backend.windowLabel())) {
   const state = new PanelWindowState(backend);
+  // The page's guard (firstScreen.ts) already removed the main window's
+  // screen before it was painted; this only makes sure.
+  target.replaceChildren();
   app = mount(PanelWindow, { target, props: { app: state } });
   void state.start();
 } else {
   const state = new AppState(backend);
-  const first = target.firstElementChild;
-  app = first
-    ? hydrate(App, { target, props: { app: state } })
-    : mount(App, { target, props: { app: state } });
-  // Svelte redraws from scratch when the screen does not match the app
-  // (no warning outside its dev build): say so, the E2E test looks.
-  if (first && !first.isConnected) {
-    performance.mark("zot-first-screen-redrawn");
-    console.warn("zot: the prerendered first screen did not match the app; it was drawn again");
-  }
+  // The prerendered screen's elements: hydration keeps every one of them
+  // when the screen matches the app. Svelte redraws what does not match,
+  // silently outside its dev build, so the page says so itself (and
+  // e2e/first_screen.test.mjs looks).
+  const prerendered = [...target.querySelectorAll("*")];
+  if (prerendered.length) {
+    app = hydrate(App, { target, props: { app: state } });
+    performance.mark("zot-hydrated");
+    const redrawn = prerendered.filter((el) => !el.isConnected).length;
+    if (redrawn) {
+      performance.mark("zot-first-screen-redrawn", { detail: { redrawn, of: prerendered.length } });
+      console.warn(
+        `zot: ${redrawn} of the first screen's ${prerendered.length} elements did not match the app and were drawn again`,
+      );
+    }
+  } else app = mount(App, { target, props: { app: state } });
   performance.mark("zot-mounted");
   void state.start();
 }
