@@ -26,6 +26,21 @@ const boxes = (s) =>
     return Object.fromEntries(['[data-test=header]', '[data-test=nav-chat]', '[data-test=nav-settings]', '[data-test=transcript]',
       '.editor-wrap', '[data-test=editor]', '[data-test=send]'].map((q) => [q, box(q)]));`);
 
+/** Replaces the page with the page as this binary embeds it (make e2e-bin
+ * builds ui/dist first) without the app's script: what WebKit paints
+ * before that script runs, the guard (theme, panel windows) included. */
+async function paintFirstScreen(s) {
+  const html = fs
+    .readFileSync(path.join(ROOT, "ui", "dist", "index.html"), "utf8")
+    .replace(/<script>[^<]*createElement\("script"\)[^<]*<\/script>/, "")
+    .replace(/<link rel="modulepreload"[^>]*>/g, "");
+  assert.match(html, /data-test="editor"/, "ui/dist/index.html holds the first screen");
+  assert.doesNotMatch(html, /<script[^>]*src=|createElement\("script"\)/, "nothing in it loads the app");
+  await s.exec(`document.open(); document.write(arguments[0]); document.close();`, [html]);
+  await s.until("the static first screen", () => s.exec(`return !!document.querySelector('[data-test=editor]')`));
+  await s.exec(`return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
+}
+
 test("the page arrives with the app's first screen; hydration keeps all of it", async () => {
   app = await startApp();
   const { s } = app;
@@ -48,16 +63,7 @@ test("the screen painted before the script has the live app's layout", async () 
   const { s } = app;
   const live = await boxes(s);
   await shot(s, "first-screen-live.png");
-  // The page as this binary embeds it (make e2e-bin builds ui/dist first),
-  // without its scripts: what WebKit paints before the app's script runs.
-  const html = fs
-    .readFileSync(path.join(ROOT, "ui", "dist", "index.html"), "utf8")
-    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, "")
-    .replace(/<link rel="modulepreload"[^>]*>/g, "");
-  assert.match(html, /data-test="editor"/, "ui/dist/index.html holds the first screen");
-  await s.exec(`document.open(); document.write(arguments[0]); document.close();`, [html]);
-  await s.until("the static first screen", () => s.exec(`return !!document.querySelector('[data-test=editor]')`));
-  await s.exec(`return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
+  await paintFirstScreen(s);
   const first = await boxes(s);
   await shot(s, "first-screen-prerendered.png");
   for (const [q, box] of Object.entries(live)) {
@@ -68,20 +74,20 @@ test("the screen painted before the script has the live app's layout", async () 
   app = null;
 });
 
-test("a remembered light theme still takes over the hydrated screen", async () => {
+test("a remembered light theme is the first screen's, and the app's after hydration", async () => {
   app = await startApp({ theme: "light" });
   const { s } = app;
   await started(s);
-  await s.until("the light theme", async () => (await s.exec(`return document.documentElement.dataset.theme`)) === "light");
-  assert.equal(
-    await s.exec(`return getComputedStyle(document.documentElement).backgroundColor`),
-    await s.exec(`return getComputedStyle(document.documentElement).getPropertyValue('--zot-background').trim()`).then(hexToRgb),
-    "the page's background is the light theme's",
-  );
+  const background = () =>
+    s.exec(`return [getComputedStyle(document.documentElement).backgroundColor, document.documentElement.dataset.theme]`);
+  await s.until("the light theme", async () => (await background())[1] === "light");
+  const live = await background();
+  assert.equal(live[0], "rgb(255, 255, 255)", "the live page's background is the light theme's");
   assert.ok(!(await marks(s)).some((m) => m.name === "zot-first-screen-redrawn"));
+  await shot(s, "first-screen-light-live.png");
+  // Before the script: the window handed the theme to the page and its
+  // guard applied it, so the first paint is already light.
+  await paintFirstScreen(s);
+  assert.deepEqual(await background(), live, "the first screen is painted in the light theme");
+  await shot(s, "first-screen-light-prerendered.png");
 });
-
-function hexToRgb(hex) {
-  const n = parseInt(hex.slice(1), 16);
-  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
-}

@@ -40,7 +40,7 @@ test("the first screen is in the page; the entry script is added by the loader a
   expect(assets[0]).toMatch(/\.js$/);
   const html = readFileSync(join(dist, "index.html"), "utf8");
   // Rendered at build time, by the entry's own code.
-  expect(html).toContain(`<div id="app"><p>hello 2</p></div><script>window.guarded = 1;`);
+  expect(html).toContain(`<div id="app"><p>hello 2</p></div><script>window.guarded = 1;</script><script>`);
   // No script tag loads the entry: only the loader adds it, from the page.
   expect(html).not.toMatch(/<script[^>]*src=/);
   expect(html).toContain(`<link rel="modulepreload" crossorigin href="./assets/${assets[0]}">`);

@@ -59,11 +59,13 @@ export function placeFirstScreen(html: string, screen: FirstScreen): string {
     throw new Error(`index.html must load exactly one entry script; found ${entries.length}`);
   }
   const src = entries[0][1];
-  // `</script` inside the inline script would end its element early.
-  const code = (screen.guard + loader(src)).replace(/<\/(script)/gi, "<\\/$1");
+  // `</script` inside an inline script would end its element early. The
+  // guard and the loader are two elements, so a test can paint the page
+  // with its guard but without the app (e2e/first_screen.test.mjs).
+  const inline = (code: string) => `<script>${code.replace(/<\/(script)/gi, "<\\/$1")}</script>`;
   const page =
     html.slice(0, at) +
-    `<div id="app">${screen.body}</div><script>${code}</script>` +
+    `<div id="app">${screen.body}</div>${inline(screen.guard)}${inline(loader(src))}` +
     html.slice(at + APP_DIV.length);
   return page.replace(entries[0][0], () => `<link rel="modulepreload" crossorigin href="${src}">`);
 }

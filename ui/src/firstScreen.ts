@@ -8,18 +8,21 @@ import App from "./App.svelte";
 import { AppState } from "./lib/app.svelte";
 import { FakeBackend } from "./lib/backend/fake";
 import { PANEL_WINDOW_PREFIX } from "./lib/panels/windowSync";
+import { BUILTIN_THEMES, SYSTEM_THEME, themeProperties } from "./lib/settings/themes";
+import { firstScreenGuard, type GuardThemes } from "./firstScreenGuard";
 
 export function firstScreen(): { body: string; guard: string } {
   // Nothing is asked of the backend until `start()`, which only runs in
   // the page: this one is never called.
   const app = new AppState(new FakeBackend());
   const { body } = render(App, { props: { app } });
-  // A panel's own window loads the same page but draws that panel
-  // (main.ts): its label is known before any script of the page runs
-  // (Tauri's initialisation script), so the main window's screen is
-  // removed before it is ever painted there.
-  const guard =
-    `if ((window.__TAURI_INTERNALS__?.metadata?.currentWebview?.label ?? "")` +
-    `.startsWith(${JSON.stringify(PANEL_WINDOW_PREFIX)})) document.getElementById("app").replaceChildren();`;
+  // Run while the page is parsed, before its first paint: the user's
+  // theme, and no main-window screen in a panel's own window
+  // (firstScreenGuard.ts).
+  const themes: GuardThemes = Object.fromEntries(
+    BUILTIN_THEMES.map((t) => [t.name, { appearance: t.appearance, props: themeProperties(t) }]),
+  );
+  const args = [themes, SYSTEM_THEME, PANEL_WINDOW_PREFIX].map((a) => JSON.stringify(a)).join(", ");
+  const guard = `(${firstScreenGuard.toString()})(${args});`;
   return { body, guard };
 }

@@ -13,6 +13,7 @@ import { FakeBackend } from "./lib/backend/fake";
 import { TauriBackend, inTauri } from "./lib/backend/tauri";
 import { PanelWindowState } from "./lib/panels/panelWindow.svelte";
 import { isPanelWindow } from "./lib/panels/windowSync";
+import { chosenTheme } from "./firstScreenGuard";
 
 // Start-up milestones `make bench-ui` reads: every module has run, then the
 // app is mounted (docs/performance.md, "Desktop").
@@ -29,6 +30,9 @@ if (isPanelWindow(backend.windowLabel())) {
   void state.start();
 } else {
   const state = new AppState(backend);
+  // The theme the page was painted in (firstScreenGuard.ts), until the
+  // settings say.
+  state.theme = chosenTheme() ?? state.theme;
   // The prerendered screen's elements: hydration keeps every one of them
   // when the screen matches the app. Svelte redraws what does not match,
   // silently outside its dev build, so the page says so itself (and
