@@ -41,7 +41,10 @@ if (isPanelWindow(backend.windowLabel())) {
   if (prerendered.length) {
     app = hydrate(App, { target, props: { app: state } });
     performance.mark("zot-hydrated");
-    const redrawn = prerendered.filter((el) => !el.isConnected).length;
+    // Dropped, or added where the screen had none.
+    const redrawn =
+      prerendered.filter((el) => !el.isConnected).length +
+      Math.max(0, target.querySelectorAll("*").length - prerendered.length);
     if (redrawn) {
       performance.mark("zot-first-screen-redrawn", { detail: { redrawn, of: prerendered.length } });
       console.warn(
