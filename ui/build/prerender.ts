@@ -8,8 +8,8 @@
 //
 // The entry exports `firstScreen(): { body, guard }`: `guard` is a classic
 // inline script placed right after the screen, run while the page is
-// parsed: windows that draw something else (a panel's own window) clear the
-// screen before anything is painted.
+// parsed: it applies the user's theme, and windows that draw something else
+// (a panel's own window) clear the screen, before anything is painted.
 //
 // The app's script must not run before that first paint: WebKit runs a
 // module script as soon as the document is parsed (inline) or as soon as it

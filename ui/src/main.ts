@@ -16,7 +16,8 @@ import { isPanelWindow } from "./lib/panels/windowSync";
 import { chosenTheme } from "./firstScreenGuard";
 
 // Start-up milestones `make bench-ui` reads: every module has run, then the
-// app is mounted (docs/performance.md, "Desktop").
+// app is live on the screen, hydrated or mounted (docs/performance.md,
+// "Desktop").
 performance.mark("zot-script");
 const backend = inTauri() ? new TauriBackend() : new FakeBackend();
 const target = document.getElementById("app")!;
