@@ -6,7 +6,8 @@
 // survive a restart, and a place that is off every screen now is clamped
 // onto it; an HTML panel's page loads and talks there; a crashed
 // extension's window says so; closing a window while its extension is busy
-// docks the panel at once. WebDriver switches between
+// docks the panel at once; a theme chosen in the main window reaches the
+// panel's window. WebDriver switches between
 // the two windows by their handles (WebKitWebDriver lists every webview of
 // the app).
 import { test, before, after } from "node:test";
@@ -148,6 +149,30 @@ test("the Window button opens the panel in its own window, which takes its keys,
   await shot(s, "panel-window.png");
   const titled = execFileSync("xdotool", ["search", "--name", "^Pointer — pointer — zot$"]).toString().trim();
   assert.equal(titled.split("\n").length, 1, "the OS window is titled after its panel");
+  await toMain();
+});
+
+test("a theme change in the main window reaches the open panel window", async () => {
+  // The pointer panel's window from the test above is still open.
+  const look = () =>
+    s.exec(`const root = document.documentElement;
+      return { theme: root.dataset.theme, background: getComputedStyle(root).getPropertyValue('--zot-background').trim(),
+        panel: getComputedStyle(document.querySelector('[data-test=panel]')).backgroundColor };`);
+  await toPanelWindow();
+  const dark = await look();
+  assert.equal(dark.theme, "dark");
+  await toMain();
+  await send(s, "/theme light");
+  await toPanelWindow();
+  await s.until("the panel window in the light theme", async () => (await look()).theme === "light");
+  const light = await look();
+  assert.equal(light.background, "#ffffff", "the window's colours are the light theme's");
+  assert.notEqual(light.panel, dark.panel, "the panel is drawn in them");
+  await shot(s, "panel-window-light.png");
+  await toMain();
+  await send(s, "/theme dark");
+  await toPanelWindow();
+  await s.until("the panel window dark again", async () => (await look()).theme === "dark");
   await toMain();
 });
 

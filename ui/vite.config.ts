@@ -3,9 +3,10 @@
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vitest/config";
 import { inlineEntry } from "./build/inline-entry.ts";
+import { prerender } from "./build/prerender.ts";
 
 export default defineConfig({
-  plugins: [svelte(), inlineEntry()],
+  plugins: [svelte(), prerender(), inlineEntry({ script: false })],
   // Tauri serves the page from its own origin; relative asset URLs work
   // both there and in `vite preview`.
   base: "./",

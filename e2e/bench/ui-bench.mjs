@@ -40,6 +40,9 @@ const BARE_BIN = process.env.ZOT_BARE_BIN ?? path.join(ROOT, "target", "release"
 const SHOTS = fs.mkdtempSync(path.join(os.tmpdir(), "zot-bench-shots-"));
 
 const COMPOSITING = "WEBKIT_DISABLE_COMPOSITING_MODE";
+/** Start-up goal (#33): exec → first contentful paint at most this times
+ * the bare window's, on the same renderer. */
+const START_GOAL = 1.05;
 
 /** One launch of zot (no extensions, no session) or of the bare window,
  * with WebKit's defaults (`bare`) or with the renderer zot chose for
@@ -59,11 +62,18 @@ async function startOnce(kind, sameEnv) {
   try {
     const paint = await firstPaint(app.s);
     // The page's milestones: its HTML fully received, and for zot its
-    // script run and its app mounted (marks in ui/src/main.ts).
-    const steps = await app.s.exec(`
-      const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? null;
-      return { html: performance.getEntriesByType('navigation')[0]?.responseEnd ?? null,
-        script: mark('zot-script'), mounted: mark('zot-mounted') };`);
+    // script run, its first screen hydrated (marks in ui/src/main.ts) and
+    // every first load answered, the editor usable (app.svelte.ts).
+    const steps = await app.s.until(
+      "the page's milestones",
+      () =>
+        app.s.exec(`
+          const mark = (n) => performance.getEntriesByName(n)[0]?.startTime ?? null;
+          const out = { html: performance.getEntriesByType('navigation')[0]?.responseEnd ?? null,
+            added: mark('zot-script-added'), script: mark('zot-script'), mounted: mark('zot-mounted'), started: mark('zot-started') };
+          return ${kind === "zot" ? "out.started === null ? null : out" : "out"};`),
+      10000,
+    );
     const compositing = webProcessEnv(app.pid, COMPOSITING);
     await sleep(IDLE_MS);
     return {
@@ -99,7 +109,7 @@ async function startupBench() {
     toOrigin: median(runs[k].map((r) => r.toOrigin)),
     inPage: median(runs[k].map((r) => r.inPage)),
     steps: Object.fromEntries(
-      ["html", "script", "mounted"].map((s) => [s, median(runs[k].map((r) => r.steps[s]).filter((x) => x !== null))]),
+      ["html", "added", "script", "mounted", "started"].map((s) => [s, median(runs[k].map((r) => r.steps[s]).filter((x) => x !== null))]),
     ),
     kb: median(runs[k].map((r) => r.pss.kb)),
     kbAll: runs[k].map((r) => r.pss.kb),
@@ -487,12 +497,12 @@ second ratio compares the same WebKit path.
 
 | what | zot | bare window, WebKit defaults | zot / bare | bare window, zot's renderer | zot / that | target | |
 |---|---|---|---|---|---|---|---|
-| exec → ${st.zot.paintName}, median of ${ROUNDS} alternating launches | ${ms(st.zot.start)} | ${ms(st.bare.start)} | ${startRatio.toFixed(2)}× | ${ms(st.same.start)} | ${startSame.toFixed(2)}× | ≤ 1.1× | ${met(startRatio <= 1.1)} / ${met(startSame <= 1.1)} |
+| exec → ${st.zot.paintName}, median of ${ROUNDS} alternating launches | ${ms(st.zot.start)} | ${ms(st.bare.start)} | ${startRatio.toFixed(2)}× | ${ms(st.same.start)} | ${startSame.toFixed(2)}× | ≤ ${START_GOAL}× | ${met(startRatio <= START_GOAL)} / ${met(startSame <= START_GOAL)} |
 | ↳ exec → the page's time origin (process start, Rust set-up, WebKit's processes, navigation), median | ${ms(st.zot.toOrigin)} | ${ms(st.bare.toOrigin)} | | ${ms(st.same.toOrigin)} | | | |
 | ↳ time origin → ${st.zot.paintName} (the page: parse, script, style, layout, paint), median | ${ms(st.zot.inPage)} | ${ms(st.bare.inPage)} | | ${ms(st.same.inPage)} | | | |
 | idle PSS after ${IDLE_MS / 1000} s, app + WebKit processes (${st.zot.procs.length} / ${st.bare.procs.length} processes), median | ${mb(st.zot.kb)} | ${mb(st.bare.kb)} | ${pssRatio.toFixed(2)}× | ${mb(st.same.kb)} | ${pssSame.toFixed(2)}× | ≤ 1.15× | ${met(pssRatio <= 1.15)} / ${met(pssSame <= 1.15)} |
 
-The page's part, medians from each page's time origin: zot had its HTML (the script inlined) at ${ms(st.zot.steps.html)}, had run its script at ${ms(st.zot.steps.script)}, mounted the app at ${ms(st.zot.steps.mounted)} and painted at ${ms(st.zot.inPage)}; the bare window had its HTML at ${ms(st.bare.steps.html)} and painted at ${ms(st.bare.inPage)}.
+The page's part, medians from each page's time origin: zot had its HTML (the first screen prerendered in it) at ${ms(st.zot.steps.html)} and painted it at ${ms(st.zot.inPage)}; then its script (a file, preloaded, added to the page in that first frame at ${ms(st.zot.steps.added)}) had run at ${ms(st.zot.steps.script)}, had hydrated the screen at ${ms(st.zot.steps.mounted)}, and every first load was answered, the editor usable, at ${ms(st.zot.steps.started)}. The bare window had its HTML at ${ms(st.bare.steps.html)} and painted at ${ms(st.bare.inPage)}.
 
 Every launch, in order — zot: ${list(st.zot.startAll, ms)}; ${list(st.zot.kbAll, mb)}. Bare, defaults: ${list(st.bare.startAll, ms)}; ${list(st.bare.kbAll, mb)}. Bare, zot's renderer: ${list(st.same.startAll, ms)}; ${list(st.same.kbAll, mb)}.
 

@@ -8,6 +8,7 @@ mod bridge;
 mod commands;
 mod drop;
 mod error;
+mod first_theme;
 mod manager;
 mod notify;
 mod pace;
@@ -106,6 +107,7 @@ pub fn run(opts: BackendOptions) -> i32 {
     #[cfg(target_os = "linux")]
     webkit_memory::install();
     let ctx = RunContext::from_options(&opts);
+    let theme = crate::settings::theme(&ctx.zot_home);
     let (ready_tx, ready_rx) = watch::channel(false);
     let desktop = Desktop {
         projects: Projects::new(opts.clone()),
@@ -117,6 +119,7 @@ pub fn run(opts: BackendOptions) -> i32 {
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_notification::init())
+        .plugin(first_theme::init(&theme))
         .manage(desktop)
         .manage(panel_frame::PanelFrames::default())
         .manage(panel_window::PanelWindows::default())

@@ -67,7 +67,7 @@ pub async fn current(start: &Startup<'_>, backend: Option<&Backend>) -> Settings
         provider,
         model,
         key_hint,
-        theme: config["theme"].as_str().unwrap_or("dark").to_string(),
+        theme: theme_in(&config),
         providers: PROVIDERS.iter().map(|p| p.to_string()).collect(),
         approvals: match backend {
             Some(b) => b.agent().approvals().mode(),
@@ -147,6 +147,16 @@ pub async fn save(
         }
     }
     Ok(())
+}
+
+/// The theme the user chose (`dark` when none is saved): read at start for
+/// the window's first paint (desktop/first_theme.rs).
+pub fn theme(home: &Path) -> String {
+    theme_in(&read_config(home))
+}
+
+fn theme_in(config: &Value) -> String {
+    config["theme"].as_str().unwrap_or("dark").to_string()
 }
 
 /// Which OS notifications the user turned on, read from `config.json` when

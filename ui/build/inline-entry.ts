@@ -16,7 +16,11 @@ import type { Plugin, Rollup } from "vite";
 /** `</script` or `</style` inside inlined text would end the element. */
 const safe = (text: string, tag: string) => text.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1");
 
-export function inlineEntry(): Plugin {
+/** With `script: false` only the stylesheet moves into the page and the
+ * entry script stays a file: a page whose first screen is prerendered
+ * (build/prerender.ts) paints it without the script, so the script is
+ * better fetched alongside than parsed as part of the HTML. */
+export function inlineEntry({ script: withScript = true } = {}): Plugin {
   return {
     name: "zot-inline-entry",
     apply: "build",
@@ -27,35 +31,16 @@ export function inlineEntry(): Plugin {
         (f): f is Rollup.OutputChunk => f.type === "chunk" && f.isEntry,
       );
       if (!out || !entry || !bundle["index.html"]) return;
-      if (entry.imports.length) {
-        // Static imports of other chunks would resolve against the page's
-        // URL once inlined; keep such a build as it was.
-        this.warn(`not inlining ${entry.fileName}: it imports ${entry.imports.join(", ")}`);
-        return;
-      }
-      const importers = Object.values(bundle).filter(
-        (f): f is Rollup.OutputChunk => f.type === "chunk" && f.imports.includes(entry.fileName),
-      );
-      if (importers.length) {
-        // A lazy chunk that shares code with the entry imports it by file
-        // name; once the entry is inlined and deleted that import fails and
-        // the chunk never loads (the markdown renderer did, when the tool
-        // cards pulled highlight.js into the entry). Keep the file.
-        this.warn(`not inlining ${entry.fileName}: ${importers.map((c) => c.fileName).join(", ")} import it`);
-        return;
-      }
       const htmlPath = join(out, "index.html");
       let page = readFileSync(htmlPath, "utf8");
-      const script = new RegExp(`<script type="module"[^>]*src="\\./${entry.fileName}"[^>]*></script>`);
-      if (!script.test(page)) return this.warn(`index.html does not load ${entry.fileName}; nothing inlined`);
-      // Chunks it loads on demand are named relative to its own folder.
-      const dir = entry.fileName.slice(0, entry.fileName.lastIndexOf("/") + 1);
-      let code = readFileSync(join(out, entry.fileName), "utf8");
-      for (const dynamic of entry.dynamicImports) {
-        code = code.split(`./${dynamic.slice(dir.length)}`).join(`./${dynamic}`);
+      const inlined: string[] = [];
+      if (withScript) {
+        const code = entryCode(this, out, entry, bundle, page);
+        if (code === null) return;
+        const script = scriptTag(entry.fileName);
+        page = page.replace(script, () => `<script type="module">${safe(code, "script")}</script>`);
+        inlined.push(entry.fileName);
       }
-      page = page.replace(script, () => `<script type="module">${safe(code, "script")}</script>`);
-      const inlined = [entry.fileName];
       for (const css of entry.viteMetadata?.importedCss ?? []) {
         const link = new RegExp(`<link rel="stylesheet"[^>]*href="\\./${css}"[^>]*>`);
         if (!link.test(page)) continue;
@@ -67,4 +52,46 @@ export function inlineEntry(): Plugin {
       for (const file of inlined) rmSync(join(out, file));
     },
   };
+}
+
+const scriptTag = (fileName: string) =>
+  new RegExp(`<script type="module"[^>]*src="\\./${fileName}"[^>]*></script>`);
+
+/** The entry's code ready to sit in the page, or null (with a warning) when
+ * it cannot be inlined and the build stays as it was. */
+function entryCode(
+  ctx: { warn: (msg: string) => void },
+  out: string,
+  entry: Rollup.OutputChunk,
+  bundle: Rollup.OutputBundle,
+  page: string,
+): string | null {
+  if (entry.imports.length) {
+    // Static imports of other chunks would resolve against the page's
+    // URL once inlined; keep such a build as it was.
+    ctx.warn(`not inlining ${entry.fileName}: it imports ${entry.imports.join(", ")}`);
+    return null;
+  }
+  const importers = Object.values(bundle).filter(
+    (f): f is Rollup.OutputChunk => f.type === "chunk" && f.imports.includes(entry.fileName),
+  );
+  if (importers.length) {
+    // A lazy chunk that shares code with the entry imports it by file
+    // name; once the entry is inlined and deleted that import fails and
+    // the chunk never loads (the markdown renderer did, when the tool
+    // cards pulled highlight.js into the entry). Keep the file.
+    ctx.warn(`not inlining ${entry.fileName}: ${importers.map((c) => c.fileName).join(", ")} import it`);
+    return null;
+  }
+  if (!scriptTag(entry.fileName).test(page)) {
+    ctx.warn(`index.html does not load ${entry.fileName}; nothing inlined`);
+    return null;
+  }
+  // Chunks it loads on demand are named relative to its own folder.
+  const dir = entry.fileName.slice(0, entry.fileName.lastIndexOf("/") + 1);
+  let code = readFileSync(join(out, entry.fileName), "utf8");
+  for (const dynamic of entry.dynamicImports) {
+    code = code.split(`./${dynamic.slice(dir.length)}`).join(`./${dynamic}`);
+  }
+  return code;
 }

@@ -62,12 +62,19 @@ export function resolveColors(theme: ThemeFile): Record<string, string> {
   return out;
 }
 
-/** Sets `--zot-<name>` on `el` for each colour, plus `color-scheme`. */
+/** The style properties a theme sets on the page's root: `--zot-<name>`
+ * for each colour, plus `color-scheme`. */
+export function themeProperties(theme: ThemeFile): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(resolveColors(theme))) out[`--zot-${k.replace(/_/g, "-")}`] = v;
+  out["color-scheme"] = theme.appearance === "light" ? "light" : "dark";
+  return out;
+}
+
+/** Sets the theme's properties on `el` (the page's root), and its name and
+ * appearance as `data-theme` and `data-appearance`. */
 export function applyTheme(el: HTMLElement, theme: ThemeFile): void {
-  for (const [k, v] of Object.entries(resolveColors(theme))) {
-    el.style.setProperty(`--zot-${k.replace(/_/g, "-")}`, v);
-  }
-  el.style.setProperty("color-scheme", theme.appearance === "light" ? "light" : "dark");
+  for (const [k, v] of Object.entries(themeProperties(theme))) el.style.setProperty(k, v);
   el.dataset.theme = theme.name;
   el.dataset.appearance = theme.appearance;
 }
