@@ -7,8 +7,6 @@
 
 use zot_test_support::rpc;
 
-use std::process::Command as StdCommand;
-
 use rpc::bin;
 use zot_test_support::fake_llm::*;
 
@@ -21,15 +19,9 @@ fn in_keyring_session(
     data: &std::path::Path,
     script: &str,
 ) -> (bool, String, String) {
-    let full = format!(
-        "printf %s zot-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 90; {script}"
-    );
-    let out = StdCommand::new("dbus-run-session")
-        .args(["--", "sh", "-c", &full])
+    let out = zot_test_support::keyring::session(data, script, &[])
         .env("ZOT_HOME", home)
-        .env("XDG_DATA_HOME", data)
         .env("ZOT_BIN", bin())
-        .env_remove("ZOT_KEYCHAIN")
         .env_remove("ANTHROPIC_API_KEY")
         .env_remove("DISPLAY")
         .env_remove("WAYLAND_DISPLAY")

@@ -8,6 +8,7 @@
 //! - [`fixtures`]: extensions on disk (the scripted fixture extensions in
 //!   `fixtures/`, plain folders, git repositories);
 //! - [`procs`]: what the OS says of a process a test started;
+//! - [`keyring`]: a private Secret Service to run a test inside;
 //! - [`rng`]: the one seeded generator the fuzzers share;
 //! - [`wait`]: polling with a deadline.
 //!
@@ -18,6 +19,7 @@
 pub mod cli;
 pub mod fake_llm;
 pub mod fixtures;
+pub mod keyring;
 pub mod procs;
 pub mod rng;
 pub mod rpc;

@@ -24,23 +24,21 @@ fn in_keyring_session(name: &str) {
     // The keyring files go to a temp XDG_DATA_HOME: a fresh login keyring
     // every run, never the user's.
     let data = tempfile::tempdir().unwrap();
-    // gnome-keyring-daemon --unlock reads the new login keyring's password
-    // from stdin and stays in the background of the session.
-    let script = r#"printf %s zot-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 90; exec "$@""#;
-    let out = Command::new("dbus-run-session")
-        .args(["--", "sh", "-c", script, "sh"])
-        .arg(&exe)
-        .args([
-            "--exact",
-            &crate::support::exact_name(module_path!(), name),
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env(INSIDE, "keyring")
-        .env("XDG_DATA_HOME", data.path())
-        .env_remove("ZOT_KEYCHAIN")
-        .output()
-        .expect("dbus-run-session is needed (package dbus-daemon; run `make deps`)");
+    let exact = crate::support::exact_name(module_path!(), name);
+    let out = zot_test_support::keyring::session(
+        data.path(),
+        r#"exec "$@""#,
+        &[
+            exe.as_os_str(),
+            "--exact".as_ref(),
+            exact.as_ref(),
+            "--nocapture".as_ref(),
+            "--test-threads=1".as_ref(),
+        ],
+    )
+    .env(INSIDE, "keyring")
+    .output()
+    .expect("dbus-run-session is needed (package dbus-daemon; run `make deps`)");
     assert!(
         out.status.success(),
         "{name} inside dbus-run-session + gnome-keyring-daemon failed ({}):\n{}\n{}",
