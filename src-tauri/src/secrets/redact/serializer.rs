@@ -239,61 +239,31 @@ impl<'c, S: Serializer> Serializer for Masking<'c, S> {
     }
 }
 
-impl<S: SerializeSeq> SerializeSeq for Masking<'_, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
+/// A sequence-like compound (its parts have no key): each part masked.
+macro_rules! masked_parts {
+    ($($trait:ident :: $method:ident),* $(,)?) => {$(
+        impl<S: $trait> $trait for Masking<'_, S> {
+            type Ok = S::Ok;
+            type Error = S::Error;
 
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
-        let m = self.masked(v);
-        self.inner.serialize_element(&m)
-    }
+            fn $method<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
+                let m = self.masked(v);
+                self.inner.$method(&m)
+            }
 
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.inner.end()
-    }
+            fn end(self) -> Result<S::Ok, S::Error> {
+                self.inner.end()
+            }
+        }
+    )*};
 }
 
-impl<S: SerializeTuple> SerializeTuple for Masking<'_, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-
-    fn serialize_element<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
-        let m = self.masked(v);
-        self.inner.serialize_element(&m)
-    }
-
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.inner.end()
-    }
-}
-
-impl<S: SerializeTupleStruct> SerializeTupleStruct for Masking<'_, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
-        let m = self.masked(v);
-        self.inner.serialize_field(&m)
-    }
-
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.inner.end()
-    }
-}
-
-impl<S: SerializeTupleVariant> SerializeTupleVariant for Masking<'_, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-
-    fn serialize_field<T: ?Sized + Serialize>(&mut self, v: &T) -> Result<(), S::Error> {
-        let m = self.masked(v);
-        self.inner.serialize_field(&m)
-    }
-
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.inner.end()
-    }
-}
+masked_parts!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field,
+);
 
 impl<S: SerializeMap> SerializeMap for Masking<'_, S> {
     type Ok = S::Ok;
@@ -323,46 +293,32 @@ impl<S: SerializeMap> SerializeMap for Masking<'_, S> {
     }
 }
 
-impl<S: SerializeStruct> SerializeStruct for Masking<'_, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
+/// A struct-like compound: its field names are the type's own (never
+/// masked), its values are masked.
+macro_rules! masked_fields {
+    ($($trait:ident),*) => {$(
+        impl<S: $trait> $trait for Masking<'_, S> {
+            type Ok = S::Ok;
+            type Error = S::Error;
 
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), S::Error> {
-        let m = self.masked(v);
-        self.inner.serialize_field(key, &m)
-    }
+            fn serialize_field<T: ?Sized + Serialize>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<(), S::Error> {
+                let m = self.masked(v);
+                self.inner.serialize_field(key, &m)
+            }
 
-    fn skip_field(&mut self, key: &'static str) -> Result<(), S::Error> {
-        self.inner.skip_field(key)
-    }
+            fn skip_field(&mut self, key: &'static str) -> Result<(), S::Error> {
+                self.inner.skip_field(key)
+            }
 
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.inner.end()
-    }
+            fn end(self) -> Result<S::Ok, S::Error> {
+                self.inner.end()
+            }
+        }
+    )*};
 }
 
-impl<S: SerializeStructVariant> SerializeStructVariant for Masking<'_, S> {
-    type Ok = S::Ok;
-    type Error = S::Error;
-
-    fn serialize_field<T: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        v: &T,
-    ) -> Result<(), S::Error> {
-        let m = self.masked(v);
-        self.inner.serialize_field(key, &m)
-    }
-
-    fn skip_field(&mut self, key: &'static str) -> Result<(), S::Error> {
-        self.inner.skip_field(key)
-    }
-
-    fn end(self) -> Result<S::Ok, S::Error> {
-        self.inner.end()
-    }
-}
+masked_fields!(SerializeStruct, SerializeStructVariant);
