@@ -16,6 +16,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "build/**/*.test.ts"],
     environment: "node",
+    setupFiles: ["src/test-setup.ts"],
   },
   resolve: process.env.VITEST ? { conditions: ["browser"] } : undefined,
 });

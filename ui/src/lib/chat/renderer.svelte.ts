@@ -15,6 +15,13 @@ class RendererLoader {
     this.#loading ??= import("./markdown").then((m) => (this.renderer = m));
     return this.#loading;
   }
+
+  /** Resolves once a load that was started has finished, loaded or not
+   * (a failed load leaves messages as plain text); at once if none was.
+   * The UI's tests end each file on it (src/test-setup.ts). */
+  async settled(): Promise<void> {
+    await this.#loading?.catch(() => undefined);
+  }
 }
 
 /** The one loader the markdown rows share. */
