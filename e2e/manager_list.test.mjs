@@ -71,6 +71,9 @@ async function axeClean(what) {
 test("by keyboard: arrows move, Enter opens the detail, Esc goes back, Space turns it off and on", async () => {
   await s.click(await s.find("[data-test=nav-manager]"));
   await s.until("the rows", async () => (await cardState(s, "second")) === "ready", 30000);
+  // The catalog's rows arrive with their own answer (each entry's
+  // signature checked), which may come after the installed ones.
+  await s.until("the catalog's rows", () => s.exec(`return !!document.getElementById('ext-group-available')`), 30000);
   // The listbox and its options, as a screen reader sees them.
   assert.equal(await s.exec(`return document.querySelector('[data-test=ext-list]').getAttribute('role')`), "listbox");
   // Installed first (the --ext one, then the global ones by name), then
