@@ -29,22 +29,27 @@ fn set_version(dir: &std::path::Path, v: &str) {
     std::fs::write(&path, m.to_string()).unwrap();
 }
 
-#[tokio::test]
-async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_running() {
-    let s = FakeLlm::start().await;
-    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let src = fixtures::agent_ext(cwd.path(), "fx-src", json!({"name": "fx"}));
+/// `fx` installed from a folder in the project (its source, returned), and
+/// zot in RPC mode with discovery on.
+async fn fx_installed() -> (Setup, std::path::PathBuf, Rpc) {
+    let zot = Setup::new().await;
+    let src = fixtures::agent_ext(zot.cwd.path(), "fx-src", json!({"name": "fx"}));
     let out = command(
-        home.path(),
-        cwd.path(),
+        zot.home.path(),
+        zot.cwd.path(),
         &["ext", "install", src.to_str().unwrap()],
     )
     .output()
     .await
     .unwrap();
     assert!(out.status.success(), "{out:?}");
-    let args = ["--no-session"];
-    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
+    let z = zot.rpc_with(&["--no-session"], &[]).await;
+    (zot, src, z)
+}
+
+#[tokio::test]
+async fn ext_update_checks_updates_and_ext_rollback_puts_the_old_copy_back_running() {
+    let (_zot, src, mut z) = fx_installed().await;
 
     let x = entry(&z.call(json!({"type":"ext_list"})).await, "fx");
     assert_eq!(x["source"]["kind"], "folder", "{x}");
@@ -147,29 +152,16 @@ async fn a_git_source_lists_its_commits_and_a_rewritten_remote_is_an_error_that_
 
 #[tokio::test]
 async fn the_daily_check_is_refused_when_off_and_runs_once_then_answers_what_it_found() {
-    let s = FakeLlm::start().await;
-    let (home, cwd) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let src = fixtures::agent_ext(cwd.path(), "fx-src", json!({"name": "fx"}));
-    let out = command(
-        home.path(),
-        cwd.path(),
-        &["ext", "install", src.to_str().unwrap()],
-    )
-    .output()
-    .await
-    .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let args = ["--no-session"];
-    let mut z = Rpc::against(&s, home.path(), cwd.path(), &args, &[]).await;
+    let (zot, src, mut z) = fx_installed().await;
 
     // Off by default: the background check never runs.
     let r = z.call(json!({"type":"ext_update","daily":true})).await;
     assert_eq!(r["success"], false, "{r}");
     assert!(r["error"].as_str().unwrap().contains("Settings"), "{r}");
-    assert!(!home.path().join("update-check.json").exists());
+    assert!(!zot.home.path().join("update-check.json").exists());
 
     std::fs::write(
-        home.path().join("config.json"),
+        zot.home.path().join("config.json"),
         json!({"update_check": true}).to_string(),
     )
     .unwrap();
@@ -179,7 +171,7 @@ async fn the_daily_check_is_refused_when_off_and_runs_once_then_answers_what_it_
     assert_eq!(r["data"]["updates"][0]["to"], "0.2.0", "{r}");
     let at = r["data"]["checked_at"].as_u64().unwrap();
     let kept: Value = serde_json::from_str(
-        &std::fs::read_to_string(home.path().join("update-check.json")).unwrap(),
+        &std::fs::read_to_string(zot.home.path().join("update-check.json")).unwrap(),
     )
     .unwrap();
     assert_eq!(kept["checked_at"], at);
