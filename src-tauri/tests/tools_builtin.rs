@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use tokio_util::sync::CancellationToken;
 use zot_ext_protocol::ContentBlock;
 use zot_lib::tools::{self, bash::Bash, builtin, run_checked, ToolCtx, ToolOutput};
+use zot_test_support::procs::alive;
 
 fn ctx(dir: &std::path::Path) -> ToolCtx {
     ToolCtx {
@@ -160,14 +161,6 @@ async fn bash_caps_output() {
     assert!(t.contains("output capped: 4900 more bytes dropped"), "{t}");
 }
 
-/// Whether a process with this pid is still alive.
-fn alive(pid: &str) -> bool {
-    std::path::Path::new(&format!("/proc/{pid}")).exists()
-        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .unwrap_or_default()
-            .contains(") Z ")
-}
-
 async fn wait_for_file(p: &std::path::Path) -> String {
     for _ in 0..500 {
         if let Ok(s) = std::fs::read_to_string(p) {
@@ -190,9 +183,12 @@ async fn bash_timeout_kills_the_whole_process_group() {
     )
     .await;
     assert!(o.is_error && text(&o).contains("timed out"), "{}", text(&o));
-    let pid = wait_for_file(&d.path().join("child.pid")).await;
+    let pid: i32 = wait_for_file(&d.path().join("child.pid"))
+        .await
+        .parse()
+        .unwrap();
     for _ in 0..200 {
-        if !alive(&pid) {
+        if !alive(pid) {
             return;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -214,13 +210,13 @@ async fn bash_abort_kills_the_grandchildren_too() {
         )
         .await
     });
-    let pid = wait_for_file(&dir.join("gc.pid")).await;
-    assert!(alive(&pid));
+    let pid: i32 = wait_for_file(&dir.join("gc.pid")).await.parse().unwrap();
+    assert!(alive(pid));
     cancel.cancel();
     let o = task.await.unwrap();
     assert!(o.is_error && text(&o).contains("aborted"), "{}", text(&o));
     for _ in 0..200 {
-        if !alive(&pid) {
+        if !alive(pid) {
             return;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
