@@ -227,27 +227,25 @@ impl Rpc {
 
     /// Waits for the response to `id` (other lines stay in the log).
     pub async fn response(&mut self, id: &str) -> Value {
-        let mut i = 0;
-        loop {
-            if let Some(v) = self.log[i..]
-                .iter()
-                .find(|v| v["type"] == "response" && v["id"] == id)
-            {
-                return v.clone();
-            }
-            i = self.log.len();
-            if self.read().await.is_none() {
-                panic!(
-                    "zot closed stdout before answering {id}; log: {:#?}",
-                    self.log
-                );
-            }
-        }
+        let what = format!("the answer to {id}");
+        self.first_from(0, &what, |v| v["type"] == "response" && v["id"] == id)
+            .await
     }
 
     /// Waits for the first line at or after `log[from]` that matches,
     /// without moving the cursor (for answers to lines that reuse an id).
     pub async fn find_from(&mut self, from: usize, pred: impl Fn(&Value) -> bool) -> Value {
+        self.first_from(from, "the expected line", pred).await
+    }
+
+    /// The first line at or after `log[from]` matching `pred`, reading more
+    /// as needed; panics naming `what` if zot closes stdout first.
+    async fn first_from(
+        &mut self,
+        from: usize,
+        what: &str,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Value {
         let mut i = from;
         loop {
             if let Some(v) = self.log[i..].iter().find(|v| pred(v)) {
@@ -255,10 +253,7 @@ impl Rpc {
             }
             i = self.log.len();
             if self.read().await.is_none() {
-                panic!(
-                    "zot closed stdout before the expected line; log: {:#?}",
-                    self.log
-                );
+                panic!("zot closed stdout before {what}; log: {:#?}", self.log);
             }
         }
     }
