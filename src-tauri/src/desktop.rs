@@ -118,7 +118,6 @@ pub fn run(opts: BackendOptions) -> i32 {
     let app = tauri::Builder::default()
         .plugin(tauri_plugin_shell::init())
         .plugin(tauri_plugin_dialog::init())
-        .plugin(tauri_plugin_notification::init())
         .plugin(first_theme::init(&theme))
         .manage(desktop)
         .manage(panel_frame::PanelFrames::default())

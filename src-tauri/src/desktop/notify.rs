@@ -1,9 +1,8 @@
 //! OS notifications from the window: glue between the event bridge, the
-//! window's focus, the user's settings and Tauri's notification plugin.
-//! What notifies and what it says is decided in `crate::notifications`.
+//! window's focus, the user's settings and notify-rust. What notifies and
+//! what it says is decided in `crate::notifications`.
 
 use tauri::{AppHandle, Manager};
-use tauri_plugin_notification::NotificationExt;
 use zot_ext_protocol::rpc::UiEvent;
 
 use crate::notifications::{self, Kind, Notice};
@@ -25,7 +24,7 @@ pub fn on_event(app: &AppHandle, ev: &UiEvent) {
     }
     let project = folder::display_name(&state.cwd());
     if let Some(notice) = notifications::notice(ev, &project) {
-        show(app, &notice);
+        show(&notice);
     }
 }
 
@@ -39,7 +38,7 @@ fn focused(app: &AppHandle) -> bool {
         .unwrap_or(true)
 }
 
-fn show(app: &AppHandle, notice: &Notice) {
+fn show(notice: &Notice) {
     // freedesktop daemons read the body as markup; macOS and Windows show
     // it verbatim.
     let body = if cfg!(all(unix, not(target_os = "macos"))) {
@@ -47,13 +46,18 @@ fn show(app: &AppHandle, notice: &Notice) {
     } else {
         notice.body.clone()
     };
-    if let Err(e) = app
-        .notification()
-        .builder()
-        .title(&notice.title)
-        .body(body)
-        .show()
-    {
-        eprintln!("zot: cannot show a notification ({:?}): {e}", notice.kind);
-    }
+    let (title, kind) = (notice.title.clone(), notice.kind);
+    // A D-Bus round trip (or the platform's equivalent) that can wait on a
+    // slow daemon: never on the event bridge's task.
+    tauri::async_runtime::spawn_blocking(move || {
+        let shown = notify_rust::Notification::new()
+            .appname("zot")
+            .summary(&title)
+            .body(&body)
+            .auto_icon()
+            .show();
+        if let Err(e) = shown {
+            eprintln!("zot: cannot show a notification ({kind:?}): {e}");
+        }
+    });
 }
