@@ -2,11 +2,11 @@
 // uses the same config so `.svelte.ts` state classes compile with runes.
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { defineConfig } from "vitest/config";
-import { inlineEntry } from "./build/inline-entry.ts";
+import { criticalCss } from "./build/critical-css.ts";
 import { prerender } from "./build/prerender.ts";
 
 export default defineConfig({
-  plugins: [svelte(), prerender(), inlineEntry({ script: false })],
+  plugins: [svelte(), prerender(), criticalCss()],
   // Tauri serves the page from its own origin; relative asset URLs work
   // both there and in `vite preview`.
   base: "./",

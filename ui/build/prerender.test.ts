@@ -1,14 +1,17 @@
-// Builds a tiny page with the prerender and inline-entry plugins as the app
-// uses them and checks what lands in dist/index.html: the first screen
-// inside the app element, the guard and the loader after it, the entry
-// script a preloaded file that only the loader adds, the CSS inline.
+// Builds a tiny page with the prerender plugin and checks what lands in
+// dist/index.html: the first screen inside the app element, the guard and
+// the loader after it, the entry script a file that only the loader adds,
+// and nothing fetched before the first paint. The stylesheet's split is
+// build/critical-css.test.ts's.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { build } from "vite";
-import { inlineEntry } from "./inline-entry.ts";
-import { placeFirstScreen, prerender } from "./prerender.ts";
+import { JSDOM } from "jsdom";
+import { SETTLED_ATTR } from "../src/stylesheetMark.ts";
+import { LATER_ID } from "./critical-css.ts";
+import { FIRST_PAINT_WAIT_MS, placeFirstScreen, prerender } from "./prerender.ts";
 
 const root = mkdtempSync(join(tmpdir(), "zot-prerender-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -30,23 +33,21 @@ test("the first screen is in the page; the entry script is added by the loader a
     base: "./",
     logLevel: "silent",
     configFile: false,
-    plugins: [prerender("/screen.js"), inlineEntry({ script: false })],
+    plugins: [prerender("/screen.js")],
     build: { outDir: "dist", minify: false },
   });
 
   const dist = join(root, "dist");
   const assets = readdirSync(join(dist, "assets"));
-  expect(assets).toHaveLength(1);
-  expect(assets[0]).toMatch(/\.js$/);
+  const js = assets.find((f) => f.endsWith(".js"))!;
   const html = readFileSync(join(dist, "index.html"), "utf8");
   // Rendered at build time, by the entry's own code.
   expect(html).toContain(`<div id="app"><p>hello 2</p></div><script>window.guarded = 1;</script><script>`);
   // No script tag loads the entry: only the loader adds it, from the page.
   expect(html).not.toMatch(/<script[^>]*src=/);
-  expect(html).toContain(`<link rel="modulepreload" crossorigin href="./assets/${assets[0]}">`);
-  expect(html).toContain(`s.src = "./assets/${assets[0]}"`);
-  expect(html).toContain("requestAnimationFrame");
-  expect(html).toMatch(/<style>[\s\S]*rgb\(1, 2, 3\)[\s\S]*<\/style>/);
+  expect(html).not.toContain("modulepreload");
+  expect(html).toContain(`s.src = "./assets/${js}"`);
+  expect(html).toContain('observe({ type: "paint", buffered: true })');
 });
 
 test("a page without exactly one empty app element or one entry script is refused, not half prerendered", () => {
@@ -69,4 +70,68 @@ test("`</script` in the inline script cannot end it early", () => {
     { body: "", guard: `console.log("</script>");` },
   );
   expect(out).toContain(`console.log("<\\/script>");`);
+});
+
+test("the loader copies the stylesheets out of the template before the script, and marks each once settled", () => {
+  const out = placeFirstScreen(
+    `<html><head><template id="${LATER_ID}"><link rel="stylesheet" href="./a.css"><link rel="stylesheet" href="./b.css"></template></head>` +
+      `<body><div id="app"></div><script type="module" crossorigin src="./main.js"></script></body></html>`,
+    // Nothing to paint first (a panel's window): the loader adds at once.
+    { body: "", guard: "" },
+  );
+  const { window } = new JSDOM(out, {
+    runScripts: "dangerously",
+    // jsdom has no User Timing; the loader's mark is for the bench.
+    beforeParse: (w) => void (w.performance.mark = () => undefined as never),
+  });
+  const head = window.document.head;
+  const added = [...head.children].filter((e) => e.tagName !== "TEMPLATE");
+  expect(added.map((e) => e.getAttribute("href") ?? e.getAttribute("src"))).toEqual([
+    "./a.css",
+    "./b.css",
+    "./main.js",
+  ]);
+  const [a, b] = added;
+  a.dispatchEvent(new window.Event("load"));
+  b.dispatchEvent(new window.Event("error"));
+  expect(a.hasAttribute(SETTLED_ATTR) && b.hasAttribute(SETTLED_ATTR)).toBe(true);
+});
+
+test("with a screen to paint, nothing is added before WebKit reports the first paint, or before the wait for it ends", async () => {
+  const out = placeFirstScreen(
+    `<html><head><template id="${LATER_ID}"><link rel="stylesheet" href="./a.css"></template></head>` +
+      `<body><div id="app"></div><script type="module" crossorigin src="./main.js"></script></body></html>`,
+    { body: "<p>screen</p>", guard: "" },
+  );
+  const run = (reportPaint: boolean) => {
+    let painted = () => {};
+    const { window } = new JSDOM(out, {
+      runScripts: "dangerously",
+      beforeParse: (w) => {
+        w.performance.mark = () => undefined as never;
+        // jsdom has no paint timing: a stand-in that reports when told to.
+        (w as unknown as { PerformanceObserver: unknown }).PerformanceObserver = class {
+          cb: () => void;
+          constructor(cb: () => void) {
+            this.cb = cb;
+          }
+          observe(opts: { type: string; buffered: boolean }) {
+            if (opts.type === "paint" && opts.buffered && reportPaint) painted = this.cb;
+          }
+        };
+      },
+    });
+    const added = () => [...window.document.head.children].filter((e) => e.tagName !== "TEMPLATE").length;
+    return { added, paint: () => painted(), window };
+  };
+  const reported = run(true);
+  expect(reported.added()).toBe(0);
+  reported.paint();
+  expect(reported.added()).toBe(2);
+  const silent = run(false);
+  expect(silent.added()).toBe(0);
+  await new Promise((r) => setTimeout(r, FIRST_PAINT_WAIT_MS + 50));
+  expect(silent.added()).toBe(2);
+  reported.window.close();
+  silent.window.close();
 });

@@ -15,11 +15,19 @@
 // module script as soon as the document is parsed (inline) or as soon as it
 // arrives (a file), and paints only after it, so the screen would wait for
 // the script, its mount and its layout as before. So the entry's `<script
-// type="module" src>` becomes a `modulepreload` link (the fetch starts at
-// once) and is added to the page from the first animation frame, whose
-// paint then happens before the script can run. A window that shows nothing
-// yet (no screen, or the guard cleared it) adds it at once.
+// type="module" src>` is taken out of the HTML, and a small loader adds it,
+// with the whole stylesheet the HTML holds only in an inert `<template>`
+// (build/critical-css.ts), once WebKit reports the first paint. Not in the
+// first animation frame, as it once did: a stylesheet link added before a
+// paint holds that paint back until the sheet has arrived, which cost the
+// first paint 3–8 ms (docs/performance.md, "Desktop"). Nothing is
+// preloaded either: a `modulepreload` made WebKit fetch and take in the
+// 300 kB script before the first paint, 2–4 ms later for no earlier start
+// of the script. A window that shows nothing yet (no screen, or the guard
+// cleared it) adds both at once.
 import { createServer, type Plugin } from "vite";
+import { LATER_ID } from "./critical-css.ts";
+import { SETTLED_ATTR } from "../src/stylesheetMark.ts";
 
 export interface FirstScreen {
   body: string;
@@ -30,22 +38,28 @@ const APP_DIV = '<div id="app"></div>';
 
 const ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>/g;
 
-/** How long the app's script waits for a first frame that does not come
- * (a window not shown yet gets no animation frames). */
-export const FIRST_FRAME_WAIT_MS = 100;
+/** How long the app's script waits for a first paint that is not reported
+ * (a window not shown yet paints nothing). */
+export const FIRST_PAINT_WAIT_MS = 100;
 
-/** The page's loader: adds the entry script in the first animation frame,
- * or at once when there is nothing to paint first. A module script added
- * then is fetched and run in later tasks, so that frame's paint (the
- * first screen) comes first. `make bench-ui` reads the mark. */
+/** The page's loader: adds the stylesheets kept for later, then the entry
+ * script, once the first paint is reported (a `paint` performance entry),
+ * or at once when there is nothing to paint first. Each stylesheet is
+ * marked once it has loaded or failed (src/stylesheets.ts waits for that).
+ * `make bench-ui` reads the mark. */
 const loader = (src: string) =>
   `(() => {` +
   `let added = false;` +
   `const add = () => { if (added) return; added = true; performance.mark("zot-script-added");` +
+  ` const later = document.getElementById(${JSON.stringify(LATER_ID)});` +
+  ` if (later) for (const l of [...later.content.cloneNode(true).children]) {` +
+  ` const settle = () => l.setAttribute(${JSON.stringify(SETTLED_ATTR)}, "");` +
+  ` l.addEventListener("load", settle); l.addEventListener("error", settle); document.head.append(l); }` +
   ` const s = document.createElement("script"); s.type = "module"; s.crossOrigin = "";` +
   ` s.src = ${JSON.stringify(src)}; document.head.append(s); };` +
   `if (document.getElementById("app").firstChild) {` +
-  ` requestAnimationFrame(add); setTimeout(add, ${FIRST_FRAME_WAIT_MS}); }` +
+  ` new PerformanceObserver(() => add()).observe({ type: "paint", buffered: true });` +
+  ` setTimeout(add, ${FIRST_PAINT_WAIT_MS}); }` +
   ` else add();` +
   `})();`;
 
@@ -69,7 +83,7 @@ export function placeFirstScreen(html: string, screen: FirstScreen): string {
     html.slice(0, at) +
     `<div id="app">${screen.body}</div>${inline(screen.guard)}${inline(loader(src))}` +
     html.slice(at + APP_DIV.length);
-  return page.replace(entries[0][0], () => `<link rel="modulepreload" crossorigin href="${src}">`);
+  return page.replace(entries[0][0], "");
 }
 
 export function prerender(entry = "/src/firstScreen.ts"): Plugin {

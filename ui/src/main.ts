@@ -14,11 +14,13 @@ import { TauriBackend, inTauri } from "./lib/backend/tauri";
 import { PanelWindowState } from "./lib/panels/panelWindow.svelte";
 import { isPanelWindow } from "./lib/panels/windowSync";
 import { chosenTheme } from "./firstScreenGuard";
+import { stylesheetsLoaded } from "./stylesheets";
 
 // Start-up milestones `make bench-ui` reads: every module has run, then the
 // app is live on the screen, hydrated or mounted (docs/performance.md,
 // "Desktop").
 performance.mark("zot-script");
+await stylesheetsLoaded();
 const backend = inTauri() ? new TauriBackend() : new FakeBackend();
 const target = document.getElementById("app")!;
 let app;
