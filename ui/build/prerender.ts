@@ -58,8 +58,10 @@ const loader = (src: string) =>
   ` const s = document.createElement("script"); s.type = "module"; s.crossOrigin = "";` +
   ` s.src = ${JSON.stringify(src)}; document.head.append(s); };` +
   `if (document.getElementById("app").firstChild) {` +
-  ` new PerformanceObserver(() => add()).observe({ type: "paint", buffered: true });` +
-  ` setTimeout(add, ${FIRST_PAINT_WAIT_MS}); }` +
+  // The timer first: a WebKit without PerformanceObserver throws on the
+  // next line, and the app must still load.
+  ` setTimeout(add, ${FIRST_PAINT_WAIT_MS});` +
+  ` new PerformanceObserver(() => add()).observe({ type: "paint", buffered: true }); }` +
   ` else add();` +
   `})();`;
 
